@@ -1,0 +1,79 @@
+# rummykit developer entry points.
+#
+#   make run     set up .venv, then play in the terminal
+#   make test    set up .venv, then ruff, mypy --strict and pytest (with doctests)
+#   make bench   set up .venv with the `anchors` extra, then run the benchmark
+#                (pass options with ARGS, e.g. `make bench ARGS=--json`)
+#   make lock    re-resolve uv.lock after editing pyproject.toml
+#   make clean   remove .venv, .tools, caches and build output
+#
+# Only Python 3.11+ with venv and pip is needed: uv is bootstrapped into .tools/
+# (pinned below) unless UV points at an existing uv. uv is told to use the system
+# python3 and never to download an interpreter.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON     ?= python3
+UV_VERSION ?= 0.13.8
+TOOLS      ?= .tools
+UV         ?= $(TOOLS)/bin/uv
+ARGS       ?=
+
+export UV_PYTHON           ?= $(PYTHON)
+export UV_PYTHON_DOWNLOADS ?= never
+export UV_PROJECT_ENVIRONMENT ?= .venv
+
+UV_RUN := $(UV) run --frozen --no-sync
+
+# Bootstrap the pinned uv only when we are using the local tools copy.
+ifeq ($(UV),$(TOOLS)/bin/uv)
+UV_DEP := $(UV)
+else
+UV_DEP :=
+endif
+
+.PHONY: help setup setup-anchors run test lint typecheck pytest bench lock clean
+
+help:
+	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
+
+$(TOOLS)/bin/uv:
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)"
+
+# Install the project (editable) and the dev group exactly as locked.
+setup: $(UV_DEP)
+	$(UV) sync --frozen
+
+# Same, plus the reference engines measured by the benchmark.
+setup-anchors: $(UV_DEP)
+	$(UV) sync --frozen --extra anchors
+
+run: setup
+	$(UV_RUN) rummykit play
+
+lint: setup
+	$(UV_RUN) ruff check src tests
+
+typecheck: setup
+	$(UV_RUN) mypy --strict
+
+pytest: setup
+	$(UV_RUN) pytest
+
+test: setup
+	$(UV_RUN) ruff check src tests
+	$(UV_RUN) mypy --strict
+	$(UV_RUN) pytest
+
+bench: setup-anchors
+	$(UV_RUN) python -m rummykit.benchmark $(ARGS)
+
+lock: $(UV_DEP)
+	$(UV) lock
+
+clean:
+	rm -rf .venv $(TOOLS) .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+	find . -name '*.egg-info' -type d -prune -exec rm -rf {} +
