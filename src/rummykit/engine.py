@@ -1,0 +1,558 @@
+"""One hand of Rummy as a state machine (ARCHITECTURE.md §2).
+
+Phases ``DRAW`` → ``PLAY`` → (next player's ``DRAW`` | ``OVER``). ``legal_moves()`` is the
+single source of legality; ``play()`` checks a move against it and raises
+:class:`~rummykit.errors.IllegalMoveError` with the reason, leaving the state unchanged;
+``push()``/``pop()`` are the unchecked fast path with undo; ``copy()`` is cheap.
+
+Hands are bit sets of natural cards (one deck). The stock is a list with its top card last.
+
+>>> import random
+>>> from rummykit.rules import BASIC
+>>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(1))
+>>> state.to_move, state.phase, len(state.stock), [str(m) for m in state.legal_moves()]
+(1, 'draw', 31, ['draw', 'take'])
+>>> state.play("draw")
+>>> state.play("discard ZZ")
+Traceback (most recent call last):
+...
+rummykit.errors.NotationError: bad card 'ZZ': expected a suit C, D, H or S then a rank A, 2-9, T, J, Q or K (like H8, SA, DT), or JK
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from rummykit.cards import ALL_NATURALS, NUM_RANKS, SUIT_MASK, Card, cards_of, points_table
+from rummykit.errors import IllegalMoveError, RecordError
+from rummykit.melds import MeldTables, TableMeld, lay_off, position_card, tables_for
+from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Take, parse_move
+from rummykit.outcome import (
+    ABORTED,
+    DEADLOCK,
+    DRAW,
+    MAX_TURNS,
+    STOCK_EXHAUSTED,
+    WIN,
+    HandResult,
+)
+from rummykit.rules import Rules
+
+DRAW_PHASE = "draw"
+PLAY_PHASE = "play"
+OVER_PHASE = "over"
+
+DRAW_MOVE = Draw()
+TAKE_MOVE = Take()
+DISCARDS = tuple(Discard(c) for c in range(52))
+
+_MELD_MOVES: dict[tuple[int, ...], Meld] = {}
+_LAY_MOVES: dict[tuple[int, int, str | None], LayOff] = {}
+
+
+def meld_move(group: tuple[int, ...]) -> Meld:
+    """The shared :class:`Meld` object of one canonical group."""
+    move = _MELD_MOVES.get(group)
+    if move is None:
+        move = _MELD_MOVES[group] = Meld((group,))
+    return move
+
+
+def lay_move(card: int, target: int, end: str | None) -> LayOff:
+    """The shared :class:`LayOff` object."""
+    key = (card, target, end)
+    move = _LAY_MOVES.get(key)
+    if move is None:
+        move = _LAY_MOVES[key] = LayOff(card, target, end)
+    return move
+
+
+class _SuitCaches:
+    """Per-rule-set caches: for each suit and 13-bit suit mask, its discards and runs."""
+
+    def __init__(self, tables: MeldTables) -> None:
+        self.tables = tables
+        self.discards: list[list[tuple[Discard, ...] | None]] = [
+            [None] * (1 << NUM_RANKS) for _ in range(4)]
+        self.runs: list[list[tuple[tuple[Meld, int], ...] | None]] = [
+            [None] * (1 << NUM_RANKS) for _ in range(4)]
+
+    def discard_moves(self, suit: int, m: int) -> tuple[Discard, ...]:
+        found = self.discards[suit][m]
+        if found is None:
+            base = suit * NUM_RANKS
+            found = tuple(DISCARDS[base + r] for r in range(NUM_RANKS) if m >> r & 1)
+            self.discards[suit][m] = found
+        return found
+
+    def run_moves(self, suit: int, m: int) -> tuple[tuple[Meld, int], ...]:
+        found = self.runs[suit][m]
+        if found is None:
+            entries = []
+            for lo, hi in self.tables.runs_in(m):
+                group = tuple(position_card(suit, p) for p in range(lo, hi + 1))
+                entries.append((meld_move(group), sum(1 << c for c in group)))
+            found = self.runs[suit][m] = tuple(entries)
+        return found
+
+
+_CACHES: dict[int, _SuitCaches] = {}
+
+
+def _caches_for(tables: MeldTables) -> _SuitCaches:
+    found = _CACHES.get(id(tables))
+    if found is None:
+        found = _CACHES[id(tables)] = _SuitCaches(tables)
+    return found
+
+
+Shuffler = Callable[[list[Card]], list[Card]]
+
+
+class HandState:
+    """The full state of one hand (deal) of a Rummy match."""
+
+    __slots__ = (
+        "rules", "num_players", "dealer", "deal_index", "to_move", "phase", "hands",
+        "stock", "discard", "table", "known", "taken", "melds_this_turn",
+        "placed_this_turn", "ever_placed", "rebuilds", "turn_count", "result", "restocks",
+        "given_restocks", "rng", "_stack", "_tables", "_caches", "_values",
+    )
+
+    rules: Rules
+    num_players: int
+    dealer: int
+    deal_index: int
+    to_move: int
+    phase: str
+    hands: list[int]
+    stock: list[Card]
+    discard: list[Card]
+    table: list[TableMeld]
+    known: list[int]
+    taken: int
+    melds_this_turn: int
+    placed_this_turn: bool
+    ever_placed: int
+    rebuilds: int
+    turn_count: int
+    result: HandResult | None
+    restocks: list[tuple[Card, ...]]
+    given_restocks: Sequence[Sequence[Card]] | None
+    rng: random.Random | None
+    _stack: list[tuple[object, ...]]
+    _tables: MeldTables
+    _caches: _SuitCaches
+    _values: tuple[int, ...]
+
+    # -- construction --------------------------------------------------------------
+    @classmethod
+    def from_deal(cls, rules: Rules, dealer: int, hands: Sequence[Sequence[Card]],
+                  upcard: Card, stock_top_first: Sequence[Card], *,
+                  rng: random.Random | None = None, deal_index: int = 0,
+                  restocks: Sequence[Sequence[Card]] | None = None) -> HandState:
+        """A hand dealt as given: one card list per seat, the upcard, the stock top first."""
+        state = cls.__new__(cls)
+        state.rules = rules
+        state.num_players = len(hands)
+        state.dealer = dealer
+        state.deal_index = deal_index
+        state.to_move = (dealer + 1) % state.num_players
+        state.phase = DRAW_PHASE
+        state.hands = [sum(1 << c for c in hand) for hand in hands]
+        state.stock = list(reversed(stock_top_first))
+        state.discard = [upcard]
+        state.table = []
+        state.known = [0] * state.num_players
+        state.taken = -1
+        state.melds_this_turn = 0
+        state.placed_this_turn = False
+        state.ever_placed = 0
+        state.rebuilds = 0
+        state.turn_count = 0
+        state.result = None
+        state.restocks = []
+        state.given_restocks = restocks
+        state.rng = rng
+        state._stack = []
+        state._tables = tables_for(rules)
+        state._caches = _caches_for(state._tables)
+        state._values = points_table(rules.ace_value, rules.joker_points)
+        return state
+
+    @classmethod
+    def from_deck(cls, rules: Rules, num_players: int, dealer: int, deck: Sequence[Card], *,
+                  rng: random.Random | None = None, deal_index: int = 0,
+                  restocks: Sequence[Sequence[Card]] | None = None) -> HandState:
+        """Deal a shuffled pack: one card at a time from the seat left of the dealer."""
+        size = rules.hand_size_for(num_players, deal_index)
+        hands: list[list[Card]] = [[] for _ in range(num_players)]
+        for i in range(size * num_players):
+            hands[(dealer + 1 + i) % num_players].append(deck[i])
+        dealt = size * num_players
+        return cls.from_deal(rules, dealer, hands, deck[dealt], deck[dealt + 1:], rng=rng,
+                             deal_index=deal_index, restocks=restocks)
+
+    @classmethod
+    def deal(cls, rules: Rules, num_players: int, dealer: int = 0,
+             rng: random.Random | None = None, deal_index: int = 0) -> HandState:
+        """Shuffle a fresh pack with ``rng`` and deal it."""
+        rules.check_players(num_players)
+        rng = rng or random.Random()
+        deck = list(range(52))
+        rng.shuffle(deck)
+        return cls.from_deck(rules, num_players, dealer, deck, rng=rng, deal_index=deal_index)
+
+    def copy(self) -> HandState:
+        """An independent copy of this position (without the undo history)."""
+        new = HandState.__new__(HandState)
+        new.rules = self.rules
+        new.num_players = self.num_players
+        new.dealer = self.dealer
+        new.deal_index = self.deal_index
+        new.to_move = self.to_move
+        new.phase = self.phase
+        new.hands = self.hands[:]
+        new.stock = self.stock[:]
+        new.discard = self.discard[:]
+        new.table = self.table[:]
+        new.known = self.known[:]
+        new.taken = self.taken
+        new.melds_this_turn = self.melds_this_turn
+        new.placed_this_turn = self.placed_this_turn
+        new.ever_placed = self.ever_placed
+        new.rebuilds = self.rebuilds
+        new.turn_count = self.turn_count
+        new.result = self.result
+        new.restocks = self.restocks[:]
+        new.given_restocks = self.given_restocks
+        new.rng = self.rng
+        new._stack = []
+        new._tables = self._tables
+        new._caches = self._caches
+        new._values = self._values
+        return new
+
+    # -- queries --------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        """True once the hand has a result."""
+        return self.result is not None
+
+    def hand_cards(self, seat: int) -> list[Card]:
+        """The cards a seat holds, sorted by suit then rank."""
+        return cards_of(self.hands[seat])
+
+    def hand_value(self, seat: int) -> int:
+        """The points of the cards a seat holds (RULES.md §1.11)."""
+        values = self._values
+        return sum(values[c] for c in cards_of(self.hands[seat]))
+
+    @property
+    def table_mask(self) -> int:
+        """Bit set of the natural cards on the table."""
+        bits = 0
+        for meld in self.table:
+            bits |= meld.mask
+        return bits
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, in a fixed order (draw, take; melds, lay-offs, discards)."""
+        if self.phase == PLAY_PHASE:
+            return self._play_moves()
+        if self.phase == DRAW_PHASE:
+            if self.stock:
+                return [DRAW_MOVE, TAKE_MOVE] if self.discard else [DRAW_MOVE]
+            if self.rules.stock_rebuild == "turn_over_all":
+                return [DRAW_MOVE, TAKE_MOVE]
+            return [TAKE_MOVE]
+        return []
+
+    def _can_finish_with(self, rest: int, table_accepts: int) -> bool:
+        """Completability (RULES.md §1.6) of a play that leaves ``rest`` in hand."""
+        if not rest:
+            return not self.rules.must_discard_to_go_out
+        taken = self.taken
+        if taken < 0 or rest != 1 << taken:
+            return True
+        return not self.rules.must_discard_to_go_out and bool(table_accepts & rest)
+
+    def _accepts_all(self) -> int:
+        bits = 0
+        for meld in self.table:
+            bits |= meld.accepts
+        return bits
+
+    def _play_moves(self) -> list[Move]:
+        hand = self.hands[self.to_move]
+        caches = self._caches
+        rules = self.rules
+        moves: list[Move] = []
+        strict = self.taken >= 0 or rules.must_discard_to_go_out
+        if rules.max_melds_per_turn is None or self.melds_this_turn < rules.max_melds_per_turn:
+            entries: list[tuple[Meld, int]] = []
+            s0 = hand & SUIT_MASK
+            s1 = hand >> 13 & SUIT_MASK
+            s2 = hand >> 26 & SUIT_MASK
+            s3 = hand >> 39 & SUIT_MASK
+            if (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1)):
+                for options in self._tables.set_choices(hand):
+                    for mask in options[1:]:
+                        entries.append((meld_move(tuple(cards_of(mask))), mask))
+            entries += caches.run_moves(0, s0)
+            entries += caches.run_moves(1, s1)
+            entries += caches.run_moves(2, s2)
+            entries += caches.run_moves(3, s3)
+            if not strict:
+                moves += [move for move, _ in entries]
+            else:
+                accepts = self._accepts_all()
+                for move, mask in entries:
+                    rest = hand & ~mask
+                    if rest and (self.taken < 0 or rest != 1 << self.taken):
+                        moves.append(move)
+                    elif self._can_finish_with(rest, accepts | self._new_meld_accepts(move)):
+                        moves.append(move)
+        for index, meld in enumerate(self.table):
+            fits = hand & meld.accepts
+            while fits:
+                low = fits & -fits
+                fits ^= low
+                card = low.bit_length() - 1
+                ends = meld.ends_for(card, rules)
+                for end in ends:
+                    if strict and not self._lay_ok(hand & ~low, index, card, end):
+                        continue
+                    moves.append(lay_move(card, index + 1, end if len(ends) > 1 else None))
+        moves += caches.discard_moves(0, hand & SUIT_MASK)
+        moves += caches.discard_moves(1, hand >> 13 & SUIT_MASK)
+        moves += caches.discard_moves(2, hand >> 26 & SUIT_MASK)
+        moves += caches.discard_moves(3, hand >> 39 & SUIT_MASK)
+        if self.taken >= 0 and hand >> self.taken & 1:
+            moves.remove(DISCARDS[self.taken])
+        return moves
+
+    def _new_meld_accepts(self, move: Meld) -> int:
+        bits = 0
+        for group in move.groups:
+            meld = self._make(group)
+            bits |= meld.accepts
+        return bits
+
+    def _make(self, group: tuple[int, ...]) -> TableMeld:
+        from rummykit.melds import make_meld
+
+        meld = make_meld(group, self.rules, self.to_move)
+        if isinstance(meld, str):
+            raise IllegalMoveError(meld)
+        return meld
+
+    def _lay_ok(self, rest: int, index: int, card: Card, end: str) -> bool:
+        if rest and (self.taken < 0 or rest != 1 << self.taken):
+            return True
+        grown = lay_off(self.table[index], card, end, self.to_move, self.rules)
+        accepts = grown.accepts
+        for i, meld in enumerate(self.table):
+            if i != index:
+                accepts |= meld.accepts
+        return self._can_finish_with(rest, accepts)
+
+    # -- checked entry point --------------------------------------------------------
+    def play(self, move: Move | str) -> None:
+        """Make a move after checking it; raises a :class:`RummyError` and changes nothing."""
+        from rummykit.legality import check_move
+
+        checked = check_move(self, parse_move(move) if isinstance(move, str) else move)
+        depth = len(self._stack)
+        try:
+            for step in checked:
+                self.push(step)
+        except RecordError:
+            while len(self._stack) > depth:
+                self.pop()
+            raise
+
+    # -- fast path ------------------------------------------------------------------
+    def push(self, move: Move) -> None:
+        """Make a legal move without checking it; ``pop()`` undoes it."""
+        seat = self.to_move
+        snapshot = (self.to_move, self.phase, self.taken, self.melds_this_turn,
+                    self.placed_this_turn, self.ever_placed, self.rebuilds, self.turn_count,
+                    self.result, self.known[seat])
+        kind = type(move)
+        if kind is Discard:
+            assert isinstance(move, Discard)
+            old_discard = self.discard
+            entry: list[object] = [snapshot, 0, move.card, None]
+            self._stack.append(entry)  # type: ignore[arg-type]
+            self._discard(seat, move.card)
+            if self.discard is not old_discard:
+                entry[3] = old_discard
+            self._stack[-1] = tuple(entry)
+        elif kind is Draw:
+            rebuilt = None
+            if not self.stock:
+                rebuilt = self.discard
+                self.stock = self.discard[::-1]
+                self.discard = []
+                self.rebuilds += 1
+            card = self.stock.pop()
+            self.hands[seat] |= 1 << card
+            self.phase = PLAY_PHASE
+            self._stack.append((snapshot, 1, card, rebuilt))
+        elif kind is Take:
+            card = self.discard.pop()
+            self.hands[seat] |= 1 << card
+            self.known[seat] |= 1 << card
+            self.taken = card
+            self.phase = PLAY_PHASE
+            self._stack.append((snapshot, 2, card, None))
+        elif kind is Meld:
+            assert isinstance(move, Meld)
+            used = 0
+            for group in move.groups:
+                self.table.append(self._make(group))
+                for c in group:
+                    used |= 1 << c
+            self.melds_this_turn += len(move.groups)
+            self._stack.append((snapshot, 3, used, len(move.groups)))
+            self._placed(seat, used)
+        elif kind is LayOff:
+            assert isinstance(move, LayOff)
+            index = move.target - 1
+            old = self.table[index]
+            meld = old
+            end = move.end or meld.ends_for(move.card, self.rules)[0]
+            self.table[index] = lay_off(meld, move.card, end, seat, self.rules)
+            self._stack.append((snapshot, 4, index, old))
+            self._placed(seat, 1 << move.card)
+        else:
+            raise IllegalMoveError(f"{move}: not a move of this rule set")
+
+    def _placed(self, seat: int, used: int) -> None:
+        self.hands[seat] &= ~used
+        self.known[seat] &= ~used
+        self.placed_this_turn = True
+        if not self.hands[seat]:
+            self._win(seat)
+
+    def _discard(self, seat: int, card: Card) -> None:
+        self.hands[seat] &= ~(1 << card)
+        self.known[seat] &= ~(1 << card)
+        self.discard.append(card)
+        if not self.hands[seat]:
+            self._win(seat)
+            return
+        if self.placed_this_turn:
+            self.ever_placed |= 1 << seat
+        self.to_move = (seat + 1) % self.num_players
+        self.phase = DRAW_PHASE
+        self.taken = -1
+        self.melds_this_turn = 0
+        self.placed_this_turn = False
+        self.turn_count += 1
+        self._start_draw_step()
+
+    def _start_draw_step(self) -> None:
+        """The automatic steps at the start of a draw step (RULES.md §1.8)."""
+        rules = self.rules
+        if rules.deadlock_draw and self._deadlocked():
+            self._end(HandResult(DRAW, None, False, DEADLOCK, (0,) * self.num_players))
+            return
+        if not self.stock:
+            if rules.max_rebuilds is not None and self.rebuilds >= rules.max_rebuilds:
+                self._end(HandResult(DRAW, None, False, STOCK_EXHAUSTED,
+                                     (0,) * self.num_players))
+                return
+            if rules.stock_rebuild == "shuffle_keep_top" and len(self.discard) > 1:
+                moved = self.discard[:-1]
+                self._restock(moved)
+                self.discard = self.discard[-1:]
+            elif rules.stock_rebuild == "shuffle_all":
+                self._restock(self.discard)
+                self.discard = []
+        limit = rules.max_turns_per_hand
+        if limit is not None and self.turn_count >= limit and self.result is None:
+            self._end(HandResult(ABORTED, None, False, MAX_TURNS, (0,) * self.num_players))
+
+    def _restock(self, moved: list[Card]) -> None:
+        index = len(self.restocks)
+        if self.given_restocks is not None and index < len(self.given_restocks):
+            top_first = list(self.given_restocks[index])
+            if sorted(top_first) != sorted(moved):
+                raise RecordError(
+                    f"restocks entry {index}: expected a permutation of the {len(moved)} "
+                    "cards the rebuild moves"
+                )
+        elif self.rng is not None:
+            top_first = moved[:]
+            self.rng.shuffle(top_first)
+        else:
+            raise RecordError(f"restocks entry {index} is missing and there is no seed")
+        self.restocks.append(tuple(top_first))
+        self.stock = top_first[::-1]
+        self.rebuilds += 1
+
+    def _deadlocked(self) -> bool:
+        """RULES.md §3.3: D1 every hand holds one card, D2 no card outside fits the table."""
+        if any(h & (h - 1) or not h for h in self.hands):
+            return False
+        outside = ALL_NATURALS & ~self.table_mask
+        return not outside & self._accepts_all()
+
+    def _win(self, seat: int) -> None:
+        rules = self.rules
+        total = sum(self.hand_value(s) for s in range(self.num_players) if s != seat)
+        rummy = rules.going_rummy_multiplier > 1 and not self.ever_placed >> seat & 1
+        if rules.scoring == "penalty":
+            scores = tuple(self.hand_value(s) for s in range(self.num_players))
+            rummy = False
+        else:
+            gain = total * (rules.going_rummy_multiplier if rummy else 1)
+            scores = tuple(gain if s == seat else 0 for s in range(self.num_players))
+        self._end(HandResult(WIN, seat, rummy, None, scores))
+
+    def _end(self, result: HandResult) -> None:
+        self.result = result
+        self.phase = OVER_PHASE
+
+    def pop(self) -> None:
+        """Undo the last pushed move."""
+        snapshot, kind, a, b = self._stack.pop()
+        (seat, self.phase, self.taken, self.melds_this_turn, self.placed_this_turn,
+         self.ever_placed, rebuilds, self.turn_count, self.result, known) = snapshot
+        self.to_move = seat
+        self.known[seat] = known
+        if kind == 0:
+            assert isinstance(a, int)
+            if b is not None:
+                assert isinstance(b, list)
+                if self.rules.stock_rebuild != "turn_over_all":
+                    self.restocks.pop()
+                self.discard = b
+                self.stock = []
+            self.discard.pop()
+            self.hands[seat] |= 1 << a
+        elif kind == 1:
+            assert isinstance(a, int)
+            self.stock.append(a)
+            self.hands[seat] &= ~(1 << a)
+            if b is not None:
+                assert isinstance(b, list)
+                self.discard = b
+                self.stock = []
+        elif kind == 2:
+            assert isinstance(a, int)
+            self.discard.append(a)
+            self.hands[seat] &= ~(1 << a)
+        elif kind == 3:
+            assert isinstance(a, int) and isinstance(b, int)
+            del self.table[-b:]
+            self.hands[seat] |= a
+        else:
+            assert isinstance(a, int) and isinstance(b, TableMeld)
+            added = self.table[a].mask & ~b.mask
+            self.hands[seat] |= added
+            self.table[a] = b
+        self.rebuilds = rebuilds
