@@ -12,7 +12,8 @@ Hands are bit sets of natural cards (one deck). The stock is a list with its top
 >>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(1))
 >>> state.to_move, state.phase, len(state.stock), [str(m) for m in state.legal_moves()]
 (1, 'draw', 31, ['draw', 'take'])
->>> state.play("draw")
+>>> state.play("DRAW")
+Draw()
 >>> state.play("discard ZZ")
 Traceback (most recent call last):
 ...
@@ -359,19 +360,23 @@ class HandState:
         return self._can_finish_with(rest, accepts)
 
     # -- checked entry point --------------------------------------------------------
-    def play(self, move: Move | str) -> None:
-        """Make a move after checking it; raises a :class:`RummyError` and changes nothing."""
+    def play(self, move: Move | str) -> Move:
+        """Make a move after checking it and return its canonical form.
+
+        Raises a :class:`~rummykit.errors.RummyError` and changes nothing when the move is
+        not legal (or, replaying a record, when a rebuild's ``restocks`` entry is wrong).
+        """
         from rummykit.legality import check_move
 
         checked = check_move(self, parse_move(move) if isinstance(move, str) else move)
         depth = len(self._stack)
         try:
-            for step in checked:
-                self.push(step)
+            self.push(checked)
         except RecordError:
             while len(self._stack) > depth:
                 self.pop()
             raise
+        return checked
 
     # -- fast path ------------------------------------------------------------------
     def push(self, move: Move) -> None:

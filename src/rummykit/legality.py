@@ -21,24 +21,24 @@ def _illegal(move: Move, reason: str) -> IllegalMoveError:
     return IllegalMoveError(f"cannot {move}: {reason}")
 
 
-def check_move(state: HandState, move: Move) -> list[Move]:
-    """The canonical move(s) to push for a legal ``move``; raises with the reason otherwise."""
+def check_move(state: HandState, move: Move) -> Move:
+    """The canonical form of a legal ``move``; raises with the reason otherwise."""
     from rummykit.engine import DRAW_PHASE, OVER_PHASE
 
     if state.phase == OVER_PHASE:
         raise _illegal(move, "the hand is over")
     if state.phase == DRAW_PHASE:
-        return [_check_draw(state, move)]
+        return _check_draw(state, move)
     if isinstance(move, (Draw, Take)):
         raise _illegal(move, "you have already drawn this turn")
     if isinstance(move, Swap):
         raise _illegal(move, f"joker swaps are not part of {state.rules.name} rummy")
     if isinstance(move, Discard):
-        return [_check_discard(state, move)]
+        return _check_discard(state, move)
     if isinstance(move, LayOff):
-        return [_check_lay(state, move)]
+        return _check_lay(state, move)
     assert isinstance(move, Meld)
-    return [_check_meld(state, move)]
+    return _check_meld(state, move)
 
 
 def _check_draw(state: HandState, move: Move) -> Move:

@@ -1,0 +1,62 @@
+"""The greedy bot: melds and lays off whenever it can; discards its highest loose card."""
+
+from __future__ import annotations
+
+import random
+
+from rummykit.cards import points_table
+from rummykit.engine import DRAW_PHASE
+from rummykit.melds import groups_in, tables_for
+from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Take
+from rummykit.views import PlayerView
+
+
+class GreedyBot:
+    """Takes the discard only to complete a meld; melds, lays off, then discards high."""
+
+    name = "greedy"
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Move:
+        """Deterministic greedy choice among ``view.legal``."""
+        legal = view.legal
+        if view.phase == DRAW_PHASE:
+            return self._draw(view, legal)
+        melds = [m for m in legal if isinstance(m, Meld)]
+        if melds:
+            wanted = set(tables_for(view.rules).best_arrangement(view.hand).melds)
+            for move in melds:
+                if move.groups[0] in wanted:
+                    return move
+            return melds[0]
+        for move in legal:
+            if isinstance(move, LayOff):
+                return move
+        return self._discard(view, legal)
+
+    def _draw(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+        top = view.discard_top
+        takes = [m for m in legal if isinstance(m, Take)]
+        if not takes:
+            return legal[0]
+        if top is not None and not any(isinstance(m, Draw) for m in legal):
+            return takes[0]
+        if top is not None and self._completes(view, top):
+            return takes[0]
+        return next(m for m in legal if isinstance(m, Draw))
+
+    @staticmethod
+    def _completes(view: PlayerView, card: int) -> bool:
+        if any(meld.accepts >> card & 1 for meld in view.table):
+            return True
+        return any(card in group for group in groups_in(view.hand | 1 << card, view.rules))
+
+    @staticmethod
+    def _discard(view: PlayerView, legal: tuple[Move, ...]) -> Move:
+        discards = [m for m in legal if isinstance(m, Discard)]
+        if not discards:
+            return legal[0]
+        arrangement = tables_for(view.rules).best_arrangement(view.hand)
+        loose = set(arrangement.deadwood_cards)
+        values = points_table(view.rules.ace_value)
+        pool = [m for m in discards if m.card in loose] or discards
+        return max(pool, key=lambda m: (values[m.card], m.card % 13, m.card))

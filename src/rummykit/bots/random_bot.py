@@ -1,0 +1,18 @@
+"""The random bot: uniform over the legal moves."""
+
+from __future__ import annotations
+
+import random
+
+from rummykit.moves import Move
+from rummykit.views import PlayerView
+
+
+class RandomBot:
+    """Picks a legal move uniformly at random."""
+
+    name = "random"
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Move:
+        """A uniformly random legal move."""
+        return rng.choice(view.legal)

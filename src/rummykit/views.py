@@ -1,0 +1,141 @@
+"""What one seat may see (ARCHITECTURE.md §3): the ONLY code that hides information.
+
+>>> import random
+>>> from rummykit.engine import HandState
+>>> from rummykit.rules import BASIC
+>>> state = HandState.deal(BASIC, num_players=3, dealer=0, rng=random.Random(4))
+>>> seen = view(state, 1)
+>>> seen.hand_sizes, seen.stock_size, len(seen.legal)
+((7, 7, 7), 30, 2)
+>>> view(resample(seen, random.Random(9)), 1) == seen
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from rummykit.cards import ALL_NATURALS, Card, cards_of
+from rummykit.engine import HandState
+from rummykit.melds import TableMeld
+from rummykit.moves import Move
+from rummykit.outcome import HandResult
+from rummykit.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """A seat's view of a hand: its own cards and public knowledge, nothing else.
+
+    ``known[s]`` holds the cards seat ``s`` took from the discard pile and still holds
+    (public knowledge). ``legal`` lists the seat's legal moves when it is to move.
+    ``revealed`` shows every hand once the hand is over (scoring shows them), else ``()``.
+    """
+
+    rules: Rules
+    seat: int
+    num_players: int
+    dealer: int
+    deal_index: int
+    to_move: int
+    phase: str
+    hand: int
+    hand_sizes: tuple[int, ...]
+    table: tuple[TableMeld, ...]
+    discard: tuple[Card, ...]
+    stock_size: int
+    known: tuple[int, ...]
+    taken: int
+    melds_this_turn: int
+    placed_this_turn: bool
+    ever_placed: int
+    rebuilds: int
+    turn_count: int
+    result: HandResult | None
+    legal: tuple[Move, ...]
+    revealed: tuple[int, ...]
+
+    @property
+    def hand_cards(self) -> list[Card]:
+        """The seat's cards, sorted by suit then rank."""
+        return cards_of(self.hand)
+
+    @property
+    def discard_top(self) -> Card | None:
+        """The top card of the discard pile, if any."""
+        return self.discard[-1] if self.discard else None
+
+
+def view(state: HandState, seat: int) -> PlayerView:
+    """What ``seat`` sees of ``state``."""
+    over = state.result is not None
+    return PlayerView(
+        rules=state.rules,
+        seat=seat,
+        num_players=state.num_players,
+        dealer=state.dealer,
+        deal_index=state.deal_index,
+        to_move=state.to_move,
+        phase=state.phase,
+        hand=state.hands[seat],
+        hand_sizes=tuple(h.bit_count() for h in state.hands),
+        table=tuple(state.table),
+        discard=tuple(state.discard),
+        stock_size=len(state.stock),
+        known=tuple(state.known),
+        taken=state.taken,
+        melds_this_turn=state.melds_this_turn,
+        placed_this_turn=state.placed_this_turn,
+        ever_placed=state.ever_placed,
+        rebuilds=state.rebuilds,
+        turn_count=state.turn_count,
+        result=state.result,
+        legal=tuple(state.legal_moves()) if seat == state.to_move and not over else (),
+        revealed=tuple(state.hands) if over else (),
+    )
+
+
+def resample(seen: PlayerView, rng: random.Random) -> HandState:
+    """A full state consistent with ``seen``: hidden cards dealt at random.
+
+    Other seats keep the cards known to be in their hands; the remaining unseen cards are
+    shuffled among their hands and the stock. Future rebuilds shuffle with ``rng``.
+    """
+    table = 0
+    for meld in seen.table:
+        table |= meld.mask
+    visible = seen.hand | table
+    for card in seen.discard:
+        visible |= 1 << card
+    hands = list(seen.revealed) if seen.revealed else [0] * seen.num_players
+    if not seen.revealed:
+        for s in range(seen.num_players):
+            hands[s] = seen.hand if s == seen.seat else seen.known[s]
+            visible |= hands[s]
+        unseen = cards_of(ALL_NATURALS & ~visible)
+        rng.shuffle(unseen)
+        for s in range(seen.num_players):
+            missing = seen.hand_sizes[s] - hands[s].bit_count()
+            for card in unseen[:missing]:
+                hands[s] |= 1 << card
+            del unseen[:missing]
+        stock = unseen
+    else:
+        stock = cards_of(ALL_NATURALS & ~visible & ~sum(hands))
+        rng.shuffle(stock)
+    state = HandState.from_deal(seen.rules, seen.dealer, [cards_of(h) for h in hands],
+                                0, stock, rng=rng, deal_index=seen.deal_index)
+    state.discard = list(seen.discard)
+    state.table = list(seen.table)
+    state.known = list(seen.known)
+    state.to_move = seen.to_move
+    state.phase = seen.phase
+    state.taken = seen.taken
+    state.melds_this_turn = seen.melds_this_turn
+    state.placed_this_turn = seen.placed_this_turn
+    state.ever_placed = seen.ever_placed
+    state.rebuilds = seen.rebuilds
+    state.turn_count = seen.turn_count
+    state.result = seen.result
+    return state
