@@ -1,0 +1,141 @@
+"""Speed benchmark: rummykit against reference engines (OpenSpiel, RLCard).
+
+Run it with ``make bench`` (which installs the ``anchors`` extra) or
+``python -m rummykit.benchmark [--quick] [--json] [--seconds S]``. Each measure is timed
+for ``S`` seconds (5 by default, 0.5 with ``--quick``) on seeded workloads; the figures
+are throughputs (things per second, higher is better) measured in this one process, and
+the ratios ours / theirs come from the same run. See :mod:`.ours` and :mod:`.anchors` for
+exactly what each measure times.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+import traceback
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from rummykit.benchmark.report import OPENSPIEL, OURS, RLCARD, Measure, Report
+from rummykit.benchmark.timing import Config, random_hands
+
+__all__ = ["Config", "Measure", "Report", "run"]
+
+Task = tuple[str, Callable[[], list[Measure]]]
+
+
+def _environment() -> dict[str, Any]:
+    from rummykit.benchmark.anchors import version
+
+    return {
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "versions": {dist: version(dist) for dist in ("rummykit", "open-spiel", "rlcard", "numpy")},
+    }
+
+
+def _load_ours(cfg: Config) -> list[Task]:
+    from rummykit.benchmark import ours
+
+    return ours.tasks(cfg)
+
+
+def _load_openspiel(cfg: Config) -> list[Task]:
+    from rummykit.benchmark import anchors
+
+    return anchors.openspiel_tasks(cfg)
+
+
+def _load_rlcard(cfg: Config) -> list[Task]:
+    from rummykit.benchmark import anchors
+
+    return anchors.rlcard_tasks(cfg)
+
+
+def run(cfg: Config, *, anchors: bool = True, log: TextIO | None = None) -> Report:
+    """Run every measure and return the report; progress goes to ``log`` (stderr)."""
+    out = sys.stderr if log is None else log
+    report = Report(
+        config={
+            "seconds": cfg.seconds,
+            "quick": cfg.quick,
+            "seed": cfg.seed,
+            "hands": cfg.hands,
+            "positions": cfg.positions,
+        },
+        environment=_environment(),
+    )
+    engines: list[tuple[str, Callable[[Config], list[Task]]]] = [(OURS, _load_ours)]
+    if anchors:
+        engines += [(OPENSPIEL, _load_openspiel), (RLCARD, _load_rlcard)]
+    else:
+        report.skipped += [{"engine": e, "reason": "--no-anchors"} for e in (OPENSPIEL, RLCARD)]
+    available: set[str] = set()
+    for engine, load in engines:
+        try:
+            tasks = load(cfg)
+        except ImportError as exc:
+            if engine == OURS:
+                reason = f"cannot import the rummykit engine: {exc!r}"
+                print(f"ERROR: {reason}; our measures are skipped", file=out)
+                report.errors.append({"engine": engine, "task": "import", "error": reason})
+            else:
+                reason = f"{exc.name or engine} {_MISSING}"
+                print(f"{engine}: {reason}; skipped", file=out)
+                report.skipped.append({"engine": engine, "reason": reason})
+            continue
+        available.add(engine)
+        for title, task in tasks:
+            print(f"[{engine}] {title} ...", file=out, end=" ", flush=True)
+            try:
+                found = task()
+            except Exception as exc:
+                print("ERROR", file=out)
+                traceback.print_exc(file=out)
+                report.errors.append({"engine": engine, "task": title, "error": repr(exc)})
+                continue
+            report.measures += found
+            print(", ".join(f"{m.value:,.1f} {m.unit}" for m in found), file=out, flush=True)
+    _cross_check(cfg, report, available, out)
+    return report
+
+
+_MISSING = "is not installed: install the `anchors` extra (make bench, or uv sync --extra anchors)"
+
+
+def _cross_check(cfg: Config, report: Report, available: set[str], out: TextIO) -> None:
+    """Do the solvers compared in the ratios compute the same thing? (first 1,000 hands)"""
+    if OURS not in available or not available & {OPENSPIEL, RLCARD}:
+        return
+    from rummykit.benchmark import anchors, ours
+
+    hands = random_hands(cfg.hands, 10, cfg.seed + 10)[:1000]
+    try:
+        mine = ours.min_deadwood_of(hands)
+    except Exception as exc:
+        report.errors.append({"engine": OURS, "task": "cross-check", "error": repr(exc)})
+        return
+    others: list[tuple[str, Callable[[list[list[int]]], list[int]]]] = []
+    if OPENSPIEL in available:
+        others.append((OPENSPIEL, anchors.openspiel_min_deadwood))
+    if RLCARD in available:
+        others.append((RLCARD, anchors.rlcard_min_deadwood))
+    for engine, solve in others:
+        try:
+            theirs = solve(hands)
+        except Exception as exc:
+            report.errors.append({"engine": engine, "task": "cross-check", "error": repr(exc)})
+            continue
+        same = sum(a == b for a, b in zip(mine, theirs, strict=True))
+        check = {
+            "name": f"10-card min deadwood, rummykit (basic rules) == {engine}",
+            "result": f"{same}/{len(hands)} hands agree",
+            "agree": same,
+            "hands": len(hands),
+        }
+        report.checks.append(check)
+        print(f"check: {check['name']}: {check['result']}", file=out)

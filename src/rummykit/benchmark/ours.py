@@ -1,0 +1,338 @@
+"""Measures of rummykit itself (the engine this package ships).
+
+Everything is seeded: the deals of hand ``i`` come from ``random.Random(seed + i)`` and the
+random players from one ``random.Random(seed)``, so two runs play the same hands in the
+same order and differ only in how many they get through in the time budget.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable
+
+from rummykit.benchmark.report import OURS, Measure
+from rummykit.benchmark.timing import Config, parts, random_hands, timed
+from rummykit.cards import mask_of
+from rummykit.engine import HandState
+from rummykit.melds import min_deadwood
+from rummykit.rules import Rules, find_rules
+
+Task = tuple[str, Callable[[], list[Measure]]]
+
+#: (preset, players) of the random-playout measures
+PLAYOUTS: tuple[tuple[str, int], ...] = (
+    ("basic", 2),
+    ("basic", 3),
+    ("basic", 4),
+    ("basic", 6),
+    ("traditional", 2),
+    ("traditional", 3),
+    ("traditional", 4),
+)
+#: (preset, players) the mid-hand positions are taken from
+POSITIONS: tuple[tuple[str, int], ...] = (
+    ("basic", 2),
+    ("basic", 4),
+    ("traditional", 2),
+    ("traditional", 4),
+)
+MAX_TURNS = 2000
+#: a mid-hand position is a random hand stopped after this many completed turns, then
+#: this many more moves (0: a draw phase; 1 or 2: mostly play phases)
+STOP_TURNS = (2, 40)
+EXTRA_MOVES = (0, 2)
+#: the state copied by the copy() measure: basic 2p after this many turns (about as far
+#: into the hand as OpenSpiel's clone() state, which is 40 player moves in)
+COPY_TURNS = 20
+
+
+def capped(preset: str) -> Rules:
+    """The preset with the ``max_turns_per_hand`` safety valve the benchmark uses."""
+    return dataclasses.replace(find_rules(preset), max_turns_per_hand=MAX_TURNS)
+
+
+def deal(rules: Rules, players: int, index: int, seed: int) -> HandState:
+    """Hand ``index`` of a seeded series: dealer rotates, deck from ``seed + index``."""
+    return HandState.deal(
+        rules, num_players=players, dealer=index % players, rng=random.Random(seed + index)
+    )
+
+
+def random_position(
+    rules: Rules, players: int, seed: int, stop: int, extra: int = 0
+) -> HandState | None:
+    """Play a seeded hand at random until ``stop`` turns are done, then ``extra`` more
+    moves (1 = the next player has drawn and is in the play phase); None if it ended."""
+    rng = random.Random(seed)
+    s = HandState.deal(rules, num_players=players, dealer=seed % players, rng=rng)
+    while not s.is_over and s.turn_count < stop:
+        s.push(rng.choice(s.legal_moves()))
+    for _ in range(extra):
+        if s.is_over:
+            break
+        s.push(rng.choice(s.legal_moves()))
+    return None if s.is_over else s
+
+
+def positions(cfg: Config) -> list[tuple[str, int, HandState]]:
+    """``cfg.positions`` seeded mid-hand positions for each entry of :data:`POSITIONS`,
+    about a third in the draw phase and the rest mostly in the play phase."""
+    out: list[tuple[str, int, HandState]] = []
+    picker = random.Random(cfg.seed)
+    for preset, players in POSITIONS:
+        rules = capped(preset)
+        found = tries = 0
+        while found < cfg.positions:
+            tries += 1
+            if tries > 20 * cfg.positions:
+                raise RuntimeError(f"{preset} {players}p: hands keep ending before mid-hand")
+            stop, extra = picker.randint(*STOP_TURNS), picker.randint(*EXTRA_MOVES)
+            s = random_position(rules, players, cfg.seed + tries, stop, extra)
+            if s is not None:
+                out.append((preset, players, s))
+                found += 1
+    return out
+
+
+def tasks(cfg: Config) -> list[Task]:
+    """The measures, in the order they run (each is timed for ``cfg.seconds``)."""
+    out: list[Task] = [
+        (f"random playout {preset} {players}p", _playout(cfg, preset, players))
+        for preset, players in PLAYOUTS
+    ]
+    out += [
+        ("legal move generation", lambda: _legal_moves(cfg)),
+        ("push+pop", lambda: _push_pop(cfg)),
+        ("copy", lambda: _copy(cfg)),
+        ("min_deadwood 7 cards", lambda: _min_deadwood(cfg, 7)),
+        ("min_deadwood 10 cards", lambda: _min_deadwood(cfg, 10)),
+        ("greedy vs greedy basic 2p", lambda: _greedy(cfg)),
+    ]
+    return out
+
+
+def _playout(cfg: Config, preset: str, players: int) -> Callable[[], list[Measure]]:
+    def run() -> list[Measure]:
+        rules = capped(preset)
+        rng = random.Random(cfg.seed)
+        choice = rng.choice
+        hand = 0
+
+        def one_hand() -> int:
+            nonlocal hand
+            s = deal(rules, players, hand, cfg.seed)
+            hand += 1
+            moves = 0
+            while not s.is_over:
+                s.push(choice(s.legal_moves()))
+                moves += 1
+            return moves
+
+        t = timed(cfg.seconds, one_hand)
+        params = {
+            "rules": preset,
+            "players": players,
+            "max_turns_per_hand": MAX_TURNS,
+            "hands": t.batches,
+            "moves": t.units,
+            "seconds": round(t.elapsed, 3),
+            "seed": cfg.seed,
+        }
+        return [
+            Measure(
+                name="random_playout_hands",
+                engine=OURS,
+                unit="hands/s",
+                value=t.batch_rate,
+                params=params,
+            ),
+            Measure(
+                name="random_playout_moves",
+                engine=OURS,
+                unit="moves/s",
+                value=t.rate,
+                params=params,
+            ),
+        ]
+
+    return run
+
+
+def _legal_moves(cfg: Config) -> list[Measure]:
+    states = [s for _, _, s in positions(cfg)]
+    sizes = [len(s.legal_moves()) for s in states]
+    phases = sorted({s.phase for s in states})
+
+    def sweep() -> int:
+        for s in states:
+            s.legal_moves()
+        return len(states)
+
+    t = timed(cfg.seconds, sweep)
+    return [
+        Measure(
+            name="legal_moves",
+            engine=OURS,
+            unit="generations/s",
+            value=t.rate,
+            params={
+                "positions": len(states),
+                "from": [f"{p} {n}p" for p, n in POSITIONS],
+                "mean_moves": round(sum(sizes) / len(sizes), 2),
+                "phases": {p: sum(s.phase == p for s in states) for p in phases},
+                "generations": t.units,
+                "seconds": round(t.elapsed, 3),
+                "seed": cfg.seed,
+            },
+        )
+    ]
+
+
+def _push_pop(cfg: Config) -> list[Measure]:
+    pairs = [(s, s.legal_moves()) for _, _, s in positions(cfg)]
+    per_sweep = sum(len(ms) for _, ms in pairs)
+
+    def sweep() -> int:
+        for s, ms in pairs:
+            push, pop = s.push, s.pop
+            for m in ms:
+                push(m)
+                pop()
+        return per_sweep
+
+    t = timed(cfg.seconds, sweep)
+    return [
+        Measure(
+            name="push_pop",
+            engine=OURS,
+            unit="pairs/s",
+            value=t.rate,
+            params={
+                "positions": len(pairs),
+                "from": [f"{p} {n}p" for p, n in POSITIONS],
+                "moves": "every legal move of each position",
+                "pairs": t.units,
+                "seconds": round(t.elapsed, 3),
+                "seed": cfg.seed,
+            },
+        )
+    ]
+
+
+def copy_state(cfg: Config) -> HandState:
+    """The seeded basic 2p state, :data:`COPY_TURNS` turns in, that copy() is timed on."""
+    rules = capped("basic")
+    for k in range(1000):
+        s = random_position(rules, 2, cfg.seed + k, COPY_TURNS)
+        if s is not None:
+            return s
+    raise RuntimeError(f"no basic 2p hand lasted {COPY_TURNS} turns")
+
+
+def _copy(cfg: Config) -> list[Measure]:
+    s = copy_state(cfg)
+    copy = s.copy
+
+    def batch() -> int:
+        for _ in range(1000):
+            copy()
+        return 1000
+
+    t = timed(cfg.seconds, batch)
+    return [
+        Measure(
+            name="copy",
+            engine=OURS,
+            unit="copies/s",
+            value=t.rate,
+            params={
+                "rules": "basic",
+                "players": 2,
+                "turns_done": s.turn_count,
+                "copies": t.units,
+                "seconds": round(t.elapsed, 3),
+                "seed": cfg.seed,
+            },
+        )
+    ]
+
+
+def _min_deadwood(cfg: Config, size: int) -> list[Measure]:
+    rules = find_rules("basic")
+    masks = [mask_of(h) for h in random_hands(cfg.hands, size, cfg.seed + size)]
+    todo = parts(masks, 1000)
+    k = 0
+
+    def batch() -> int:
+        nonlocal k
+        part = todo[k]
+        k += 1
+        for m in part:
+            min_deadwood(m, rules)
+        return len(part)
+
+    t = timed(cfg.seconds, batch, limit=len(todo))
+    return [
+        Measure(
+            name="min_deadwood",
+            engine=OURS,
+            unit="solves/s",
+            value=t.rate,
+            params={
+                "cards": size,
+                "rules": "basic",
+                "distinct_hands": len(masks),
+                "solves": t.units,
+                "note": "one pass over distinct hands: no hand is solved twice",
+                "seconds": round(t.elapsed, 3),
+                "seed": cfg.seed + size,
+            },
+        )
+    ]
+
+
+def _greedy(cfg: Config) -> list[Measure]:
+    from rummykit.bots import make_bot
+    from rummykit.views import view
+
+    rules = capped("basic")
+    rng = random.Random(cfg.seed)
+    hand = 0
+
+    def one_hand() -> int:
+        nonlocal hand
+        s = deal(rules, 2, hand, cfg.seed)
+        hand += 1
+        bots = [make_bot("greedy"), make_bot("greedy")]
+        moves = 0
+        while not s.is_over:
+            seat = s.to_move
+            s.push(bots[seat].choose(view(s, seat), rng))
+            moves += 1
+        return moves
+
+    t = timed(cfg.seconds, one_hand)
+    return [
+        Measure(
+            name="greedy_hands",
+            engine=OURS,
+            unit="hands/s",
+            value=t.batch_rate,
+            params={
+                "rules": "basic",
+                "players": 2,
+                "max_turns_per_hand": MAX_TURNS,
+                "hands": t.batches,
+                "moves": t.units,
+                "seconds": round(t.elapsed, 3),
+                "seed": cfg.seed,
+            },
+        )
+    ]
+
+
+def min_deadwood_of(hands: list[list[int]]) -> list[int]:
+    """Our basic-rules min deadwood of some hands (for cross-checks with the anchors)."""
+    rules = find_rules("basic")
+    return [min_deadwood(mask_of(h), rules) for h in hands]

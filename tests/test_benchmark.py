@@ -1,0 +1,150 @@
+"""The benchmark command runs and reports in the documented JSON shape.
+
+This only checks that it works; figures are read from ``make bench``, not asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from rummykit.benchmark.report import Measure, goals_json, ratios_json
+from rummykit.benchmark.timing import Config, random_hands, timed
+
+OUR_MEASURES = {
+    ("random_playout_hands", "hands/s"),
+    ("random_playout_moves", "moves/s"),
+    ("legal_moves", "generations/s"),
+    ("push_pop", "pairs/s"),
+    ("copy", "copies/s"),
+    ("min_deadwood", "solves/s"),
+    ("greedy_hands", "hands/s"),
+}
+PLAYOUTS = {
+    ("basic", 2),
+    ("basic", 3),
+    ("basic", 4),
+    ("basic", 6),
+    ("traditional", 2),
+    ("traditional", 3),
+    ("traditional", 4),
+}
+
+
+def _is_positive_number(value: Any) -> bool:
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and value > 0
+    )
+
+
+@pytest.fixture(scope="module")
+def quick_run() -> dict[str, Any]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "rummykit.benchmark", "--quick", "--json", "--seconds", "0.2"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    result = json.loads(proc.stdout)
+    assert isinstance(result, dict)
+    return result
+
+
+def test_json_top_level_shape(quick_run: dict[str, Any]) -> None:
+    for key in ("config", "environment", "measures", "ratios", "goals", "skipped", "errors"):
+        assert key in quick_run
+    assert quick_run["config"]["quick"] is True
+    assert quick_run["config"]["seconds"] == 0.2
+    assert quick_run["errors"] == []
+
+
+def test_every_measure_is_well_formed(quick_run: dict[str, Any]) -> None:
+    assert quick_run["measures"]
+    for m in quick_run["measures"]:
+        assert set(m) == {"name", "engine", "unit", "value", "params"}
+        assert isinstance(m["name"], str) and isinstance(m["unit"], str)
+        assert m["engine"] in {"rummykit", "openspiel", "rlcard"}
+        assert _is_positive_number(m["value"]), m
+        assert isinstance(m["params"], dict)
+
+
+def test_our_engine_is_measured(quick_run: dict[str, Any]) -> None:
+    ours = [m for m in quick_run["measures"] if m["engine"] == "rummykit"]
+    assert {(m["name"], m["unit"]) for m in ours} == OUR_MEASURES
+    playouts = {
+        (m["params"]["rules"], m["params"]["players"])
+        for m in ours
+        if m["name"] == "random_playout_moves"
+    }
+    assert playouts == PLAYOUTS
+    sizes = {m["params"]["cards"] for m in ours if m["name"] == "min_deadwood"}
+    assert sizes == {7, 10}
+
+
+def test_ratios_and_goals(quick_run: dict[str, Any]) -> None:
+    assert len(quick_run["ratios"]) == 4
+    measured = {m["engine"] for m in quick_run["measures"]}
+    for r in quick_run["ratios"]:
+        assert _is_positive_number(r["target"])
+        assert _is_positive_number(r["ours_value"])
+        if r["theirs"]["engine"] in measured:
+            assert _is_positive_number(r["value"])
+            assert isinstance(r["met"], bool)
+        else:
+            assert r["value"] is None and r["met"] is None
+    for g in quick_run["goals"]:
+        assert _is_positive_number(g["value"]) and isinstance(g["met"], bool)
+
+
+def test_missing_anchors_are_reported_not_fatal(quick_run: dict[str, Any]) -> None:
+    measured = {m["engine"] for m in quick_run["measures"]}
+    skipped = {s["engine"] for s in quick_run["skipped"]}
+    assert measured | skipped >= {"rummykit", "openspiel", "rlcard"}
+    assert not measured & skipped
+
+
+# -- the pieces, without running the engine ---------------------------------------------
+
+
+def test_ratio_arithmetic() -> None:
+    measures = [
+        Measure(name="copy", engine="rummykit", unit="copies/s", value=300.0),
+        Measure(name="copy", engine="openspiel", unit="copies/s", value=10.0),
+        Measure(name="greedy_hands", engine="rummykit", unit="hands/s", value=299.0),
+    ]
+    by_name = {r["name"]: r for r in ratios_json(measures)}
+    copy = next(r for name, r in by_name.items() if name.startswith("copy"))
+    assert copy["value"] == pytest.approx(30.0)
+    assert copy["met"] is True
+    assert all(r["value"] is None for name, r in by_name.items() if r is not copy)
+    (greedy,) = goals_json(measures)
+    assert greedy["value"] == 299.0 and greedy["met"] is False
+
+
+def test_timed_runs_at_least_once_and_respects_limit() -> None:
+    t = timed(0.0, lambda: 5)
+    assert (t.units, t.batches) == (5, 1)
+    t = timed(60.0, lambda: 2, limit=3)
+    assert (t.units, t.batches) == (6, 3)
+
+
+def test_random_hands_are_distinct_and_seeded() -> None:
+    hands = random_hands(500, 10, seed=7)
+    assert len({tuple(h) for h in hands}) == 500
+    assert all(len(set(h)) == 10 and all(0 <= c < 52 for c in h) for h in hands)
+    assert random_hands(500, 10, seed=7) == hands
+
+
+def test_config_rejects_a_non_positive_budget() -> None:
+    with pytest.raises(ValueError):
+        Config.make(quick=True, seconds=0)
