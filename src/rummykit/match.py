@@ -32,6 +32,7 @@ class HandLog:
     deal: tuple[tuple[tuple[Card, ...], ...], Card, tuple[Card, ...]] | None
     moves: list[str] = field(default_factory=list)
     result: HandResult | None = None
+    restocks: list[tuple[Card, ...]] = field(default_factory=list)  # the hand's, shared
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +120,7 @@ class Match:
             state = HandState.from_deck(self.rules, self.num_players, dealer, deck,
                                         rng=self.rng, deal_index=index, restocks=restocks)
             self.hands.append(HandLog(tuple(deck), None))
+        self.hands[-1].restocks = state.restocks
         self.state = state
         return state
 
