@@ -62,10 +62,15 @@ typecheck: setup
 pytest: setup
 	$(UV_RUN) pytest
 
+# All checks run even when one fails (so every problem shows); the exit status is non-zero
+# if any failed.
 test: setup
-	$(UV_RUN) ruff check src tests
-	$(UV_RUN) mypy --strict
-	$(UV_RUN) pytest
+	@status=0; \
+	echo "== uv lock --check"; $(UV) lock --check || { status=1; echo "uv.lock is stale: run make lock"; }; \
+	echo "== ruff check src tests"; $(UV_RUN) ruff check src tests || status=1; \
+	echo "== mypy --strict (src/rummykit)"; $(UV_RUN) mypy --strict || status=1; \
+	echo "== pytest"; $(UV_RUN) pytest || status=1; \
+	exit $$status
 
 bench: setup-anchors
 	$(UV_RUN) python -m rummykit.benchmark $(ARGS)

