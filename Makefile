@@ -38,9 +38,12 @@ endif
 help:
 	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
 
+# Recipes that may run before `make bench` print to stderr only, so that
+# `make bench ARGS=--json > out.json` gives clean JSON.
 $(TOOLS)/bin/uv:
-	$(PYTHON) -m venv $(TOOLS)
-	$(TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)"
+	@echo "bootstrapping uv $(UV_VERSION) into $(TOOLS)/" >&2
+	@$(PYTHON) -m venv $(TOOLS) >&2
+	@$(TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)" >&2
 
 # Install the project (editable) and the dev group exactly as locked.
 setup: $(UV_DEP)
@@ -48,7 +51,7 @@ setup: $(UV_DEP)
 
 # Same, plus the reference engines measured by the benchmark.
 setup-anchors: $(UV_DEP)
-	$(UV) sync --frozen --extra anchors
+	@$(UV) sync --frozen --extra anchors >&2
 
 run: setup
 	$(UV_RUN) rummykit play
@@ -73,7 +76,7 @@ test: setup
 	exit $$status
 
 bench: setup-anchors
-	$(UV_RUN) python -m rummykit.benchmark $(ARGS)
+	@$(UV_RUN) python -m rummykit.benchmark $(ARGS)
 
 lock: $(UV_DEP)
 	$(UV) lock
