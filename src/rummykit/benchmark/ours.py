@@ -38,10 +38,11 @@ POSITIONS: tuple[tuple[str, int], ...] = (
     ("traditional", 4),
 )
 MAX_TURNS = 2000
-#: a mid-hand position is a random hand stopped after this many completed turns, then
-#: this many more moves (0: a draw phase; 1 or 2: mostly play phases)
+#: a mid-hand position is a random hand stopped after a number of completed turns drawn
+#: from this range, then one of these numbers of moves more (0: in the draw phase; 1: the
+#: player to move has drawn and is in the play phase), so about 2/3 are play phases
 STOP_TURNS = (2, 40)
-EXTRA_MOVES = (0, 2)
+EXTRA_MOVES = (0, 1, 1)
 #: the state copied by the copy() measure: basic 2p after this many turns (about as far
 #: into the hand as OpenSpiel's clone() state, which is 40 player moves in)
 COPY_TURNS = 20
@@ -77,7 +78,7 @@ def random_position(
 
 def positions(cfg: Config) -> list[tuple[str, int, HandState]]:
     """``cfg.positions`` seeded mid-hand positions for each entry of :data:`POSITIONS`,
-    about a third in the draw phase and the rest mostly in the play phase."""
+    about a third in the draw phase and the rest in the play phase."""
     out: list[tuple[str, int, HandState]] = []
     picker = random.Random(cfg.seed)
     for preset, players in POSITIONS:
@@ -87,7 +88,7 @@ def positions(cfg: Config) -> list[tuple[str, int, HandState]]:
             tries += 1
             if tries > 20 * cfg.positions:
                 raise RuntimeError(f"{preset} {players}p: hands keep ending before mid-hand")
-            stop, extra = picker.randint(*STOP_TURNS), picker.randint(*EXTRA_MOVES)
+            stop, extra = picker.randint(*STOP_TURNS), picker.choice(EXTRA_MOVES)
             s = random_position(rules, players, cfg.seed + tries, stop, extra)
             if s is not None:
                 out.append((preset, players, s))
@@ -192,6 +193,7 @@ def _legal_moves(cfg: Config) -> list[Measure]:
 def _push_pop(cfg: Config) -> list[Measure]:
     pairs = [(s, s.legal_moves()) for _, _, s in positions(cfg)]
     per_sweep = sum(len(ms) for _, ms in pairs)
+    phases = sorted({s.phase for s, _ in pairs})
 
     def sweep() -> int:
         for s, ms in pairs:
@@ -212,6 +214,7 @@ def _push_pop(cfg: Config) -> list[Measure]:
                 "positions": len(pairs),
                 "from": [f"{p} {n}p" for p, n in POSITIONS],
                 "moves": "every legal move of each position",
+                "phases": {p: sum(s.phase == p for s, _ in pairs) for p in phases},
                 "pairs": t.units,
                 "seconds": round(t.elapsed, 3),
                 "seed": cfg.seed,
