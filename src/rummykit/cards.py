@@ -16,6 +16,7 @@ that may repeat cards (two or three decks).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 from rummykit.errors import NotationError
 
@@ -130,6 +131,7 @@ def card_points(card: Card, ace_points: int, joker_points: int = 15) -> int:
     return 10 if rank >= 10 else rank
 
 
+@cache
 def points_table(ace_points: int, joker_points: int = 15) -> tuple[int, ...]:
     """Value of every card index 0..52 under the given ace and joker values."""
     return tuple(card_points(c, ace_points, joker_points) for c in range(NUM_NATURALS + 1))

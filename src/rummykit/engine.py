@@ -17,13 +17,14 @@ Draw()
 >>> state.play("discard ZZ")
 Traceback (most recent call last):
 ...
-rummykit.errors.NotationError: bad card 'ZZ': expected a suit C, D, H or S then a rank A, 2-9, T, J, Q or K (like H8, SA, DT), or JK
+rummykit.errors.NotationError: bad card 'ZZ': expected a suit C, D, H or S then a rank ...
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from rummykit.cards import ALL_NATURALS, NUM_RANKS, SUIT_MASK, Card, cards_of, points_table
 from rummykit.errors import IllegalMoveError, RecordError
@@ -108,17 +109,39 @@ def _caches_for(tables: MeldTables) -> _SuitCaches:
     return found
 
 
-Shuffler = Callable[[list[Card]], list[Card]]
+Snapshot = tuple[int, str, int, int, bool, int, int, int, "HandResult | None", int]
+Undo = tuple[Snapshot, int, Any, Any]  # (scalars before, move kind, two kind-specific values)
 
 
 class HandState:
     """The full state of one hand (deal) of a Rummy match."""
 
     __slots__ = (
-        "rules", "num_players", "dealer", "deal_index", "to_move", "phase", "hands",
-        "stock", "discard", "table", "known", "taken", "melds_this_turn",
-        "placed_this_turn", "ever_placed", "rebuilds", "turn_count", "result", "restocks",
-        "given_restocks", "rng", "_stack", "_tables", "_caches", "_values",
+        "_caches",
+        "_stack",
+        "_tables",
+        "_values",
+        "deal_index",
+        "dealer",
+        "discard",
+        "ever_placed",
+        "given_restocks",
+        "hands",
+        "known",
+        "melds_this_turn",
+        "num_players",
+        "phase",
+        "placed_this_turn",
+        "rebuilds",
+        "restocks",
+        "result",
+        "rng",
+        "rules",
+        "stock",
+        "table",
+        "taken",
+        "to_move",
+        "turn_count",
     )
 
     rules: Rules
@@ -142,7 +165,7 @@ class HandState:
     restocks: list[tuple[Card, ...]]
     given_restocks: Sequence[Sequence[Card]] | None
     rng: random.Random | None
-    _stack: list[tuple[object, ...]]
+    _stack: list[Undo]
     _tables: MeldTables
     _caches: _SuitCaches
     _values: tuple[int, ...]
@@ -311,9 +334,9 @@ class HandState:
                 accepts = self._accepts_all()
                 for move, mask in entries:
                     rest = hand & ~mask
-                    if rest and (self.taken < 0 or rest != 1 << self.taken):
-                        moves.append(move)
-                    elif self._can_finish_with(rest, accepts | self._new_meld_accepts(move)):
+                    stranded = not rest or (self.taken >= 0 and rest == 1 << self.taken)
+                    if not stranded or self._can_finish_with(
+                            rest, accepts | self._new_meld_accepts(move)):
                         moves.append(move)
         for index, meld in enumerate(self.table):
             fits = hand & meld.accepts
@@ -382,19 +405,17 @@ class HandState:
     def push(self, move: Move) -> None:
         """Make a legal move without checking it; ``pop()`` undoes it."""
         seat = self.to_move
-        snapshot = (self.to_move, self.phase, self.taken, self.melds_this_turn,
+        snapshot: Snapshot = (self.to_move, self.phase, self.taken, self.melds_this_turn,
                     self.placed_this_turn, self.ever_placed, self.rebuilds, self.turn_count,
                     self.result, self.known[seat])
         kind = type(move)
         if kind is Discard:
             assert isinstance(move, Discard)
             old_discard = self.discard
-            entry: list[object] = [snapshot, 0, move.card, None]
-            self._stack.append(entry)  # type: ignore[arg-type]
+            self._stack.append((snapshot, 0, move.card, None))
             self._discard(seat, move.card)
             if self.discard is not old_discard:
-                entry[3] = old_discard
-            self._stack[-1] = tuple(entry)
+                self._stack[-1] = (snapshot, 0, move.card, old_discard)
         elif kind is Draw:
             rebuilt = None
             if not self.stock:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class ErrorKind(str, Enum):
+class ErrorKind(StrEnum):
     """The kinds of error the public interfaces report (FORMATS.md §3)."""
 
     SYNTAX = "syntax"

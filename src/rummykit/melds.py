@@ -10,7 +10,7 @@ A meld's cards are *placed codes*: a natural card ``0..51``, or a joker standing
 >>> format_cards(meld.cards), meld.kind
 ('HA H2 H3', 'run')
 >>> make_meld(parse_cards("HQ HK HA"), BASIC)
-'HQ HK HA is not a meld: not a set (ranks differ) and not a run (cards are not consecutive, ace is low only)'
+'HQ HK HA is not a meld: not a set (ranks differ) and not a run (cards are not ... low only)'
 >>> min_deadwood(mask_of(parse_cards("HA H2 H3 C7 D7 S7 SK")), BASIC)
 10
 """
@@ -160,7 +160,7 @@ def _as_run(cards: Sequence[int], rules: Rules) -> tuple[tuple[int, ...], int, i
         return "a run cannot repeat a rank"
     if positions[-1] - positions[0] + 1 != len(positions):
         return "cards are not consecutive"
-    by_position = {}
+    by_position: dict[int, list[int]] = {}
     for c, r in zip(cards, ranks, strict=True):
         by_position.setdefault(r, []).append(c)
     ordered = []
@@ -203,9 +203,11 @@ def lay_off(meld: TableMeld, placed: int, end: str, seat: int, rules: Rules) -> 
         return TableMeld(SET, cards, by, -1, meld.rank, meld.low, meld.high,
                          _accepts(SET, cards, -1, meld.low, meld.high, rules))
     if end == "low":
-        cards, by, low, high = (placed, *meld.cards), (seat, *meld.placed_by), meld.low - 1, meld.high
+        cards, by = (placed, *meld.cards), (seat, *meld.placed_by)
+        low, high = meld.low - 1, meld.high
     else:
-        cards, by, low, high = (*meld.cards, placed), (*meld.placed_by, seat), meld.low, meld.high + 1
+        cards, by = (*meld.cards, placed), (*meld.placed_by, seat)
+        low, high = meld.low, meld.high + 1
     return TableMeld(RUN, cards, by, meld.suit, 0, low, high,
                      _accepts(RUN, cards, meld.suit, low, high, rules))
 
@@ -299,7 +301,7 @@ class MeldTables:
             if triple >> r & 1:
                 cards = [k * NUM_RANKS + r for k in range(4) if s[k] >> r & 1]
                 options = [0]
-                options += [sum(1 << c for c in combo) for combo in itertools.combinations(cards, 3)]
+                options += [sum(1 << c for c in trio) for trio in itertools.combinations(cards, 3)]
                 if len(cards) == 4:
                     options.append(sum(1 << c for c in cards))
                 choices.append(options)
@@ -322,18 +324,21 @@ class MeldTables:
         """Melds that leave the least deadwood, and the cards left over."""
         deadwood, in_sets = self._arrange(hand)
         groups: list[tuple[int, ...]] = []
-        for r in range(NUM_RANKS):
-            cards = tuple(k * NUM_RANKS + r for k in range(4) if in_sets >> (k * NUM_RANKS + r) & 1)
-            if cards:
-                groups.append(cards)
+        used = in_sets
+        if in_sets:
+            for r in range(NUM_RANKS):
+                cards = tuple(k * NUM_RANKS + r for k in range(4)
+                              if in_sets >> (k * NUM_RANKS + r) & 1)
+                if cards:
+                    groups.append(cards)
         rest = hand & ~in_sets
+        best_runs = self._suit_best_runs
         for suit in range(4):
-            for lo, hi in self._suit_best_runs[rest >> (13 * suit) & SUIT_MASK]:
-                groups.append(tuple(position_card(suit, p) for p in range(lo, hi + 1)))
-        used = 0
-        for g in groups:
-            for c in g:
-                used |= 1 << c
+            for lo, hi in best_runs[rest >> (13 * suit) & SUIT_MASK]:
+                run = tuple(position_card(suit, p) for p in range(lo, hi + 1))
+                groups.append(run)
+                for c in run:
+                    used |= 1 << c
         return Arrangement(tuple(groups), tuple(cards_of(hand & ~used)), deadwood)
 
 

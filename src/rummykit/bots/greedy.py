@@ -24,9 +24,9 @@ class GreedyBot:
         melds = [m for m in legal if isinstance(m, Meld)]
         if melds:
             wanted = set(tables_for(view.rules).best_arrangement(view.hand).melds)
-            for move in melds:
-                if move.groups[0] in wanted:
-                    return move
+            for meld in melds:
+                if meld.groups[0] in wanted:
+                    return meld
             return melds[0]
         for move in legal:
             if isinstance(move, LayOff):

@@ -1,0 +1,36 @@
+"""rummykit: exact, fast Rummy rules (basic, traditional; contract to come), records and bots.
+
+>>> import random
+>>> from rummykit import BASIC, HandState, view
+>>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(7))
+>>> state.play("draw")
+Draw()
+>>> len(view(state, state.to_move).hand_cards)
+11
+"""
+
+from rummykit.cards import Card, format_card, format_cards, parse_card, parse_cards
+from rummykit.engine import HandState
+from rummykit.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    NotationError,
+    RecordError,
+    RummyError,
+)
+from rummykit.match import Match, SeatResult
+from rummykit.melds import best_arrangement, make_meld, min_deadwood
+from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take, parse_move
+from rummykit.outcome import HandResult
+from rummykit.rules import BASIC, CONTRACT, TRADITIONAL, Rules, find_rules
+from rummykit.views import PlayerView, resample, view
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BASIC", "CONTRACT", "TRADITIONAL", "AmbiguousMoveError", "Card", "Discard", "Draw",
+    "HandResult", "HandState", "IllegalMoveError", "LayOff", "Match", "Meld", "Move",
+    "NotationError", "PlayerView", "RecordError", "Rules", "RummyError", "SeatResult", "Swap",
+    "Take", "best_arrangement", "find_rules", "format_card", "format_cards", "make_meld",
+    "min_deadwood", "parse_card", "parse_cards", "parse_move", "resample", "view",
+]
