@@ -99,7 +99,7 @@ def test_ambiguous_ace_lay_off_needs_an_end() -> None:
                                                    "H9", "HT", "HJ", "HQ", "HK"]))
     state.play("discard S9")
     state.play("draw")
-    with pytest.raises(AmbiguousMoveError, match="low.*high"):
+    with pytest.raises(AmbiguousMoveError, match=r"low.*high"):
         state.play("lay HA on 1")
     assert str(state.play("lay HA on 1 high")) == "lay HA on 1 high"
     assert str(state.table[0]).endswith("HK HA")
