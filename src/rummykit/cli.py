@@ -93,7 +93,7 @@ def check_players(rules: Rules, players: int) -> None:
     try:
         rules.check_players(players)
     except RummyError as error:
-        raise ArgumentError(f"--players {players}: {error}") from None
+        raise ArgumentError(f"--players: {error}") from None
 
 
 RulesArg = Annotated[str, typer.Option("--rules", "-r", help="basic or traditional.")]

@@ -112,8 +112,8 @@ class PlaySession:
         state = self.match.start_hand()
         hand_no = len(self.match.hands)
         self.out("")
-        self.out(f"=== Hand {hand_no}: dealer {self.players[state.dealer]}, "
-                 f"{self.players[state.to_move]} plays first ===")
+        self.out(f"=== Hand {hand_no} - dealer: {self.players[state.dealer]}, "
+                 f"first turn: {self.players[state.to_move]} ===")
         fresh_turn = True
         while not state.is_over:
             if state.to_move == self.seat:

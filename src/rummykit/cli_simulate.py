@@ -51,8 +51,9 @@ class Simulation:
         columns = (TextColumn(f"simulating {unit}"), BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn())
         started = time.perf_counter()
-        with Progress(*columns, console=Console(stderr=True), transient=True,
-                      disable=not progress) as bar:
+        console = Console(stderr=True)
+        with Progress(*columns, console=console, transient=True,
+                      disable=not (progress and console.is_terminal)) as bar:
             task = bar.add_task(unit, total=count)
             while (self.hands if by_hands else self.matches) < count:
                 match = Match(self.rules, self.names, seed=master.randrange(2**63))

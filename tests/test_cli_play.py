@@ -1,0 +1,203 @@
+"""``rummykit play`` end to end: a real pseudo-terminal, typing as a user would (pexpect)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+from typer.testing import CliRunner
+
+from rummykit.cards import card_points, parse_card
+from rummykit.cli import app
+
+PROMPT = "Your move> "
+TIMEOUT = 60  # generous: CI machines are slow and have 2 cores
+HAND_RE = re.compile(r"Your hand: ([A-Z0-9 ]*)\r?\n")
+
+
+def spawn(*args: str) -> pexpect.spawn:
+    child = pexpect.spawn(sys.executable, ["-m", "rummykit.cli", "play", *args],
+                          encoding="utf-8", timeout=TIMEOUT, dimensions=(50, 200))
+    child.delaybeforesend = None
+    child.expect("Type 'help'")
+    return child
+
+
+def command(child: pexpect.spawn, text: str) -> str:
+    """Type ``text`` at the prompt; the output up to the next prompt (echo removed)."""
+    child.sendline(text)
+    child.expect_exact(PROMPT)
+    output: str = child.before
+    return output.split("\n", 1)[1] if "\n" in output else ""
+
+
+def first_prompt(child: pexpect.spawn) -> str:
+    """Wait for our first turn; returns everything shown before it."""
+    child.expect_exact(PROMPT)
+    return str(child.before)
+
+
+def shown_hand(text: str) -> list[str]:
+    found = HAND_RE.findall(text)
+    assert found, text
+    return str(found[-1]).split()
+
+
+def legal_moves(child: pexpect.spawn) -> list[str]:
+    output = command(child, "moves")
+    header = re.search(r"Your legal moves \((\d+)\):", output)
+    assert header, output
+    moves = [line.strip() for line in output.splitlines()[1:] if line.startswith("  ")]
+    assert len(moves) == int(header.group(1)), output
+    return moves
+
+
+def choose(moves: list[str]) -> str:
+    """A simple policy: meld, lay off, draw, else discard the highest card."""
+    for keyword in ("meld", "lay", "draw", "take"):
+        for move in moves:
+            if move.startswith(keyword):
+                return move
+    discards = [m for m in moves if m.startswith("discard")]
+    return max(discards, key=lambda m: card_points(parse_card(m.split()[1]), 1))
+
+
+def test_whole_hand_is_played_to_its_end() -> None:
+    child = spawn("--seed", "7", "--bots", "greedy", "--name", "Ann",
+                  "--option", "target_score=1000")
+    seen = first_prompt(child)
+    assert "=== Hand 1 - dealer: " in seen
+    assert len(shown_hand(seen)) in (10, 11)
+    for _ in range(1000):
+        moves = legal_moves(child)
+        assert moves
+        child.sendline(choose(moves))
+        which = child.expect_exact([PROMPT, "Press Enter to deal the next hand"])
+        if which == 1:
+            break
+    else:  # pragma: no cover - a hand of basic rummy against greedy never lasts this long
+        pytest.fail("the hand did not end")
+    account = str(child.before)
+    over = re.search(r"=== Hand 1 over: (.*) ===", account)
+    assert over, account
+    # every hand is revealed, with its points, then the hand's points and the totals
+    assert re.search(r"\n  Ann: (no cards left|[A-Z0-9 ]+ \(\d+ points\))", account)
+    assert re.search(r"\n  Bob: (no cards left|[A-Z0-9 ]+ \(\d+ points\))", account)
+    assert re.search(r"Points this hand: Ann \d+, Bob \d+", account)
+    assert re.search(r"Scores: Ann \d+, Bob \d+", account)
+    child.sendline("")  # deal the next hand
+    child.expect("=== Hand 2 - dealer: ")
+    child.expect_exact(PROMPT)
+    child.sendline("quit")
+    child.expect("You left the game.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_mistyped_and_illegal_input_changes_nothing() -> None:
+    child = spawn("--seed", "3")
+    hand = shown_hand(first_prompt(child))
+    assert command(child, "help").count("discard SK") == 1
+    assert "bad move 'dicsard H3': unknown keyword 'dicsard'" in command(child, "dicsard H3")
+    assert "bad card 'X1'" in command(child, "discard X1")
+    assert "you must draw first" in command(child, f"discard {hand[0]}")
+    assert shown_hand(command(child, "hand")) == hand
+    # take the discard top, then try to discard it at once
+    moves = legal_moves(child)
+    assert moves == ["draw", "take"]
+    taken = re.search(r"You took (\w\w) from the discard pile", command(child, "TAKE"))
+    assert taken
+    card = taken.group(1)
+    after_take = shown_hand(command(child, "hand"))
+    assert sorted(after_take) == sorted([*hand, card])
+    refused = command(child, f"discard {card.lower()}")
+    assert f"cannot discard {card}: it was taken from the discard pile this turn" in refused
+    missing = next(c for c in ("C2", "D7", "HK", "SA", "H5") if c not in after_take)
+    assert f"cannot discard {missing}: {missing} is not in your hand" in command(
+        child, f"discard {missing}")
+    assert "you have already drawn this turn" in command(child, "draw")
+    assert "there is no meld 9" in command(child, f"lay {after_take[0]} on 9")
+    assert shown_hand(command(child, "hand")) == after_take
+    assert f"discard {card}" not in legal_moves(child)
+    score = command(child, "score")
+    assert re.search(r"Scores: You 0, Bob 0 +\(first to 150 wins; hands played: 0\)", score)
+    table = command(child, "table")
+    assert "Stock:" in table and "Bob:" in table
+    # a legal discard ends the turn and the bot plays at once
+    child.sendline(f"discard {next(c for c in after_take if c != card)}")
+    child.expect(r"Bob: (draw|take \w\w)")
+    child.expect_exact(PROMPT)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_quit_saves_a_record(tmp_path: Path) -> None:
+    pytest.importorskip("rummykit.record")
+    path = tmp_path / "game.rummy.json"
+    child = spawn("--seed", "5", "--players", "3", "--bots", "greedy,random",
+                  "--save", str(path), "--option", "ace_mode=high_or_low")
+    assert "Rummy (basic), 3 players: You, Bob, Cy. Seed 5." in child.before
+    first_prompt(child)
+    command(child, "draw")
+    child.sendline("quit")
+    child.expect("Saved the match record to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["format"] == "rummykit/1"
+    assert data["players"] == ["You", "Bob", "Cy"]
+    assert data["options"] == {"ace_mode": "high_or_low"}
+    assert data["hands"][0]["moves"][-1] == "draw"
+
+
+def test_end_of_input_exits_cleanly(tmp_path: Path) -> None:
+    path = tmp_path / "eof.rummy.json"
+    run = subprocess.run(
+        [sys.executable, "-m", "rummykit.cli", "play", "--seed", "1", "--save", str(path)],
+        input="draw\n", capture_output=True, text=True, timeout=TIMEOUT, check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "End of input: leaving the game." in run.stdout
+    assert "Traceback" not in run.stderr
+    if "Saved the match record" in run.stdout:
+        assert json.loads(path.read_text(encoding="utf-8"))["format"] == "rummykit/1"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "9"], "9 players: basic is for 2 to 6 players"),
+        (["--rules", "poker"], "unknown rule set 'poker'"),
+        (["--rules", "traditional", "--players", "5"], "traditional is for 2 to 4 players"),
+        (["--option", "ace_mode"], "bad --option 'ace_mode': expected KEY=VALUE"),
+        (["--option", "ace_mode=sideways"], "option 'ace_mode': expected one of"),
+        (["--option", "colour=blue"], "unknown option 'colour'"),
+        (["--bots", "greedy,smart"], "unknown bot 'smart'"),
+        (["--players", "3", "--bots", "greedy,random,random"], "names 3 bots for 2 bot seats"),
+        (["--save", "/no/such/folder/x.json"], "does not exist"),
+    ],
+)
+def test_bad_arguments_exit_2(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(app, ["play", *args], input="")
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert result.stdout == ""
+
+
+def test_bad_arguments_in_a_real_process() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "rummykit.cli", "play", "--option", "ace_mode=sideways"],
+        input="", capture_output=True, text=True, timeout=TIMEOUT, check=False,
+    )
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr == ("rummykit: error: option 'ace_mode': expected one of 'low', "
+                          "'high_or_low', got 'sideways'\n")
