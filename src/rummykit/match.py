@@ -44,6 +44,7 @@ class SeatResult:
     total: int
     won: bool
     drawn: bool  # the match ended with no winner (a drawn hand under draw_ends_match)
+    lost: bool  # what a statistics store records as a loss (a drawn match: every seat)
 
 
 class Match:
@@ -173,5 +174,8 @@ class Match:
         if not self.over:
             raise IllegalMoveError("the match is not over")
         drawn = not self.winners
-        return tuple(SeatResult(s, name, self.totals[s], s in self.winners, drawn)
-                     for s, name in enumerate(self.players))
+        draw_loses = drawn and self.rules.draw_counts_as_loss
+        return tuple(
+            SeatResult(s, name, self.totals[s], s in self.winners, drawn,
+                       s not in self.winners and (not drawn or draw_loses))
+            for s, name in enumerate(self.players))
