@@ -18,7 +18,7 @@ A meld's cards are *placed codes*: a natural card ``0..51``, or a joker standing
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rummykit.cards import (
@@ -229,7 +229,9 @@ class MeldTables:
                                         if m >> r & 1) - value
             self._suit_best_runs[m] = runs
         self._runs_in: dict[int, tuple[tuple[int, int], ...]] = {}
-        self._set_cache: dict[int, int] = {}
+        #: least total value of the cards left out of melds (natural cards, one deck)
+        self.min_deadwood: Callable[[int], int] = _make_solver(
+            tuple(self.suit_deadwood), self._set_removals)
 
     def _segments(self, m: int, ace_at: int) -> list[tuple[int, int]]:
         present = [False] * 16
@@ -276,21 +278,20 @@ class MeldTables:
             found = self._runs_in[m] = tuple(runs)
         return found
 
-    def min_deadwood(self, hand: int) -> int:
-        """Least total value of the cards left out of melds (natural cards, one deck)."""
-        t = self.suit_deadwood
-        s0 = hand & SUIT_MASK
-        s1 = hand >> 13 & SUIT_MASK
-        s2 = hand >> 26 & SUIT_MASK
-        s3 = hand >> 39 & SUIT_MASK
-        if not (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1)):
-            return t[s0] + t[s1] + t[s2] + t[s3]
-        found = self._set_cache.get(hand)
-        if found is None:
-            if len(self._set_cache) > 1 << 18:
-                self._set_cache.clear()
-            found = self._set_cache[hand] = self._arrange(hand)[0]
-        return found
+    def _set_removals(self, hand: int, triple: int) -> list[int]:
+        """Every choice of sets among the ranks in ``triple``, as masks of the cards used."""
+        combos = [0]
+        while triple:
+            bit = triple & -triple
+            triple ^= bit
+            held = [bit << (13 * k) for k in range(4) if hand >> (13 * k) & bit]
+            every = sum(held)
+            options = [0, every]
+            if len(held) == 4:
+                options += [every ^ card for card in held]
+            combos = [c | o for c in combos for o in options]
+        return combos
+
 
     def set_choices(self, hand: int) -> list[list[int]]:
         """For each rank held 3 or 4 times, the masks of the sets it could give (0 = none)."""
@@ -311,8 +312,9 @@ class MeldTables:
         """(least deadwood, mask of the cards put in sets) over every choice of sets."""
         t = self.suit_deadwood
         best = (1 << 30, 0)
-        for combo in itertools.product(*self.set_choices(hand)):
-            used = sum(combo)
+        s = [hand >> (13 * k) & SUIT_MASK for k in range(4)]
+        triple = (s[0] & s[1] & (s[2] | s[3])) | (s[2] & s[3] & (s[0] | s[1]))
+        for used in self._set_removals(hand, triple):
             rest = hand & ~used
             value = (t[rest & SUIT_MASK] + t[rest >> 13 & SUIT_MASK]
                      + t[rest >> 26 & SUIT_MASK] + t[rest >> 39 & SUIT_MASK])
@@ -340,6 +342,43 @@ class MeldTables:
                 for c in run:
                     used |= 1 << c
         return Arrangement(tuple(groups), tuple(cards_of(hand & ~used)), deadwood)
+
+
+def _make_solver(t: tuple[int, ...], removals: Callable[[int, int], list[int]]
+                 ) -> Callable[[int], int]:
+    """The least-deadwood function over one table, as a closure (no attribute look-ups)."""
+
+    def solve(hand: int) -> int:
+        s0 = hand & 8191
+        s1 = hand >> 13 & 8191
+        s2 = hand >> 26 & 8191
+        s3 = hand >> 39  # a hand holds natural cards only (bits 0..51)
+        triple = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+        if not triple:
+            return t[s0] + t[s1] + t[s2] + t[s3]
+        if triple & (triple - 1):  # two or more ranks held 3 or 4 times
+            best = 1 << 30
+            for used in removals(hand, triple):
+                rest = hand & ~used
+                value = (t[rest & 8191] + t[rest >> 13 & 8191] + t[rest >> 26 & 8191]
+                         + t[rest >> 39 & 8191])
+                if value < best:
+                    best = value
+            return best
+        keep = 8191 ^ triple  # one such rank: the sets it can give, inline
+        a0, a1, a2, a3 = t[s0 & keep], t[s1 & keep], t[s2 & keep], t[s3 & keep]
+        b0, b1, b2, b3 = t[s0], t[s1], t[s2], t[s3]
+        best = b0 + b1 + b2 + b3
+        every = a0 + a1 + a2 + a3
+        if every < best:
+            best = every
+        if s0 & s1 & s2 & s3 & triple:  # four cards: also the sets leaving one out
+            for value in (every - a0 + b0, every - a1 + b1, every - a2 + b2, every - a3 + b3):
+                if value < best:
+                    best = value
+        return best
+
+    return solve
 
 
 @dataclass(frozen=True, slots=True)
