@@ -406,7 +406,9 @@ def _pack_problem(rules: Rules, players: int, cards: list[Card]) -> str | None:
         return " ".join(format_card(c) + (f" x{n}" if n > 1 else "")
                         for c, n in sorted(counts.items()))
 
-    parts = [f"{sum(given.values())} cards instead of {sum(pack.values())}"]
+    parts = []
+    if given.total() != pack.total():
+        parts.append(f"{given.total()} cards instead of {pack.total()}")
     if pack - given:
         parts.append("missing " + listing(pack - given))
     if given - pack:
@@ -462,8 +464,9 @@ def _replay_hand(out: Replay, match: Match, index: int, hand: HandRecord) -> Rep
         if match.seed is None and len(state.restocks) > len(hand.restocks):
             return fail(f"restocks entry {len(hand.restocks)} is missing and there is no seed")
     if len(hand.restocks) > len(state.restocks):
-        return fail(f"restocks has {len(hand.restocks)} entries but the stock was rebuilt "
-                    f"{len(state.restocks)} times")
+        given, done = len(hand.restocks), len(state.restocks)
+        return fail(f"restocks holds {given} entr{'y' if given == 1 else 'ies'} but the stock "
+                    f"was rebuilt {done} time{'' if done == 1 else 's'} in this hand")
     return None
 
 
