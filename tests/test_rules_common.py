@@ -283,6 +283,18 @@ def test_1_8_shuffled_rebuild_runs_as_the_turn_ends() -> None:
     assert len(state.stock) == 2 and state.rebuilds == 1 and len(state.restocks) == 1
 
 
+def test_1_8_checks_run_when_the_deal_is_complete() -> None:
+    # §1.8: the first turn's draw step begins when the deal is complete, and the automatic
+    # checks run at that instant. With one card each and an empty table, D1 and D2 of
+    # §3.3 hold at once, so the hand is drawn before any move is read.
+    rules = Rules.from_options("traditional", {"hand_size": {"2": 1}})
+    match = Match(rules, ["Ann", "Bob"], seed=1, dealer=0)
+    state = match.start_hand()
+    assert [len(state.hand_cards(s)) for s in (0, 1)] == [1, 1] and state.table == []
+    assert state.result == HandResult("draw", None, False, "deadlock", (0, 0))
+    assert match.over and match.winners == ()
+
+
 # -- §1.10 max_turns_per_hand ------------------------------------------------------------
 
 @pytest.mark.parametrize("limit", [1, 3, 10])
@@ -317,6 +329,16 @@ def test_1_10_max_turns_off_by_default() -> None:
     assert BASIC.max_turns_per_hand is None
     assert TRADITIONAL.max_turns_per_hand is None
     assert CONTRACT.max_turns_per_hand is None
+
+
+@pytest.mark.parametrize(("multiplier", "score", "rummy"), [(1, 19, False), (2, 38, True),
+                                                            (3, 57, True)])
+def test_2_4_going_rummy_multiplier(multiplier: int, score: int, rummy: bool) -> None:
+    # FORMATS.md §3: rummy is true iff going_rummy_multiplier > 1 and the winner went rummy.
+    rules = Rules.from_options("basic", {"going_rummy_multiplier": multiplier})
+    state = position(rules, ["C2 D2", "C9 DK"], stock="H2 S4")
+    played(state, "draw", "meld C2 D2 H2")
+    assert state.result == HandResult("win", 0, rummy, None, (score, 0))
 
 
 # -- §1.11 card values ----------------------------------------------------------------------
@@ -516,6 +538,21 @@ def test_5_1_pack_must_hold_the_deal(options: dict[str, Any], players: int, ok: 
     else:
         with pytest.raises(RecordError, match=f"{players} players"):
             Match(rules, names, seed=1)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_5_1_pagat_deck_for_three_to_five(players: int) -> None:
+    rules = Rules.from_options("contract", {"deck_config": "pagat"})
+    Match(rules, [f"P{i}" for i in range(players)], seed=1)
+    assert rules.pack_spec(players) == (2, players - 1)
+
+
+@pytest.mark.parametrize("players", [6, 8])
+def test_5_1_pagat_deck_refused_above_five_players(players: int) -> None:
+    # §5.1 / §4.1: `pagat` is "2 decks + players - 1 jokers, 3-5 players".
+    rules = Rules.from_options("contract", {"deck_config": "pagat"})
+    with pytest.raises(RecordError, match=f"{players} players"):
+        Match(rules, [f"P{i}" for i in range(players)], seed=1)
 
 
 # -- FORMATS.md §1: notation -----------------------------------------------------------------
