@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -24,11 +25,12 @@ from rummykit.record import (
     load,
     loads,
     match_result,
+    options_of,
     record_of,
     replay,
     to_json,
 )
-from rummykit.rules import Rules
+from rummykit.rules import BASIC, CONTRACT, Rules
 from rummykit.views import view
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
@@ -279,3 +281,21 @@ def test_contract_pack_is_checked_as_a_multiset() -> None:
     assert error.message.startswith(
         "deck: not the contract pack for 3 players: 52 cards instead of 105; missing CA ")
     assert parse_card("JK") == 52 and "JK" in error.message
+
+
+def test_rules_made_with_replace_are_written_as_options() -> None:
+    rules = dataclasses.replace(BASIC, ace_mode="high_or_low", target_score=((2, 30), (3, 40)))
+    match = Match(rules, ["A", "B"], seed=4)
+    match.start_hand()
+    record = loads(dumps(record_of(match)))
+    assert record.options == {"ace_mode": "high_or_low", "target_score": {"2": 30, "3": 40}}
+    replayed = replay(record)
+    assert replayed.match is not None and replayed.match.rules == rules
+    contract = dataclasses.replace(CONTRACT, deal_hand_sizes=(10, 10, 10, 12, 12, 12, 12))
+    assert options_of(contract) == {"hand_size": [10, 10, 10, 12, 12, 12, 12]}
+
+
+def test_rules_no_options_can_express_are_refused() -> None:
+    with pytest.raises(RecordError, match=r'not the basic preset with valid options: '
+                                          r'\{"joker_points": 3\}'):
+        options_of(dataclasses.replace(BASIC, joker_points=3))

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,11 +28,12 @@ from rummykit.cards import Card, format_card, parse_card, standard_pack
 from rummykit.engine import HandState
 from rummykit.errors import RecordError, RummyError
 from rummykit.match import Match
-from rummykit.rules import Rules
+from rummykit.rules import Rules, find_rules
 
 __all__ = [
     "FORMAT", "Deal", "HandRecord", "HandReplay", "Record", "Replay", "ReplayError", "dump",
-    "dumps", "from_json", "load", "loads", "match_result", "record_of", "replay", "replay_file",
+    "dumps", "from_json", "load", "loads", "match_result", "options_of", "record_of", "replay",
+    "replay_file",
     "replay_text", "to_json",
 ]
 
@@ -279,6 +280,42 @@ def match_result(match: Match) -> dict[str, Json]:
             "winners": list(match.winners)}
 
 
+def _knob_json(knob: str, value: Json) -> Json:
+    """A knob value in the JSON form of RULES.md §5.1."""
+    if knob in ("hand_size", "target_score") and isinstance(value, tuple):
+        return {str(players): size for players, size in value}
+    if isinstance(value, tuple):
+        return [list(v) if isinstance(v, tuple) else v for v in value]
+    return value
+
+
+def options_of(rules: Rules) -> dict[str, Json]:
+    """The JSON ``options`` that rebuild ``rules`` from its preset, however it was made.
+
+    >>> import dataclasses
+    >>> from rummykit.rules import BASIC
+    >>> options_of(dataclasses.replace(BASIC, ace_mode="high_or_low", max_rebuilds=2))
+    {'ace_mode': 'high_or_low', 'max_rebuilds': 2}
+    """
+    if Rules.from_options(rules.name, rules.options) == rules:
+        return rules.options
+    preset = find_rules(rules.name)
+    options = {}
+    for knob in (f.name for f in fields(Rules) if f.name not in ("name", "_options")):
+        value = getattr(rules, knob)
+        if value != getattr(preset, knob):
+            key = "hand_size" if knob == "deal_hand_sizes" else knob
+            options[key] = _knob_json(knob, value)
+    try:
+        rebuilt: Rules | None = Rules.from_options(rules.name, options)
+    except RecordError:
+        rebuilt = None
+    if rebuilt != rules:
+        raise RecordError(f"these rules are not the {rules.name} preset with valid options: "
+                          f"{_show(options)}")
+    return options
+
+
 def record_of(match: Match) -> Record:
     """The portable record of a live match: dealer, every deck or deal, restocks, moves."""
     hands = []
@@ -291,7 +328,7 @@ def record_of(match: Match) -> Record:
                                 restocks=tuple(tuple(r) for r in log.restocks),
                                 moves=tuple(log.moves)))
     return Record(rules=match.rules.name, players=tuple(match.players), hands=tuple(hands),
-                  options=match.rules.options, dealer=match.first_dealer, seed=match.seed,
+                  options=options_of(match.rules), dealer=match.first_dealer, seed=match.seed,
                   result=match_result(match))
 
 
