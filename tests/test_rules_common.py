@@ -53,7 +53,7 @@ def position(rules: Rules, hands: Sequence[str], *, to_move: int = 0, discard: s
     pile = cards(discard)
     state = HandState.from_deal(rules, (to_move - 1) % n, [cards(h) for h in hands],
                                 pile[0], cards(stock), rng=random.Random(seed),
-                                restocks=restocks)
+                                restocks=restocks, automatic=False)
     state.discard = pile
     melds = [make_meld(cards(text), rules, 1) for text in table]
     state.table = [m for m in melds if isinstance(m, TableMeld)]
@@ -713,6 +713,18 @@ def test_notation_wrong_phase_and_bad_references() -> None:
     assert_rejected(state, "discard D7", IllegalMoveError, "D7 is not in your hand")
     assert_rejected(state, "meld H8 H9 HT HJ", IllegalMoveError, "HJ is not in your hand")
     assert_rejected(state, "meld H8 H9 HT / H8 C2 S2", IllegalMoveError, "H8 is used twice")
+
+
+def test_match_rejection_changes_nothing() -> None:
+    match = Match(BASIC, ["Ann", "Bob"], seed=12, dealer=0)
+    state = match.start_hand()
+    match.play("draw")
+    moves, totals, before = list(match.hands[0].moves), list(match.totals), snapshot(state)
+    for text in ("draw", "discard JK", "discard H11", "meld C2 C3", "lay C2 on 1"):
+        with pytest.raises(RummyError):
+            match.play(text)
+    assert match.hands[0].moves == moves == ["draw"]
+    assert match.totals == totals and snapshot(state) == before and not match.over
 
 
 def test_notation_move_after_hand_over() -> None:

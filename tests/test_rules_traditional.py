@@ -47,7 +47,7 @@ def position(rules: Rules, hands: Sequence[str], *, to_move: int = 0, discard: s
     pile = cards(discard)
     state = HandState.from_deal(rules, (to_move - 1) % n, [cards(h) for h in hands],
                                 pile[0], cards(stock), rng=random.Random(0),
-                                restocks=restocks)
+                                restocks=restocks, automatic=False)
     assert state.to_move == to_move
     state.discard = pile
     state.table = [table_meld(text, 1, rules) for text in table]
@@ -160,6 +160,13 @@ def test_3_5_01_five_players_rejected() -> None:
         Match(TRAD, ["A", "B", "C", "D", "E"], seed=1)
     with pytest.raises(RecordError, match="traditional is for 2 to 4 players"):
         TRAD.check_players(1)
+
+
+@pytest.mark.parametrize(("players", "size", "stock"), [(2, 10, 31), (3, 7, 30), (4, 7, 23)])
+def test_3_5_01_hand_sizes(players: int, size: int, stock: int) -> None:
+    state = Match(TRAD, [f"P{i}" for i in range(players)], seed=players).start_hand()
+    assert [len(state.hand_cards(s)) for s in range(players)] == [size] * players
+    assert len(state.stock) == stock and len(state.discard) == 1
 
 
 # -- 2: first exhaustion ----------------------------------------------------------------
