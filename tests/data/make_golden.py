@@ -114,7 +114,7 @@ def valid_records() -> dict[str, dict[str, Any]]:
                                 deal_form=True),
     }
     unfinished = json.loads(json.dumps(found["basic_4p"]))
-    unfinished["hands"][-1]["moves"] = unfinished["hands"][-1]["moves"][:7]  # mid-turn
+    unfinished["hands"][-1]["moves"] = unfinished["hands"][-1]["moves"][:8]  # mid-turn
     unfinished["hands"][-1]["restocks"] = []  # no rebuild so early
     found["basic_unfinished"] = unfinished
     between = json.loads(json.dumps(found["basic_2p"]))
