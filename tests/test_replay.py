@@ -295,3 +295,19 @@ def test_replay_keeps_moves_by_seat_and_final_tables() -> None:
         assert played.moves[0][0] == (played.dealer + 1) % 4
         assert played.state.is_over
     assert replayed.describe().startswith("basic rummy, options none; players: 0 Ann")
+
+
+def test_a_hand_drawn_as_soon_as_it_is_dealt() -> None:
+    # RULES.md §1.8 / FORMATS.md §3: the automatic checks run when the deal is complete. One
+    # card each and an empty table is a deadlock (§3.3 D1 and D2) before any move is read.
+    cards = [c + r for c in "CDHS" for r in "A23456789TJQK"]
+    data = {"format": "rummykit/1", "rules": "traditional", "options": {"hand_size": {"2": 1}},
+            "players": ["Ann", "Bob"], "dealer": 0,
+            "hands": [{"deal": {"hands": [["CA"], ["C2"]], "upcard": "C3",
+                                "stock": cards[3:]}, "moves": []}]}
+    assert replay_text(json.dumps(data)).to_json() == {
+        "hands": [{"result": "draw", "winner": None, "rummy": False, "reason": "deadlock",
+                   "scores": [0, 0]}],
+        "totals": [0, 0], "over": True, "winners": []}
+    data["hands"][0]["moves"] = ["draw"]
+    assert error_of(data) == ("illegal", 0, 0, "draw", "cannot draw: the hand is over")
