@@ -175,8 +175,13 @@ class HandState:
     def from_deal(cls, rules: Rules, dealer: int, hands: Sequence[Sequence[Card]],
                   upcard: Card, stock_top_first: Sequence[Card], *,
                   rng: random.Random | None = None, deal_index: int = 0,
-                  restocks: Sequence[Sequence[Card]] | None = None) -> HandState:
-        """A hand dealt as given: one card list per seat, the upcard, the stock top first."""
+                  restocks: Sequence[Sequence[Card]] | None = None,
+                  automatic: bool = True) -> HandState:
+        """A hand dealt as given: one card list per seat, the upcard, the stock top first.
+
+        The first draw step begins when the deal is complete, so its automatic checks
+        (RULES.md §1.8) run here unless ``automatic`` is false (a position being rebuilt).
+        """
         state = cls.__new__(cls)
         state.rules = rules
         state.num_players = len(hands)
@@ -203,6 +208,8 @@ class HandState:
         state._tables = tables_for(rules)
         state._caches = _caches_for(state._tables)
         state._values = points_table(rules.ace_value, rules.joker_points)
+        if automatic:
+            state._start_draw_step()
         return state
 
     @classmethod

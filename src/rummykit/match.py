@@ -123,6 +123,8 @@ class Match:
             self.hands.append(HandLog(tuple(deck), None))
         self.hands[-1].restocks = state.restocks
         self.state = state
+        if state.result is not None:  # ended by the checks made when the deal is complete
+            self._finish_hand(state.result)
         return state
 
     def _current(self) -> HandState:

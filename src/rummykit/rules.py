@@ -116,6 +116,8 @@ class Rules:
             raise RecordError(f"{players} players: {self.name} is for {low} to {high} players")
         if not self.deal_hand_sizes and players not in dict(self.hand_size):
             raise RecordError(f"{players} players: option 'hand_size' gives no size for them")
+        if self.deck_config == "pagat" and not 3 <= players <= 5:
+            raise RecordError(f"{players} players: deck_config 'pagat' is for 3 to 5 players")
         decks, jokers = self.pack_spec(players)
         sizes = self.deal_hand_sizes or (self.hand_size_for(players),)
         if decks * 52 + jokers < players * max(sizes) + 2:

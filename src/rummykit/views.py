@@ -125,7 +125,8 @@ def resample(seen: PlayerView, rng: random.Random) -> HandState:
         stock = cards_of(ALL_NATURALS & ~visible & ~sum(hands))
         rng.shuffle(stock)
     state = HandState.from_deal(seen.rules, seen.dealer, [cards_of(h) for h in hands],
-                                0, stock, rng=rng, deal_index=seen.deal_index)
+                                0, stock, rng=rng, deal_index=seen.deal_index,
+                                automatic=False)
     state.discard = list(seen.discard)
     state.table = list(seen.table)
     state.known = list(seen.known)
