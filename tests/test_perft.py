@@ -186,7 +186,7 @@ def built(rules: Rules, hands: list[str], *, discard: str, stock: str,
     table melds placed by seat 1. With ``take``, seat 0 has taken the discard top."""
     pile = parse_cards(discard)
     state = HandState.from_deal(rules, 1, [parse_cards(h) for h in hands], pile[0],
-                                parse_cards(stock), rng=random.Random(0))
+                                parse_cards(stock), rng=random.Random(0), automatic=False)
     state.discard = pile
     melds = [make_meld(parse_cards(t), rules, 1) for t in table]
     state.table = [m for m in melds if isinstance(m, TableMeld)]

@@ -55,7 +55,7 @@ def position(rules: Rules, hands: Sequence[str], *, to_move: int = 0, discard: s
     pile = cards(discard)
     state = HandState.from_deal(rules, (to_move - 1) % n, [cards(h) for h in hands],
                                 pile[0], cards(stock), rng=rng or random.Random(0),
-                                restocks=restocks)
+                                restocks=restocks, automatic=False)
     assert state.to_move == to_move
     state.discard = pile
     state.table = [table_meld(text, seat, rules) for text, seat in table]
