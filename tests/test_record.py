@@ -97,6 +97,8 @@ BAD_FIELDS = [
     (_set(("hands", 0, "deck", 4), "JK=H6"), "hands[0].deck[4]: bad card 'JK=H6'"),
     (_set(("hands", 0, "restocks"), [["H8"], "S3"]),
      "hands[0].restocks[1]: expected a list of cards, got \"S3\""),
+    (_set(("hands", 0, "restocks"), {}),
+     "hands[0].restocks: expected a list of card lists, got {}"),
     (_set(("hands", 0, "moves"), "draw"), "hands[0].moves: expected a list of moves, got"),
     (_set(("hands", 0, "moves", 1), 5), "hands[0].moves[1]: expected a move like \"draw\", got 5"),
 ]
@@ -131,7 +133,7 @@ def test_not_json_and_not_an_object() -> None:
 
 def test_optional_keys_may_be_left_out_or_null() -> None:
     data = {"format": FORMAT, "rules": "traditional", "players": ["A", "B"], "hands": [],
-            "dealer": None, "seed": None}
+            "dealer": None, "seed": None, "options": None, "result": None}
     record = from_json(data)
     assert record == Record("traditional", ("A", "B"))
     assert record.options == {} and record.dealer is None and record.result is None

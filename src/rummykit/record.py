@@ -144,7 +144,8 @@ def _hand(path: str, value: Json) -> HandRecord:
     for i, move in enumerate(moves):
         if not isinstance(move, str):
             raise _fail(f"{path}.moves[{i}]", "a move like \"draw\"", move)
-    restocks = _list(f"{path}.restocks", data.get("restocks", []), "card lists")
+    restocks = data.get("restocks")
+    restocks = _list(f"{path}.restocks", [] if restocks is None else restocks, "card lists")
     return HandRecord(
         deck=_cards(f"{path}.deck", data["deck"]) if "deck" in data else None,
         deal=_deal(f"{path}.deal", data["deal"]) if "deal" in data else None,
@@ -154,7 +155,11 @@ def _hand(path: str, value: Json) -> HandRecord:
 
 
 def from_json(data: Json) -> Record:
-    """The :class:`Record` of a decoded JSON value; :class:`RecordError` quotes what is bad."""
+    """The :class:`Record` of a decoded JSON value; :class:`RecordError` quotes what is bad.
+
+    An optional key (``options``, ``dealer``, ``seed``, ``result``, ``restocks``) that is
+    ``null`` counts as left out; unknown keys are errors.
+    """
     top = _object("the record", data, ("format", "rules", "players", "hands"),
                   ("options", "dealer", "seed", "result"))
     if top["format"] != FORMAT:
@@ -165,7 +170,7 @@ def from_json(data: Json) -> Record:
     for i, name in enumerate(players):
         if not isinstance(name, str):
             raise _fail(f"players[{i}]", "a name", name)
-    options = top.get("options", {})
+    options = {} if top.get("options") is None else top["options"]
     if not isinstance(options, dict):
         raise _fail("options", "an object of knob names", options)
     result = top.get("result")
