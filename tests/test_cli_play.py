@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 import subprocess
 import sys
@@ -12,8 +13,12 @@ import pexpect
 import pytest
 from typer.testing import CliRunner
 
+from rummykit.bots import make_bot
 from rummykit.cards import card_points, parse_card
 from rummykit.cli import app
+from rummykit.cli_play import PlaySession
+from rummykit.rules import Rules
+from rummykit.views import view
 
 PROMPT = "Your move> "
 TIMEOUT = 60  # generous: CI machines are slow and have 2 cores
@@ -201,3 +206,38 @@ def test_bad_arguments_in_a_real_process() -> None:
     assert (run.returncode, run.stdout) == (2, "")
     assert run.stderr == ("rummykit: error: option 'ace_mode': expected one of 'low', "
                           "'high_or_low', got 'sideways'\n")
+
+
+def test_session_never_shows_a_hidden_card() -> None:
+    """In-process: no line printed during a hand names a card a bot holds unseen."""
+    leaks: list[str] = []
+    hands_seen: list[int] = []
+    pending: list[str] = []
+    greedy, rng = make_bot("greedy"), random.Random(0)
+
+    def out(text: str) -> None:
+        state = session.match.state
+        if state is None or state.is_over:
+            return
+        hidden = 0
+        for seat in range(1, state.num_players):
+            hidden |= state.hands[seat] & ~state.known[seat]
+        for token in re.findall(r"\b[CDHS][A2-9TJQK]\b", text):
+            if hidden >> parse_card(token) & 1:
+                leaks.append(text)
+
+    def ask(prompt: str) -> str:
+        if prompt.startswith("Press Enter"):
+            hands_seen.append(1)
+            return "quit" if len(hands_seen) == 3 else ""
+        if not pending:
+            state = session.match.state
+            assert state is not None
+            pending.extend(["table", "moves", str(greedy.choose(view(state, 0), rng))])
+        return pending.pop(0)
+
+    rules = Rules.from_options("basic", {"target_score": 1000})
+    session = PlaySession(rules, "Ann", ["greedy", "random"], seed=21, out=out, ask=ask)
+    assert session.run() == 0
+    assert len(hands_seen) == 3 or session.match.over
+    assert leaks == []

@@ -113,7 +113,8 @@ def play(
     rules: RulesArg = "basic",
     players: PlayersArg = 2,
     bots: Annotated[str | None, typer.Option(
-        help="Bots for seats 1.. as a comma list (greedy, random); default greedy.")] = None,
+        help="Bots for seats 1.. as a comma list of greedy or random (one name serves "
+            "every seat); default greedy.")] = None,
     name: Annotated[str, typer.Option(help="Your name (you sit at seat 0).")] = "You",
     seed: SeedArg = None,
     option: OptionArg = None,
@@ -146,7 +147,8 @@ def simulate(
     rules: RulesArg = "basic",
     players: PlayersArg = 2,
     bots: Annotated[str | None, typer.Option(
-        help="One bot per seat as a comma list (greedy, random); default greedy.")] = None,
+        help="One bot per seat as a comma list of greedy or random (one name serves "
+            "every seat); default greedy.")] = None,
     games: Annotated[int | None, typer.Option(help="Whole matches to play (default 10).")] = None,
     hands: Annotated[int | None, typer.Option(
         help="Play this many hands instead of whole matches.")] = None,
