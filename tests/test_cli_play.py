@@ -72,9 +72,10 @@ def choose(moves: list[str]) -> str:
     return max(discards, key=lambda m: card_points(parse_card(m.split()[1]), 1))
 
 
-def test_whole_hand_is_played_to_its_end() -> None:
+def test_whole_hand_is_played_to_its_end(tmp_path: Path) -> None:
+    path = tmp_path / "hand.rummy.json"
     child = spawn("--seed", "7", "--bots", "greedy", "--name", "Ann",
-                  "--option", "target_score=1000")
+                  "--option", "target_score=1000", "--save", str(path))
     seen = first_prompt(child)
     assert "=== Hand 1 - dealer: " in seen
     assert len(shown_hand(seen)) in (10, 11)
@@ -95,6 +96,17 @@ def test_whole_hand_is_played_to_its_end() -> None:
     assert re.search(r"\n  Bob: (no cards left|[A-Z0-9 ]+ \(\d+ points\))", account)
     assert re.search(r"Points this hand: Ann \d+, Bob \d+", account)
     assert re.search(r"Scores: Ann \d+, Bob \d+", account)
+    assert f"Saved the match record to {path}" in account
+    replayed = subprocess.run(
+        [sys.executable, "-m", "rummykit.cli", "replay", str(path), "--json", "--check"],
+        capture_output=True, text=True, timeout=TIMEOUT, check=False,
+    )
+    assert replayed.returncode == 0, replayed.stdout
+    hand = json.loads(replayed.stdout)["hands"][0]
+    points = re.search(r"Points this hand: Ann (\d+), Bob (\d+)", account)
+    assert points
+    assert hand["scores"] == [int(points.group(1)), int(points.group(2))]
+    assert hand["result"] != "unfinished"
     child.sendline("")  # deal the next hand
     child.expect("=== Hand 2 - dealer: ")
     child.expect_exact(PROMPT)
@@ -145,7 +157,6 @@ def test_mistyped_and_illegal_input_changes_nothing() -> None:
 
 
 def test_quit_saves_a_record(tmp_path: Path) -> None:
-    pytest.importorskip("rummykit.record")
     path = tmp_path / "game.rummy.json"
     child = spawn("--seed", "5", "--players", "3", "--bots", "greedy,random",
                   "--save", str(path), "--option", "ace_mode=high_or_low")

@@ -11,7 +11,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from rummykit.cards import cards_of, format_card
 from rummykit.cli import app
+from rummykit.match import Match
+from rummykit.rules import Rules
 
 TIMEOUT = 120
 
@@ -120,7 +123,23 @@ def test_bad_arguments_in_a_real_process() -> None:
 
 
 def test_replay_of_a_missing_file(tmp_path: Path) -> None:
-    pytest.importorskip("rummykit.replay_cmd")
     run = rummykit("replay", str(tmp_path / "missing.rummy.json"), "--json")
     assert run.returncode == 1
     assert json.loads(run.stdout)["error"]["type"] == "record"
+
+
+def test_replay_prints_the_account(tmp_path: Path) -> None:
+    from rummykit.record import dump, record_of
+
+    match = Match(Rules.from_options("basic"), ["Ann", "Bob"], seed=3)
+    state = match.start_hand()
+    for text in ("draw", f"discard {format_card(cards_of(state.hands[state.to_move])[0])}"):
+        match.play(text)
+    path = tmp_path / "short.rummy.json"
+    dump(record_of(match), path)
+    run = rummykit("replay", str(path))
+    assert run.returncode == 0, run.stdout
+    assert "Ann" in run.stdout and "Bob" in run.stdout
+    data = json.loads(rummykit("replay", str(path), "--json").stdout)
+    assert data["hands"][0]["result"] == "unfinished"
+    assert data["totals"] == [0, 0] and data["over"] is False

@@ -190,11 +190,8 @@ def replay(
     check: Annotated[bool, typer.Option(help="Verify the record's stored results.")] = False,
 ) -> None:
     """Replay a match record and print its account (or JSON with --json)."""
-    try:
-        from rummykit.replay_cmd import run  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:
-        print("rummykit: error: replay is not available in this build", file=sys.stderr)
-        raise typer.Exit(1) from None
+    from rummykit.replay_cmd import run
+
     status, output = run(file, as_json, check)
     if output:
         sys.stdout.write(output if output.endswith("\n") else output + "\n")

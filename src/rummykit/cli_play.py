@@ -304,14 +304,8 @@ class PlaySession:
         mark = (len(self.match.hands), len(self.match.hands[-1].moves) if self.match.hands else 0)
         if mark == self._saved:
             return
-        try:
-            from rummykit.record import (  # type: ignore[import-not-found, unused-ignore]
-                dump,
-                record_of,
-            )
-        except ImportError:
-            self.out("Cannot save: rummykit.record is not available in this build.")
-            return
+        from rummykit.record import dump, record_of
+
         try:
             dump(record_of(self.match), self.save_path)
         except (OSError, RummyError) as error:
