@@ -485,6 +485,30 @@ def test_2_5_15_dead_end_avoided_when_sq_fits() -> None:
     assert state.result == win(0, [38, 0], rummy=True)  # (9 + 10) x 2
 
 
+def test_2_5_15_lay_off_that_opens_an_end_for_the_taken_card() -> None:
+    # After taking HT, laying off H9 leaves only HT, which then fits H6 .. H9: legal.
+    state = position(BASIC, ["H9", "C9 D3"], discard="D2 HT", stock="S2",
+                     table=[("H6 H7 H8", 1)])
+    played(state, "take")
+    assert legal_texts(state) == ["lay H9 on 1", "discard H9"]
+    assert_rejected(state, "lay HT on 1", IllegalMoveError,
+                    "HT does not extend the run H6 H7 H8")
+    played(state, "lay H9 on 1", "lay HT on 1")
+    assert state.result == win(0, [24, 0], rummy=True)  # (9 + 3) x 2
+
+
+def test_2_5_15_dead_end_under_must_discard_names_the_rule() -> None:
+    # Same position with must_discard_to_go_out: HT could be laid off, but that would
+    # empty the hand, so laying off H9 strands the player. The refusal must name the
+    # rule that applies (FORMATS.md §1: "the message says which rule").
+    state = position(MUST_DISCARD, ["H9", "C9 D3"], discard="D2 HT", stock="S2",
+                     table=[("H6 H7 H8", 1)])
+    played(state, "take")
+    assert legal_texts(state) == ["discard H9"]
+    assert_rejected(state, "lay H9 on 1", IllegalMoveError, "cannot lay H9 on 1",
+                    "must_discard_to_go_out")
+
+
 # -- 16, 17, 18: stock exhaustion -------------------------------------------------------
 
 def test_2_5_16_rebuild_keeps_top_discard() -> None:
