@@ -171,6 +171,15 @@ class HandState:
     _values: tuple[int, ...]
 
     # -- construction --------------------------------------------------------------
+    @staticmethod
+    def check_supported(rules: Rules, num_players: int) -> None:
+        """Refuse what this engine cannot deal yet: packs of several decks or with jokers."""
+        if rules.pack_spec(num_players) != (1, 0):
+            raise RecordError(
+                f"the {rules.name} rule set needs a pack of several decks and jokers, which "
+                "this version of the engine does not deal yet (basic and traditional only)"
+            )
+
     @classmethod
     def from_deal(cls, rules: Rules, dealer: int, hands: Sequence[Sequence[Card]],
                   upcard: Card, stock_top_first: Sequence[Card], *,
@@ -182,6 +191,7 @@ class HandState:
         The first draw step begins when the deal is complete, so its automatic checks
         (RULES.md §1.8) run here unless ``automatic`` is false (a position being rebuilt).
         """
+        cls.check_supported(rules, len(hands))
         state = cls.__new__(cls)
         state.rules = rules
         state.num_players = len(hands)
@@ -230,6 +240,7 @@ class HandState:
              rng: random.Random | None = None, deal_index: int = 0) -> HandState:
         """Shuffle a fresh pack with ``rng`` and deal it."""
         rules.check_players(num_players)
+        cls.check_supported(rules, num_players)
         rng = rng or random.Random()
         deck = list(range(52))
         rng.shuffle(deck)

@@ -138,6 +138,9 @@ def _stranded_reason(state: HandState, rest: int) -> str:
         return "you may go out only by discarding your last card (must_discard_to_go_out)"
     if state.taken >= 0 and rest == 1 << state.taken:
         taken = format_card(state.taken)
-        return (f"it would leave only {taken}, which was taken from the discard pile this turn "
-                "and can be neither discarded nor laid off")
+        left = f"it would leave only {taken}, which was taken from the discard pile this turn"
+        if state.rules.must_discard_to_go_out:
+            return (f"{left} and cannot be discarded, and laying it off would empty your hand, "
+                    "which must_discard_to_go_out forbids")
+        return f"{left} and can be neither discarded nor laid off"
     return "not legal here"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from rummykit.cards import JOKER, Card, rank_of, standard_pack
 from rummykit.engine import HandState
-from rummykit.errors import IllegalMoveError
+from rummykit.errors import IllegalMoveError, RecordError
 from rummykit.moves import Move
 from rummykit.outcome import DRAW, HandResult
 from rummykit.rules import Rules, find_rules
@@ -53,13 +53,14 @@ class Match:
     def __init__(self, rules: Rules, players: Sequence[str], *, seed: int | None = None,
                  dealer: int | None = None) -> None:
         rules.check_players(len(players))
+        HandState.check_supported(rules, len(players))
         self.rules = rules
         self.players = list(players)
         self.seed = seed
         self.rng = random.Random(seed)
         self.first_dealer = self._choose_dealer() if dealer is None else dealer
         if not 0 <= self.first_dealer < len(players):
-            raise IllegalMoveError(f"dealer {dealer}: expected a seat 0..{len(players) - 1}")
+            raise RecordError(f"dealer {dealer}: expected a seat 0..{len(players) - 1}")
         self.hands: list[HandLog] = []
         self.state: HandState | None = None
         self.totals = [0] * len(players)

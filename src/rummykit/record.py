@@ -530,7 +530,11 @@ def replay(record: Record) -> Replay:
         out.error = ReplayError("record", 0, None, None,
                                 "the dealer is missing and there is no seed")
         return out
-    match = out.match = Match(rules, record.players, seed=record.seed, dealer=record.dealer)
+    try:
+        match = out.match = Match(rules, record.players, seed=record.seed, dealer=record.dealer)
+    except RummyError as error:
+        out.error = ReplayError("record", None, None, None, str(error))
+        return out
     for index, hand in enumerate(record.hands):
         if index and match.state is not None and not match.state.is_over:
             out.error = ReplayError("record", index - 1, None, None,
