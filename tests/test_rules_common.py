@@ -779,3 +779,19 @@ def test_notation_canonical_legal_move_texts_parse_back() -> None:
         "discard C8", "discard D8", "discard HA", "discard H2", "discard H3", "discard H8",
         "discard S8", "discard SK"]
     assert Take() not in state.legal_moves()
+
+
+def test_formats_1_end_on_a_set_is_illegal() -> None:
+    # FORMATS.md §1: END exists only for runs; a set has no ends to name.
+    state = position(BASIC, ["S8 H2", "C9 D3"], discard="D2", stock="S2 S3",
+                     table=["C8 D8 H8"])
+    played(state, "draw")
+    assert_rejected(state, "lay S8 on 1 low", IllegalMoveError, "a set has no ends")
+    assert played(state, "lay S8 on 1") == ["lay S8 on 1"]
+
+
+def test_5_1_contract_hand_sizes_one_per_deal() -> None:
+    with pytest.raises(RecordError, match="one size per deal"):
+        Rules.from_options("contract", {"hand_size": [10]})
+    rules = Rules.from_options("contract", {"hand_size": [10, 10, 10, 12, 12, 12, 12]})
+    assert rules.hand_size_for(4, 3) == 12

@@ -87,7 +87,10 @@ def _check_lay(state: HandState, move: LayOff) -> Move:
     if not ends:
         what = "set" if meld.kind == "set" else "run"
         raise _illegal(move, f"{format_card(move.card)} does not extend the {what} {meld}")
-    if move.end is not None and move.end not in ends and meld.kind == "run":
+    if move.end is not None and meld.kind == "set":
+        raise _illegal(move, f"a set has no ends: write 'lay {format_card(move.card)} on "
+                             f"{move.target}'")
+    if move.end is not None and move.end not in ends:
         raise _illegal(move, f"{format_card(move.card)} does not fit the {move.end} end of {meld}")
     if len(ends) > 1 and move.end is None:
         readings = " or ".join(f"'{move} {end}'" for end in ends)

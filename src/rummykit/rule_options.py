@@ -165,3 +165,5 @@ def validate(rules: Rules) -> None:
         raise RecordError("options 'discard_dig' and 'joker_swap' exist only in contract")
     if rules.name == "contract" and rules.num_hands != len(rules.contract_schedule):
         raise RecordError("option 'num_hands' must equal the length of contract_schedule")
+    if rules.name == "contract" and len(rules.deal_hand_sizes) != len(rules.contract_schedule):
+        raise RecordError("option 'hand_size' must give one size per deal of contract_schedule")
