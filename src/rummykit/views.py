@@ -120,10 +120,11 @@ def resample(seen: PlayerView, rng: random.Random) -> HandState:
             for card in unseen[:missing]:
                 hands[s] |= 1 << card
             del unseen[:missing]
-        stock = unseen
+        stock = unseen[:seen.stock_size]  # the rest is out of play (a partial-pack fixture)
     else:
         stock = cards_of(ALL_NATURALS & ~visible & ~sum(hands))
         rng.shuffle(stock)
+        del stock[seen.stock_size:]
     state = HandState.from_deal(seen.rules, seen.dealer, [cards_of(h) for h in hands],
                                 0, stock, rng=rng, deal_index=seen.deal_index,
                                 automatic=False)
