@@ -92,7 +92,7 @@ def test_table_output() -> None:
     ("args", "message"),
     [
         (["--players", "9"], "9 players: basic is for 2 to 6 players"),
-        (["--players", "1"], "1 players: basic is for 2 to 6 players"),
+        (["--players", "1"], "1 player: basic is for 2 to 6 players"),
         (["--rules", "whist"], "unknown rule set 'whist'"),
         (["--rules", "contract", "--players", "4"], "contract rule set is not playable yet"),
         (["--players", "4", "--bots", "greedy,random"], "names 2 bots for 4 bot seats"),

@@ -113,7 +113,8 @@ class Rules:
         """Refuse a player count the rules cannot seat (RULES.md §2.5.23, §3.5.1, §5.1)."""
         low, high = self.player_range
         if not low <= players <= high:
-            raise RecordError(f"{players} players: {self.name} is for {low} to {high} players")
+            noun = "player" if players == 1 else "players"
+            raise RecordError(f"{players} {noun}: {self.name} is for {low} to {high} players")
         if not self.deal_hand_sizes and players not in dict(self.hand_size):
             raise RecordError(f"{players} players: option 'hand_size' gives no size for them")
         if self.deck_config == "pagat" and not 3 <= players <= 5:
