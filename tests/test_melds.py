@@ -19,6 +19,7 @@ from rummykit.melds import (
     lay_off,
     make_meld,
     min_deadwood,
+    tables_for,
 )
 from rummykit.rules import BASIC, Rules
 
@@ -122,3 +123,17 @@ def test_groups_in_finds_every_meld(rules: Rules) -> None:
         found = [mask_of(g) for g in groups_in(mask_of(hand), rules)]
         assert len(found) == len(set(found)) or rules.ace_high
         assert set(found) == expected
+
+
+@pytest.mark.parametrize("rules", [BASIC, HIGH, LONG], ids=["low", "high", "run4"])
+def test_completes_and_melded_agree_with_the_slow_forms(rules: Rules) -> None:
+    tables = tables_for(rules)
+    rng = random.Random(5)
+    for _ in range(500):
+        hand = rng.sample(range(52), 8)
+        mask = mask_of(hand[:7])
+        card = hand[7]
+        slow = any(card in g for g in groups_in(mask | 1 << card, rules))
+        assert tables.completes(mask, card) == slow, (hand, card)
+        arrangement = best_arrangement(mask, rules)
+        assert tables.melded(mask) == mask & ~mask_of(arrangement.deadwood_cards)

@@ -228,6 +228,10 @@ class MeldTables:
             self.suit_deadwood[m] = sum(self.values[r] for r in range(NUM_RANKS)
                                         if m >> r & 1) - value
             self._suit_best_runs[m] = runs
+        self._suit_run_cards = [
+            sum(1 << ((p - 1) % NUM_RANKS if p <= NUM_RANKS else 0)
+                for lo, hi in runs for p in range(lo, hi + 1))
+            for runs in self._suit_best_runs]
         self._runs_in: dict[int, tuple[tuple[int, int], ...]] = {}
         #: least total value of the cards left out of melds (natural cards, one deck)
         self.min_deadwood: Callable[[int], int] = _make_solver(
@@ -321,6 +325,25 @@ class MeldTables:
             if value < best[0]:
                 best = (value, used)
         return best
+
+    def melded(self, hand: int) -> int:
+        """Bit set of the cards that the best arrangement puts in melds."""
+        _, used = self._arrange(hand)
+        rest = hand & ~used
+        runs = self._suit_run_cards
+        return (used | runs[rest & SUIT_MASK] | runs[rest >> 13 & SUIT_MASK] << 13
+                | runs[rest >> 26 & SUIT_MASK] << 26 | runs[rest >> 39 & SUIT_MASK] << 39)
+
+    def completes(self, hand: int, card: Card) -> bool:
+        """Whether ``card`` would make a meld with cards of ``hand`` (a set or a run)."""
+        rank = card % NUM_RANKS
+        same_rank = sum(hand >> (k * NUM_RANKS + rank) & 1 for k in range(4))
+        if same_rank >= 2:
+            return True
+        suit = card // NUM_RANKS
+        m = (hand >> (suit * NUM_RANKS) & SUIT_MASK) | 1 << rank
+        return any(lo <= rank + 1 <= hi or (rank == 0 and hi == 14)
+                   for lo, hi in self.runs_in(m))
 
     def best_arrangement(self, hand: int) -> Arrangement:
         """Melds that leave the least deadwood, and the cards left over."""

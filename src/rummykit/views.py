@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rummykit.cards import ALL_NATURALS, Card, cards_of
 from rummykit.engine import HandState
@@ -24,8 +24,7 @@ from rummykit.outcome import HandResult
 from rummykit.rules import Rules
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerView:
+class PlayerView(NamedTuple):
     """A seat's view of a hand: its own cards and public knowledge, nothing else.
 
     ``known[s]`` holds the cards seat ``s`` took from the discard pile and still holds
@@ -71,28 +70,13 @@ def view(state: HandState, seat: int) -> PlayerView:
     """What ``seat`` sees of ``state``."""
     over = state.result is not None
     return PlayerView(
-        rules=state.rules,
-        seat=seat,
-        num_players=state.num_players,
-        dealer=state.dealer,
-        deal_index=state.deal_index,
-        to_move=state.to_move,
-        phase=state.phase,
-        hand=state.hands[seat],
-        hand_sizes=tuple(h.bit_count() for h in state.hands),
-        table=tuple(state.table),
-        discard=tuple(state.discard),
-        stock_size=len(state.stock),
-        known=tuple(state.known),
-        taken=state.taken,
-        melds_this_turn=state.melds_this_turn,
-        placed_this_turn=state.placed_this_turn,
-        ever_placed=state.ever_placed,
-        rebuilds=state.rebuilds,
-        turn_count=state.turn_count,
-        result=state.result,
-        legal=tuple(state.legal_moves()) if seat == state.to_move and not over else (),
-        revealed=tuple(state.hands) if over else (),
+        state.rules, seat, state.num_players, state.dealer, state.deal_index, state.to_move,
+        state.phase, state.hands[seat], tuple([h.bit_count() for h in state.hands]),
+        tuple(state.table), tuple(state.discard), len(state.stock), tuple(state.known),
+        state.taken, state.melds_this_turn, state.placed_this_turn, state.ever_placed,
+        state.rebuilds, state.turn_count, state.result,
+        tuple(state.legal_moves()) if seat == state.to_move and not over else (),
+        tuple(state.hands) if over else (),
     )
 
 

@@ -6,7 +6,7 @@ import random
 
 from rummykit.cards import points_table
 from rummykit.engine import DRAW_PHASE
-from rummykit.melds import groups_in, tables_for
+from rummykit.melds import tables_for
 from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Take
 from rummykit.views import PlayerView
 
@@ -48,15 +48,14 @@ class GreedyBot:
     def _completes(view: PlayerView, card: int) -> bool:
         if any(meld.accepts >> card & 1 for meld in view.table):
             return True
-        return any(card in group for group in groups_in(view.hand | 1 << card, view.rules))
+        return tables_for(view.rules).completes(view.hand, card)
 
     @staticmethod
     def _discard(view: PlayerView, legal: tuple[Move, ...]) -> Move:
         discards = [m for m in legal if isinstance(m, Discard)]
         if not discards:
             return legal[0]
-        arrangement = tables_for(view.rules).best_arrangement(view.hand)
-        loose = set(arrangement.deadwood_cards)
+        loose = view.hand & ~tables_for(view.rules).melded(view.hand)
         values = points_table(view.rules.ace_value)
-        pool = [m for m in discards if m.card in loose] or discards
+        pool = [m for m in discards if loose >> m.card & 1] or discards
         return max(pool, key=lambda m: (values[m.card], m.card % 13, m.card))
