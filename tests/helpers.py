@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
+import copy
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from rummykit.cards import parse_card, parse_cards
 from rummykit.engine import HandState
+from rummykit.errors import RummyError
+from rummykit.melds import TableMeld, make_meld
+from rummykit.rules import Rules
 
 
 def snapshot(state: HandState) -> tuple[object, ...]:
@@ -24,3 +35,82 @@ def cards_in_play(state: HandState) -> list[int]:
     for meld in state.table:
         cards += [c for c in meld.cards]
     return sorted(cards)
+
+
+# -- building positions and checking refusals (rulebook, perft tests) --------------------
+
+def cards(text: str) -> list[int]:
+    """Cards from notation."""
+    return parse_cards(text)
+
+
+def card(text: str) -> int:
+    """One card from notation."""
+    return parse_card(text)
+
+
+def table_meld(text: str, seat: int, rules: Rules) -> TableMeld:
+    """A table meld placed by ``seat``."""
+    meld = make_meld(cards(text), rules, seat)
+    assert isinstance(meld, TableMeld), meld
+    return meld
+
+
+def position(rules: Rules, hands: Sequence[str], *, to_move: int = 0, discard: str = "C7",
+             stock: str = "", table: Sequence[str | tuple[str, int]] = (),
+             restocks: Sequence[Sequence[int]] | None = None,
+             rng: random.Random | None = None, seed: int = 0) -> HandState:
+    """A draw-step position: ``hands`` per seat, ``discard`` bottom to top, ``stock`` top
+    first, ``table`` melds (text, placed by seat 1, or (text, seat) pairs); ``to_move``
+    plays first. Built mid-hand, so the deal's automatic checks do not run."""
+    n = len(hands)
+    pile = cards(discard)
+    state = HandState.from_deal(rules, (to_move - 1) % n, [cards(h) for h in hands],
+                                pile[0], cards(stock), rng=rng or random.Random(seed),
+                                restocks=restocks, automatic=False)
+    assert state.to_move == to_move
+    state.discard = pile
+    state.table = [table_meld(*((m, 1) if isinstance(m, str) else m), rules) for m in table]
+    every = [c for h in state.hands for c in range(52) if h >> c & 1]
+    every += state.stock + state.discard + [c for m in state.table for c in m.cards]
+    assert len(every) == len(set(every)), "a card is in two places"
+    return state
+
+
+def deep_snapshot(state: HandState) -> dict[str, Any]:
+    """A deep copy of every field of the state, undo stack included (the generator by its
+    state, shared tables by identity)."""
+    fields: dict[str, Any] = {}
+    for name in HandState.__slots__:
+        value = getattr(state, name)
+        if name == "rng":
+            value = None if value is None else value.getstate()
+        elif name in ("rules", "_tables", "_caches", "_values"):
+            value = id(value)
+        fields[name] = copy.deepcopy(value)
+    return fields
+
+
+def assert_rejected(state: HandState, move: str, error: type[RummyError],
+                    *reason: str) -> RummyError:
+    """``move`` raises exactly ``error``, whose message holds every ``reason``; nothing
+    changes."""
+    before = deep_snapshot(state)
+    with pytest.raises(error) as caught:
+        state.play(move)
+    assert type(caught.value) is error
+    message = str(caught.value)
+    for fragment in reason:
+        assert fragment in message, (fragment, message)
+    assert deep_snapshot(state) == before
+    return caught.value
+
+
+def played(state: HandState, *moves: str) -> list[str]:
+    """Play ``moves`` in order; their canonical texts."""
+    return [str(state.play(m)) for m in moves]
+
+
+def legal_texts(state: HandState) -> list[str]:
+    """The legal moves in notation."""
+    return [str(m) for m in state.legal_moves()]

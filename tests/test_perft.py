@@ -20,7 +20,6 @@ counts are derived by reasoning below. Every count was computed once and frozen.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import itertools
 import random
@@ -28,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from helpers import deep_snapshot as snapshot
 from rummykit.cards import format_card, parse_card, parse_cards
 from rummykit.engine import HandState
 from rummykit.errors import RummyError
@@ -64,16 +64,6 @@ def perft_through(state: HandState, depth: int) -> int:
     return total
 
 
-def snapshot(state: HandState) -> dict[str, Any]:
-    fields: dict[str, Any] = {}
-    for name in HandState.__slots__:
-        value = getattr(state, name)
-        if name == "rng":
-            value = None if value is None else value.getstate()
-        elif name in ("rules", "_tables", "_caches", "_values"):
-            value = id(value)
-        fields[name] = copy.deepcopy(value)
-    return fields
 
 
 # -- seeded positions ---------------------------------------------------------------------

@@ -8,17 +8,16 @@ reason. Scores and totals are exact.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import random
 from collections.abc import Sequence
-from typing import Any
 
 import pytest
 
-from rummykit.cards import format_card, format_cards, parse_card, parse_cards
+from helpers import assert_rejected, card, cards, legal_texts, played, position
+from rummykit.cards import format_card, format_cards
 from rummykit.engine import HandState
-from rummykit.errors import IllegalMoveError, NotationError, RecordError, RummyError
+from rummykit.errors import IllegalMoveError, NotationError, RecordError
 from rummykit.match import Match
 from rummykit.melds import TableMeld, make_meld
 from rummykit.moves import Discard, Draw, LayOff, Meld, Take, parse_move
@@ -31,73 +30,20 @@ MUST_DISCARD = dataclasses.replace(BASIC, must_discard_to_go_out=True)
 
 # -- helpers ----------------------------------------------------------------------------
 
-def cards(text: str) -> list[int]:
-    return parse_cards(text)
 
 
-def card(text: str) -> int:
-    return parse_card(text)
 
 
-def table_meld(text: str, seat: int, rules: Rules = BASIC) -> TableMeld:
-    meld = make_meld(cards(text), rules, seat)
-    assert isinstance(meld, TableMeld), meld
-    return meld
 
 
-def position(rules: Rules, hands: Sequence[str], *, to_move: int = 0, discard: str = "C7",
-             stock: str = "", table: Sequence[tuple[str, int]] = (),
-             restocks: Sequence[Sequence[int]] | None = None,
-             rng: random.Random | None = None) -> HandState:
-    """A draw-step position: ``hands`` per seat, ``discard`` bottom to top, ``stock`` top
-    first, ``table`` as (meld, seat that placed it) pairs; ``to_move`` plays first."""
-    n = len(hands)
-    pile = cards(discard)
-    state = HandState.from_deal(rules, (to_move - 1) % n, [cards(h) for h in hands],
-                                pile[0], cards(stock), rng=rng or random.Random(0),
-                                restocks=restocks, automatic=False)
-    assert state.to_move == to_move
-    state.discard = pile
-    state.table = [table_meld(text, seat, rules) for text, seat in table]
-    every = [c for h in state.hands for c in range(52) if h >> c & 1]
-    every += state.stock + state.discard + [c for m in state.table for c in m.cards]
-    assert len(every) == len(set(every)), "a card is in two places"
-    return state
 
 
-def snapshot(state: HandState) -> dict[str, Any]:
-    """A deep copy of every field of the state (the random generator by its state)."""
-    fields: dict[str, Any] = {}
-    for name in HandState.__slots__:
-        value = getattr(state, name)
-        if name == "rng":
-            value = None if value is None else value.getstate()
-        elif name in ("rules", "_tables", "_caches", "_values"):
-            value = id(value)
-        fields[name] = copy.deepcopy(value)
-    return fields
 
 
-def assert_rejected(state: HandState, move: str, error: type[RummyError],
-                    *reason: str) -> RummyError:
-    """``move`` raises ``error`` whose message holds every ``reason``; nothing changes."""
-    before = snapshot(state)
-    with pytest.raises(error) as caught:
-        state.play(move)
-    message = str(caught.value)
-    for fragment in reason:
-        assert fragment in message, (fragment, message)
-    assert snapshot(state) == before
-    return caught.value
 
 
-def played(state: HandState, *moves: str) -> list[str]:
-    """Play ``moves`` in order; their canonical texts."""
-    return [str(state.play(m)) for m in moves]
 
 
-def legal_texts(state: HandState) -> list[str]:
-    return [str(m) for m in state.legal_moves()]
 
 
 def win(winner: int, scores: Sequence[int], rummy: bool) -> HandResult:

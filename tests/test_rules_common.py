@@ -10,15 +10,15 @@ the move notation of FORMATS.md §1 (parser edge cases and canonical output).
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import random
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
-from rummykit.cards import JOKER, card_points, format_card, parse_card, parse_cards
+from helpers import assert_rejected, cards, legal_texts, played, position
+from helpers import deep_snapshot as snapshot
+from rummykit.cards import JOKER, card_points, format_card, parse_card
 from rummykit.engine import HandState
 from rummykit.errors import (
     AmbiguousMoveError,
@@ -40,59 +40,16 @@ TURN_OVER = Rules.from_options("basic", {"stock_rebuild": "turn_over_all"})
 
 # -- helpers ----------------------------------------------------------------------------
 
-def cards(text: str) -> list[int]:
-    return parse_cards(text)
 
 
-def position(rules: Rules, hands: Sequence[str], *, to_move: int = 0, discard: str = "C7",
-             stock: str = "", table: Sequence[str] = (),
-             restocks: Sequence[Sequence[int]] | None = None, seed: int = 0) -> HandState:
-    """A draw-step position: ``hands`` per seat, ``discard`` bottom to top, ``stock`` top
-    first, ``table`` melds (placed by seat 1); ``to_move`` plays first."""
-    n = len(hands)
-    pile = cards(discard)
-    state = HandState.from_deal(rules, (to_move - 1) % n, [cards(h) for h in hands],
-                                pile[0], cards(stock), rng=random.Random(seed),
-                                restocks=restocks, automatic=False)
-    state.discard = pile
-    melds = [make_meld(cards(text), rules, 1) for text in table]
-    state.table = [m for m in melds if isinstance(m, TableMeld)]
-    assert len(state.table) == len(melds)
-    every = [c for h in state.hands for c in range(52) if h >> c & 1]
-    every += state.stock + state.discard + [c for m in state.table for c in m.cards]
-    assert len(every) == len(set(every)), "a card is in two places"
-    return state
 
 
-def snapshot(state: HandState) -> dict[str, Any]:
-    """A deep copy of every field of the state (the random generator by its state)."""
-    fields: dict[str, Any] = {}
-    for name in HandState.__slots__:
-        value = getattr(state, name)
-        if name == "rng":
-            value = None if value is None else value.getstate()
-        elif name in ("rules", "_tables", "_caches", "_values"):
-            value = id(value)
-        fields[name] = copy.deepcopy(value)
-    return fields
 
 
-def assert_rejected(state: HandState, move: str, error: type[RummyError], *reason: str) -> None:
-    before = snapshot(state)
-    with pytest.raises(error) as caught:
-        state.play(move)
-    assert type(caught.value) is error
-    for fragment in reason:
-        assert fragment in str(caught.value), (fragment, str(caught.value))
-    assert snapshot(state) == before
 
 
-def played(state: HandState, *moves: str) -> list[str]:
-    return [str(state.play(m)) for m in moves]
 
 
-def legal_texts(state: HandState) -> list[str]:
-    return [str(m) for m in state.legal_moves()]
 
 
 def exhausted_position(rules: Rules, **kwargs: Any) -> HandState:

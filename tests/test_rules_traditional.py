@@ -8,17 +8,16 @@ by a drawn hand has no winner and is a loss for every player).
 from __future__ import annotations
 
 import copy
-import random
 from collections.abc import Sequence
-from typing import Any
 
 import pytest
 
-from rummykit.cards import format_card, parse_card, parse_cards
+from helpers import assert_rejected, cards, played, position
+from rummykit.cards import format_card, parse_card
 from rummykit.engine import HandState
-from rummykit.errors import IllegalMoveError, RecordError, RummyError
+from rummykit.errors import IllegalMoveError, RecordError
 from rummykit.match import Match
-from rummykit.melds import TableMeld, make_meld
+from rummykit.melds import make_meld
 from rummykit.outcome import HandResult
 from rummykit.rules import TRADITIONAL, Rules
 
@@ -28,59 +27,16 @@ CONTINUE = Rules.from_options("traditional", {"draw_ends_match": False})
 
 # -- helpers ----------------------------------------------------------------------------
 
-def cards(text: str) -> list[int]:
-    return parse_cards(text)
 
 
-def table_meld(text: str, seat: int, rules: Rules = TRAD) -> TableMeld:
-    meld = make_meld(cards(text), rules, seat)
-    assert isinstance(meld, TableMeld), meld
-    return meld
 
 
-def position(rules: Rules, hands: Sequence[str], *, to_move: int = 0, discard: str = "C7",
-             stock: str = "", table: Sequence[str] = (),
-             restocks: Sequence[Sequence[int]] | None = None) -> HandState:
-    """A draw-step position: ``hands`` per seat, ``discard`` bottom to top, ``stock`` top
-    first, ``table`` melds (placed by seat 1); ``to_move`` plays first."""
-    n = len(hands)
-    pile = cards(discard)
-    state = HandState.from_deal(rules, (to_move - 1) % n, [cards(h) for h in hands],
-                                pile[0], cards(stock), rng=random.Random(0),
-                                restocks=restocks, automatic=False)
-    assert state.to_move == to_move
-    state.discard = pile
-    state.table = [table_meld(text, 1, rules) for text in table]
-    every = [c for h in state.hands for c in range(52) if h >> c & 1]
-    every += state.stock + state.discard + [c for m in state.table for c in m.cards]
-    assert len(every) == len(set(every)), "a card is in two places"
-    return state
 
 
-def snapshot(state: HandState) -> dict[str, Any]:
-    """A deep copy of every field of the state (the random generator by its state)."""
-    fields: dict[str, Any] = {}
-    for name in HandState.__slots__:
-        value = getattr(state, name)
-        if name == "rng":
-            value = None if value is None else value.getstate()
-        elif name in ("rules", "_tables", "_caches", "_values"):
-            value = id(value)
-        fields[name] = copy.deepcopy(value)
-    return fields
 
 
-def assert_rejected(state: HandState, move: str, error: type[RummyError], *reason: str) -> None:
-    before = snapshot(state)
-    with pytest.raises(error) as caught:
-        state.play(move)
-    for fragment in reason:
-        assert fragment in str(caught.value), (fragment, str(caught.value))
-    assert snapshot(state) == before
 
 
-def played(state: HandState, *moves: str) -> list[str]:
-    return [str(state.play(m)) for m in moves]
 
 
 def win(winner: int, scores: Sequence[int], rummy: bool) -> HandResult:
