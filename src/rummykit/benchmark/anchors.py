@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from rummykit.benchmark.report import OPENSPIEL, RLCARD, Measure
-from rummykit.benchmark.timing import Config, parts, random_hands, timed
+from rummykit.benchmark.solves import time_solver
+from rummykit.benchmark.timing import Config, random_hands, timed
 
 Task = tuple[str, Callable[[], list[Measure]]]
 
@@ -158,35 +159,9 @@ def _os_min_deadwood(cfg: Config) -> list[Measure]:
     utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
     solve = utils.min_deadwood
     hands = random_hands(cfg.hands, 10, cfg.seed + 10)
-    todo = parts(hands, 1000)
-    k = 0
-
-    def batch() -> int:
-        nonlocal k
-        part = todo[k]
-        k += 1
-        for h in part:
-            solve(h)
-        return len(part)
-
-    t = timed(cfg.seconds, batch, limit=len(todo))
-    return [
-        Measure(
-            name="min_deadwood",
-            engine=OPENSPIEL,
-            unit="solves/s",
-            value=t.rate,
-            params={
-                "cards": 10,
-                "function": "GinRummyUtils(13, 4, 10).min_deadwood(hand)",
-                "distinct_hands": len(hands),
-                "solves": t.units,
-                "note": "one pass over distinct hands: no hand is solved twice",
-                "seconds": round(t.elapsed, 3),
-                "seed": cfg.seed + 10,
-            },
-        )
-    ]
+    return time_solver(cfg, OPENSPIEL, solve, hands, {
+        "cards": 10, "function": "GinRummyUtils(13, 4, 10).min_deadwood(hand)",
+        "seed": cfg.seed + 10})
 
 
 # ------------------------------------------------------------------------------ RLCard
@@ -304,32 +279,5 @@ def _rl_min_deadwood(cfg: Config) -> list[Measure]:
     solve = melding.get_best_meld_clusters
     # card ids are rank + 13 * suit in RLCard too; the Card objects are built beforehand
     hands = [[utils.get_card(c) for c in h] for h in random_hands(cfg.hands, 10, cfg.seed + 10)]
-    todo = parts(hands, 1000)
-    k = 0
-
-    def batch() -> int:
-        nonlocal k
-        part = todo[k]
-        k += 1
-        for h in part:
-            solve(h)
-        return len(part)
-
-    t = timed(cfg.seconds, batch, limit=len(todo))
-    return [
-        Measure(
-            name="min_deadwood",
-            engine=RLCARD,
-            unit="solves/s",
-            value=t.rate,
-            params={
-                "cards": 10,
-                "function": "melding.get_best_meld_clusters(hand)",
-                "distinct_hands": len(hands),
-                "solves": t.units,
-                "note": "one pass over distinct hands: no hand is solved twice",
-                "seconds": round(t.elapsed, 3),
-                "seed": cfg.seed + 10,
-            },
-        )
-    ]
+    return time_solver(cfg, RLCARD, solve, hands, {
+        "cards": 10, "function": "melding.get_best_meld_clusters(hand)", "seed": cfg.seed + 10})

@@ -12,7 +12,8 @@ import random
 from collections.abc import Callable
 
 from rummykit.benchmark.report import OURS, Measure
-from rummykit.benchmark.timing import Config, parts, random_hands, timed
+from rummykit.benchmark.solves import time_solver
+from rummykit.benchmark.timing import Config, random_hands, timed
 from rummykit.cards import mask_of
 from rummykit.engine import HandState
 from rummykit.melds import min_deadwood, tables_for
@@ -264,37 +265,9 @@ def _copy(cfg: Config) -> list[Measure]:
 def _min_deadwood(cfg: Config, size: int) -> list[Measure]:
     rules = find_rules("basic")
     masks = [mask_of(h) for h in random_hands(cfg.hands, size, cfg.seed + size)]
-    todo = parts(masks, 1000)
-    k = 0
-
     solve = tables_for(rules).min_deadwood  # bound once, as the anchors' solvers are
-
-    def batch() -> int:
-        nonlocal k
-        part = todo[k]
-        k += 1
-        for m in part:
-            solve(m)
-        return len(part)
-
-    t = timed(cfg.seconds, batch, limit=len(todo))
-    return [
-        Measure(
-            name="min_deadwood",
-            engine=OURS,
-            unit="solves/s",
-            value=t.rate,
-            params={
-                "cards": size,
-                "rules": "basic",
-                "distinct_hands": len(masks),
-                "solves": t.units,
-                "note": "one pass over distinct hands: no hand is solved twice",
-                "seconds": round(t.elapsed, 3),
-                "seed": cfg.seed + size,
-            },
-        )
-    ]
+    return time_solver(cfg, OURS, solve, masks,
+                       {"cards": size, "rules": "basic", "seed": cfg.seed + size})
 
 
 def _greedy(cfg: Config) -> list[Measure]:
