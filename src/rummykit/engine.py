@@ -26,9 +26,18 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from rummykit.cards import ALL_NATURALS, NUM_RANKS, SUIT_MASK, Card, cards_of, points_table
+from rummykit.cards import ALL_NATURALS, SUIT_MASK, Card, cards_of, points_table
 from rummykit.errors import IllegalMoveError, RecordError
-from rummykit.melds import MeldTables, TableMeld, lay_off, position_card, tables_for
+from rummykit.melds import MeldTables, TableMeld, lay_off, make_meld, tables_for
+from rummykit.move_tables import (
+    DISCARDS,
+    DRAW_MOVE,
+    TAKE_MOVE,
+    SuitCaches,
+    caches_for,
+    lay_move,
+    meld_move,
+)
 from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Take, parse_move
 from rummykit.outcome import (
     ABORTED,
@@ -44,70 +53,6 @@ from rummykit.rules import Rules
 DRAW_PHASE = "draw"
 PLAY_PHASE = "play"
 OVER_PHASE = "over"
-
-DRAW_MOVE = Draw()
-TAKE_MOVE = Take()
-DISCARDS = tuple(Discard(c) for c in range(52))
-
-_MELD_MOVES: dict[tuple[int, ...], Meld] = {}
-_LAY_MOVES: dict[tuple[int, int, str | None], LayOff] = {}
-
-
-def meld_move(group: tuple[int, ...]) -> Meld:
-    """The shared :class:`Meld` object of one canonical group."""
-    move = _MELD_MOVES.get(group)
-    if move is None:
-        move = _MELD_MOVES[group] = Meld((group,))
-    return move
-
-
-def lay_move(card: int, target: int, end: str | None) -> LayOff:
-    """The shared :class:`LayOff` object."""
-    key = (card, target, end)
-    move = _LAY_MOVES.get(key)
-    if move is None:
-        move = _LAY_MOVES[key] = LayOff(card, target, end)
-    return move
-
-
-class _SuitCaches:
-    """Per-rule-set caches: for each suit and 13-bit suit mask, its discards and runs."""
-
-    def __init__(self, tables: MeldTables) -> None:
-        self.tables = tables
-        self.discards: list[list[tuple[Discard, ...] | None]] = [
-            [None] * (1 << NUM_RANKS) for _ in range(4)]
-        self.runs: list[list[tuple[tuple[Meld, int], ...] | None]] = [
-            [None] * (1 << NUM_RANKS) for _ in range(4)]
-
-    def discard_moves(self, suit: int, m: int) -> tuple[Discard, ...]:
-        found = self.discards[suit][m]
-        if found is None:
-            base = suit * NUM_RANKS
-            found = tuple(DISCARDS[base + r] for r in range(NUM_RANKS) if m >> r & 1)
-            self.discards[suit][m] = found
-        return found
-
-    def run_moves(self, suit: int, m: int) -> tuple[tuple[Meld, int], ...]:
-        found = self.runs[suit][m]
-        if found is None:
-            entries = []
-            for lo, hi in self.tables.runs_in(m):
-                group = tuple(position_card(suit, p) for p in range(lo, hi + 1))
-                entries.append((meld_move(group), sum(1 << c for c in group)))
-            found = self.runs[suit][m] = tuple(entries)
-        return found
-
-
-_CACHES: dict[int, _SuitCaches] = {}
-
-
-def _caches_for(tables: MeldTables) -> _SuitCaches:
-    found = _CACHES.get(id(tables))
-    if found is None:
-        found = _CACHES[id(tables)] = _SuitCaches(tables)
-    return found
-
 
 Snapshot = tuple[int, str, int, int, bool, int, int, int, "HandResult | None", int]
 Undo = tuple[Snapshot, int, Any, Any]  # (scalars before, move kind, two kind-specific values)
@@ -167,7 +112,7 @@ class HandState:
     rng: random.Random | None
     _stack: list[Undo]
     _tables: MeldTables
-    _caches: _SuitCaches
+    _caches: SuitCaches
     _values: tuple[int, ...]
 
     # -- construction --------------------------------------------------------------
@@ -216,7 +161,7 @@ class HandState:
         state.rng = rng
         state._stack = []
         state._tables = tables_for(rules)
-        state._caches = _caches_for(state._tables)
+        state._caches = caches_for(state._tables)
         state._values = points_table(rules.ace_value, rules.joker_points)
         if automatic:
             state._start_draw_step()
@@ -383,8 +328,6 @@ class HandState:
         return bits
 
     def _make(self, group: tuple[int, ...]) -> TableMeld:
-        from rummykit.melds import make_meld
-
         meld = make_meld(group, self.rules, self.to_move)
         if isinstance(meld, str):
             raise IllegalMoveError(meld)
