@@ -410,3 +410,37 @@ def test_generation_is_lazy() -> None:
     ways = ways_to_go_down(hand, 1, 2, CONTRACT)
     first = list(itertools.islice(ways, 5))
     assert len(first) == 5 and len(set(first)) == 5
+
+
+def test_big_hands_agree_with_themselves() -> None:
+    """10-14 cards from three decks with 0-3 jokers (beyond the oracle's reach): every way
+    is a way, none repeats, ``can_make`` says whether one exists, ``least_penalty`` is the
+    least over all of them, and ``deal_seven_ok`` says whether one of 3 runs uses all."""
+    rng = random.Random(11)
+    pack = [c for c in range(52) for _ in range(3)]
+    compared = 0
+    for i in range(64):
+        rules = VARIANTS[i % len(VARIANTS)]
+        jokers = rng.choice((0, 1, 2, 3))
+        suit, low = rng.randrange(4), rng.randrange(1, 8)
+        hand = [suit * NUM_RANKS + (p - 1) % NUM_RANKS for p in range(low, low + 7)]
+        hand += rng.sample(pack, rng.randint(10, 14) - jokers - len(hand)) + [JOKER] * jokers
+        rng.shuffle(hand)
+        total = value(hand, rules)
+        for sets, runs in set(SCHEDULE):
+            ways = list(itertools.islice(ways_to_go_down(hand, sets, runs, rules), 1500))
+            assert can_make(hand, sets, runs, rules) == bool(ways)
+            assert len(set(ways)) == len(ways)
+            for w in ways[:100]:
+                assert is_way_to_go_down(hand, w, sets, runs, rules)
+                assert [group_key(g, rules) for g in w] == sorted(group_key(g, rules) for g in w)
+            if len(ways) < 1500:
+                penalty, best = least_penalty(hand, sets, runs, rules)
+                least = min((total - sum(value(g, rules) for g in w) for w in ways),
+                            default=total)
+                assert penalty == least and (best is None) == (not ways)
+                if sets == 0 and runs == 3:
+                    assert deal_seven_ok(hand, rules) == any(
+                        sum(map(len, w)) == len(hand) for w in ways)
+                compared += 1
+    assert compared > 300
