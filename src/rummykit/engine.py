@@ -26,9 +26,27 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from rummykit.cards import ALL_NATURALS, SUIT_MASK, Card, cards_of, points_table
+from rummykit import handset
+from rummykit.cards import (
+    ALL_NATURALS,
+    JOKER,
+    SUIT_MASK,
+    Card,
+    cards_of,
+    points_table,
+    standard_pack,
+)
 from rummykit.errors import IllegalMoveError, RecordError
-from rummykit.melds import MeldTables, TableMeld, lay_off, make_meld, tables_for
+from rummykit.melds import (
+    JOKER_AS,
+    MeldTables,
+    TableMeld,
+    hand_card,
+    identity,
+    lay_off,
+    make_meld,
+    tables_for,
+)
 from rummykit.move_tables import (
     DISCARDS,
     DRAW_MOVE,
@@ -38,7 +56,7 @@ from rummykit.move_tables import (
     lay_move,
     meld_move,
 )
-from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Take, parse_move
+from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take, parse_move
 from rummykit.outcome import (
     ABORTED,
     DEADLOCK,
@@ -54,8 +72,9 @@ DRAW_PHASE = "draw"
 PLAY_PHASE = "play"
 OVER_PHASE = "over"
 
-Snapshot = tuple[int, str, int, int, bool, int, int, int, "HandResult | None", int]
-Undo = tuple[Snapshot, int, Any, Any]  # (scalars before, move kind, two kind-specific values)
+Snapshot = tuple[int, str, int, int, bool, int, int, int, "HandResult | None", int, int, int,
+                 bool, int, int]
+Undo = tuple[Snapshot, int, Any]  # (what the move changes of the state, move kind, more)
 
 
 class HandState:
@@ -66,14 +85,19 @@ class HandState:
         "_stack",
         "_tables",
         "_values",
+        "contract",
         "deal_index",
         "dealer",
+        "dig_duty",
         "discard",
+        "down",
         "ever_placed",
         "given_restocks",
         "hands",
+        "joker_duty",
         "known",
         "melds_this_turn",
+        "multi",
         "num_players",
         "phase",
         "placed_this_turn",
@@ -87,6 +111,7 @@ class HandState:
         "taken",
         "to_move",
         "turn_count",
+        "went_down",
     )
 
     rules: Rules
@@ -110,6 +135,12 @@ class HandState:
     restocks: list[tuple[Card, ...]]
     given_restocks: Sequence[Sequence[Card]] | None
     rng: random.Random | None
+    multi: bool
+    contract: bool
+    down: int
+    went_down: bool
+    dig_duty: int
+    joker_duty: int
     _stack: list[Undo]
     _tables: MeldTables
     _caches: SuitCaches
@@ -144,11 +175,17 @@ class HandState:
         state.deal_index = deal_index
         state.to_move = (dealer + 1) % state.num_players
         state.phase = DRAW_PHASE
-        state.hands = [sum(1 << c for c in hand) for hand in hands]
+        state.multi = rules.pack_spec(len(hands)) != (1, 0)
+        state.contract = bool(rules.contract_schedule)
+        state.hands = [handset.of_cards(hand) for hand in hands]
         state.stock = list(reversed(stock_top_first))
         state.discard = [upcard]
         state.table = []
         state.known = [0] * state.num_players
+        state.down = 0
+        state.went_down = False
+        state.dig_duty = -1
+        state.joker_duty = 0
         state.taken = -1
         state.melds_this_turn = 0
         state.placed_this_turn = False
@@ -187,7 +224,7 @@ class HandState:
         rules.check_players(num_players)
         cls.check_supported(rules, num_players)
         rng = rng or random.Random()
-        deck = list(range(52))
+        deck = list(standard_pack(*rules.pack_spec(num_players)))
         rng.shuffle(deck)
         return cls.from_deck(rules, num_players, dealer, deck, rng=rng, deal_index=deal_index)
 
@@ -205,6 +242,12 @@ class HandState:
         new.discard = self.discard[:]
         new.table = self.table[:]
         new.known = self.known[:]
+        new.multi = self.multi
+        new.contract = self.contract
+        new.down = self.down
+        new.went_down = self.went_down
+        new.dig_duty = self.dig_duty
+        new.joker_duty = self.joker_duty
         new.taken = self.taken
         new.melds_this_turn = self.melds_this_turn
         new.placed_this_turn = self.placed_this_turn
@@ -229,12 +272,12 @@ class HandState:
 
     def hand_cards(self, seat: int) -> list[Card]:
         """The cards a seat holds, sorted by suit then rank."""
-        return cards_of(self.hands[seat])
+        return handset.cards(self.hands[seat])
 
     def hand_value(self, seat: int) -> int:
         """The points of the cards a seat holds (RULES.md §1.11)."""
         values = self._values
-        return sum(values[c] for c in cards_of(self.hands[seat]))
+        return sum(values[c] for c in handset.cards(self.hands[seat]))
 
     @property
     def table_mask(self) -> int:
@@ -366,17 +409,18 @@ class HandState:
     def push(self, move: Move) -> None:
         """Make a legal move without checking it; ``pop()`` undoes it."""
         seat = self.to_move
-        snapshot: Snapshot = (self.to_move, self.phase, self.taken, self.melds_this_turn,
-                    self.placed_this_turn, self.ever_placed, self.rebuilds, self.turn_count,
-                    self.result, self.known[seat])
+        snapshot: Snapshot = (
+            seat, self.phase, self.taken, self.melds_this_turn, self.placed_this_turn,
+            self.ever_placed, self.rebuilds, self.turn_count, self.result, self.known[seat],
+            self.hands[seat], self.down, self.went_down, self.dig_duty, self.joker_duty)
         kind = type(move)
         if kind is Discard:
             assert isinstance(move, Discard)
             old_discard = self.discard
-            self._stack.append((snapshot, 0, move.card, None))
+            self._stack.append((snapshot, 0, None))
             self._discard(seat, move.card)
             if self.discard is not old_discard:
-                self._stack[-1] = (snapshot, 0, move.card, old_discard)
+                self._stack[-1] = (snapshot, 0, old_discard)
         elif kind is Draw:
             rebuilt = None
             if not self.stock:
@@ -385,48 +429,99 @@ class HandState:
                 self.discard = []
                 self.rebuilds += 1
             card = self.stock.pop()
-            self.hands[seat] |= 1 << card
+            self.hands[seat] = handset.add(self.hands[seat], card) if self.multi \
+                else self.hands[seat] | 1 << card
             self.phase = PLAY_PHASE
-            self._stack.append((snapshot, 1, card, rebuilt))
+            self._stack.append((snapshot, 1, (card, rebuilt)))
         elif kind is Take:
-            card = self.discard.pop()
-            self.hands[seat] |= 1 << card
-            self.known[seat] |= 1 << card
-            self.taken = card
+            assert isinstance(move, Take)
+            if move.count == 1 and not self.multi:
+                card = self.discard.pop()
+                self.hands[seat] |= 1 << card
+                self.known[seat] |= 1 << card
+                self.taken = card
+                self._stack.append((snapshot, 2, (card,)))
+            else:
+                taken = self.discard[-move.count:]
+                del self.discard[-move.count:]
+                for card in taken:
+                    self.hands[seat] = handset.add(self.hands[seat], card)
+                    self.known[seat] = handset.add(self.known[seat], card)
+                if move.count == 1:
+                    self.taken = taken[0]
+                else:
+                    self.dig_duty = taken[0]
+                self._stack.append((snapshot, 2, tuple(taken)))
             self.phase = PLAY_PHASE
-            self._stack.append((snapshot, 2, card, None))
         elif kind is Meld:
             assert isinstance(move, Meld)
-            used = 0
             for group in move.groups:
                 self.table.append(self._make(group))
-                for c in group:
-                    used |= 1 << c
             self.melds_this_turn += len(move.groups)
-            self._stack.append((snapshot, 3, used, len(move.groups)))
-            self._placed(seat, used)
+            if self.contract and not self.down >> seat & 1:
+                self.down |= 1 << seat
+                self.went_down = True
+            self._stack.append((snapshot, 3, len(move.groups)))
+            self._placed(seat, [c for group in move.groups for c in group])
         elif kind is LayOff:
             assert isinstance(move, LayOff)
             index = move.target - 1
             old = self.table[index]
-            meld = old
-            end = move.end or meld.ends_for(move.card, self.rules)[0]
-            self.table[index] = lay_off(meld, move.card, end, seat, self.rules)
-            self._stack.append((snapshot, 4, index, old))
-            self._placed(seat, 1 << move.card)
-        else:
+            end = move.end or old.ends_for(identity(move.card), self.rules)[0]
+            self.table[index] = lay_off(old, move.card, end, seat, self.rules)
+            self._stack.append((snapshot, 4, (index, old)))
+            self._placed(seat, [move.card])
+        elif kind is Swap:
+            assert isinstance(move, Swap)
+            index = move.target - 1
+            old = self.table[index]
+            at = old.cards.index(JOKER_AS + move.card)
+            cards = (*old.cards[:at], move.card, *old.cards[at + 1:])
+            by = (*old.placed_by[:at], seat, *old.placed_by[at + 1:])
+            self.table[index] = TableMeld(old.kind, cards, by, old.suit, old.rank, old.low,
+                                          old.high, old.accepts)
+            self._stack.append((snapshot, 4, (index, old)))
+            self.hands[seat] = handset.add(self.hands[seat], JOKER)
+            self.joker_duty += 1
+            self._placed(seat, [move.card])
+        else:  # pragma: no cover - every move kind is handled above
             raise IllegalMoveError(f"{move}: not a move of this rule set")
 
-    def _placed(self, seat: int, used: int) -> None:
-        self.hands[seat] &= ~used
-        self.known[seat] &= ~used
+    def _placed(self, seat: int, placed: list[int]) -> None:
+        """Cards leave the hand for the table; duties met; going out."""
+        hand = self.hands[seat]
+        if not self.multi:
+            used = 0
+            for c in placed:
+                used |= 1 << c
+            hand &= ~used
+            self.known[seat] &= ~used
+        else:
+            known = self.known[seat]
+            for code in placed:
+                card = hand_card(code)
+                hand = handset.remove(hand, card)
+                if handset.count(known, card) > handset.count(hand, card):
+                    known = handset.remove(known, card)
+                if code >= JOKER_AS:
+                    if self.joker_duty:
+                        self.joker_duty -= 1
+                elif code == self.dig_duty:
+                    self.dig_duty = -1
+            self.known[seat] = known
+        self.hands[seat] = hand
         self.placed_this_turn = True
-        if not self.hands[seat]:
+        if not hand:
             self._win(seat)
 
     def _discard(self, seat: int, card: Card) -> None:
-        self.hands[seat] &= ~(1 << card)
-        self.known[seat] &= ~(1 << card)
+        if self.multi:
+            hand = self.hands[seat] = handset.remove(self.hands[seat], card)
+            if handset.count(self.known[seat], card) > handset.count(hand, card):
+                self.known[seat] = handset.remove(self.known[seat], card)
+        else:
+            self.hands[seat] &= ~(1 << card)
+            self.known[seat] &= ~(1 << card)
         self.discard.append(card)
         if not self.hands[seat]:
             self._win(seat)
@@ -438,6 +533,7 @@ class HandState:
         self.taken = -1
         self.melds_this_turn = 0
         self.placed_this_turn = False
+        self.went_down = False
         self.turn_count += 1
         self._start_draw_step()
 
@@ -506,40 +602,31 @@ class HandState:
 
     def pop(self) -> None:
         """Undo the last pushed move."""
-        snapshot, kind, a, b = self._stack.pop()
+        snapshot, kind, extra = self._stack.pop()
         (seat, self.phase, self.taken, self.melds_this_turn, self.placed_this_turn,
-         self.ever_placed, rebuilds, self.turn_count, self.result, known) = snapshot
+         self.ever_placed, self.rebuilds, self.turn_count, self.result, known, hand,
+         self.down, self.went_down, self.dig_duty, self.joker_duty) = snapshot
         self.to_move = seat
         self.known[seat] = known
+        self.hands[seat] = hand
         if kind == 0:
-            assert isinstance(a, int)
-            if b is not None:
-                assert isinstance(b, list)
+            if extra is not None:
                 if self.rules.stock_rebuild != "turn_over_all":
                     self.restocks.pop()
-                self.discard = b
+                self.discard = extra
                 self.stock = []
             self.discard.pop()
-            self.hands[seat] |= 1 << a
         elif kind == 1:
-            assert isinstance(a, int)
-            self.stock.append(a)
-            self.hands[seat] &= ~(1 << a)
-            if b is not None:
-                assert isinstance(b, list)
-                self.discard = b
+            card, rebuilt = extra
+            if rebuilt is not None:
+                self.discard = rebuilt
                 self.stock = []
+            else:
+                self.stock.append(card)
         elif kind == 2:
-            assert isinstance(a, int)
-            self.discard.append(a)
-            self.hands[seat] &= ~(1 << a)
+            self.discard.extend(extra)
         elif kind == 3:
-            assert isinstance(a, int) and isinstance(b, int)
-            del self.table[-b:]
-            self.hands[seat] |= a
+            del self.table[-extra:]
         else:
-            assert isinstance(a, int) and isinstance(b, TableMeld)
-            added = self.table[a].mask & ~b.mask
-            self.hands[seat] |= added
-            self.table[a] = b
-        self.rebuilds = rebuilds
+            index, old = extra
+            self.table[index] = old
