@@ -23,10 +23,10 @@ rummykit.errors.NotationError: bad card 'ZZ': expected a suit C, D, H or S then 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from rummykit import handset
+from rummykit import contract_play, handset
 from rummykit.cards import (
     ALL_NATURALS,
     JOKER,
@@ -149,7 +149,8 @@ class HandState:
     # -- construction --------------------------------------------------------------
     @staticmethod
     def check_supported(rules: Rules, num_players: int) -> None:
-        """Refuse what this engine cannot deal yet: packs of several decks or with jokers."""
+        """Refuse a whole contract hand or match: its engine hooks (:mod:`contract_play`)
+        are in progress and only reachable through :meth:`from_deal` for now."""
         if rules.pack_spec(num_players) != (1, 0):
             raise RecordError(
                 f"the {rules.name} rule set needs a pack of several decks and jokers, which "
@@ -167,7 +168,6 @@ class HandState:
         The first draw step begins when the deal is complete, so its automatic checks
         (RULES.md §1.8) run here unless ``automatic`` is false (a position being rebuilt).
         """
-        cls.check_supported(rules, len(hands))
         state = cls.__new__(cls)
         state.rules = rules
         state.num_players = len(hands)
@@ -288,16 +288,40 @@ class HandState:
         return bits
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move, in a fixed order (draw, take; melds, lay-offs, discards)."""
+        """Every legal move, in a fixed order (draw, take, digs; melds, lay-offs, swaps,
+        discards)."""
         if self.phase == PLAY_PHASE:
+            if self.contract:
+                return list(contract_play.play_moves(self))
             return self._play_moves()
         if self.phase == DRAW_PHASE:
-            if self.stock:
-                return [DRAW_MOVE, TAKE_MOVE] if self.discard else [DRAW_MOVE]
-            if self.rules.stock_rebuild == "turn_over_all":
-                return [DRAW_MOVE, TAKE_MOVE]
-            return [TAKE_MOVE]
+            return self._draw_moves()
         return []
+
+    def iter_legal_moves(self) -> Iterator[Move]:
+        """The legal moves lazily, in the order of :meth:`legal_moves` (contract going-down
+        moves can be numerous)."""
+        if self.phase == PLAY_PHASE and self.contract:
+            return contract_play.play_moves(self)
+        return iter(self.legal_moves())
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether a canonical move is legal; agrees with :meth:`legal_moves`."""
+        if self.contract:
+            return contract_play.is_legal(self, move)
+        return move in self.legal_moves()
+
+    def _draw_moves(self) -> list[Move]:
+        moves: list[Move]
+        if self.stock or self.rules.stock_rebuild == "turn_over_all":
+            moves = [DRAW_MOVE, TAKE_MOVE] if self.discard else [DRAW_MOVE]
+        else:
+            moves = [TAKE_MOVE]
+        if self.contract:
+            if TAKE_MOVE in moves and not contract_play.take_ok(self):
+                moves.remove(TAKE_MOVE)
+            moves += contract_play.digs(self)
+        return moves
 
     def _can_finish_with(self, rest: int, table_accepts: int) -> bool:
         """Completability (RULES.md §1.6) of a play that leaves ``rest`` in hand."""

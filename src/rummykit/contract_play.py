@@ -1,0 +1,258 @@
+"""Contract Rummy turns (RULES.md §4): going down, lay-offs once down, joker swaps, digs,
+the turn duties and the completability rule (§1.6), and the seventh-deal rule (§4.7).
+
+These are the engine's named hooks for the ``contract`` rule set; the engine calls them
+when ``rules.contract_schedule`` is set. Moves are generated lazily in a fixed order:
+going down (or, once down, new melds where allowed), lay-offs, swaps, discards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from rummykit import handset
+from rummykit.cards import JOKER, NUM_RANKS
+from rummykit.contract_melds import is_way_to_go_down, ways_to_go_down
+from rummykit.melds import JOKER_AS, RUN, SET, TableMeld, identity, position_card
+from rummykit.moves import Discard, LayOff, Meld, Move, Swap, Take
+
+if TYPE_CHECKING:
+    from rummykit.engine import HandState
+
+
+def contract_of(state: HandState) -> tuple[int, int]:
+    """(sets, runs) of the current deal's contract."""
+    schedule = state.rules.contract_schedule
+    return schedule[state.deal_index % len(schedule)]
+
+
+def final_rule(state: HandState) -> str:
+    """The seventh-deal rule in force this deal: ``none`` except in the last deal."""
+    schedule = state.rules.contract_schedule
+    if state.deal_index % len(schedule) != len(schedule) - 1:
+        return "none"
+    return state.rules.final_deal_rule
+
+
+# -- draw step ------------------------------------------------------------------------------
+
+def digs(state: HandState) -> Iterator[Take]:
+    """Every dig (``take N``, N ≥ 2) whose dug card can be placed this turn."""
+    if not state.rules.discard_dig:
+        return
+    for count in range(2, len(state.discard) + 1):
+        move = Take(count)
+        if _finishable_after(state, move):
+            yield move
+
+
+def take_ok(state: HandState) -> bool:
+    """Whether taking the discard top leaves a turn that can be finished."""
+    return _finishable_after(state, Take())
+
+
+# -- play step ------------------------------------------------------------------------------
+
+def _is_down(state: HandState) -> bool:
+    return bool(state.down >> state.to_move & 1)
+
+
+def _empties(state: HandState, cards: int) -> bool:
+    return handset.size(state.hands[state.to_move]) == cards
+
+
+def joker_identities(meld: TableMeld, state: HandState) -> list[int]:
+    """The identities a joker may take when laid off on ``meld``."""
+    if meld.kind == SET:
+        if len(meld.cards) >= 4:
+            return []
+        present = {identity(c) // NUM_RANKS for c in meld.cards}
+        return [s * NUM_RANKS + meld.rank - 1 for s in range(4) if s not in present]
+    found = []
+    if meld.low > 1:
+        found.append(position_card(meld.suit, meld.low - 1))
+    if meld.high < (14 if state.rules.ace_high else 13):
+        found.append(position_card(meld.suit, meld.high + 1))
+    return found
+
+
+def _meld_moves(state: HandState) -> Iterator[Meld]:
+    hand = state.hands[state.to_move]
+    cards = handset.cards(hand)
+    rules = state.rules
+    strict = rules.must_discard_to_go_out
+    if not _is_down(state):
+        sets, runs = contract_of(state)
+        everything = final_rule(state) == "all_at_once_no_discard"
+        for way in ways_to_go_down(cards, sets, runs, rules):
+            used = sum(len(g) for g in way)
+            if everything and used != len(cards):
+                continue
+            if strict and used == len(cards):
+                continue
+            yield Meld(way)
+    elif rules.extra_melds_after_contract and final_rule(state) == "none":
+        for sets, runs in ((1, 0), (0, 1)):
+            for way in ways_to_go_down(cards, sets, runs, rules):
+                if not (strict and len(way[0]) == len(cards)):
+                    yield Meld(way)
+
+
+def _lay_moves(state: HandState) -> Iterator[LayOff]:
+    hand = state.hands[state.to_move]
+    if state.rules.must_discard_to_go_out and handset.size(hand) == 1:
+        return
+    present = handset.presence(hand)
+    jokers = handset.count(hand, JOKER)
+    for index, meld in enumerate(state.table):
+        fits = present & meld.accepts
+        while fits:
+            low = fits & -fits
+            fits ^= low
+            card = low.bit_length() - 1
+            ends = meld.ends_for(card, state.rules)
+            for end in ends:
+                yield LayOff(card, index + 1, end if len(ends) > 1 else None)
+        if jokers:
+            for ident in joker_identities(meld, state):
+                yield LayOff(JOKER_AS + ident, index + 1, None)
+
+
+def _swap_moves(state: HandState) -> Iterator[Swap]:
+    if not state.rules.joker_swap or state.went_down:
+        return
+    hand = state.hands[state.to_move]
+    for index, meld in enumerate(state.table):
+        if meld.kind != RUN:
+            continue
+        seen = set()
+        for code in meld.cards:
+            if code >= JOKER_AS and code not in seen and handset.count(hand, code - JOKER_AS):
+                seen.add(code)
+                yield Swap(code - JOKER_AS, index + 1)
+
+
+def _discard_moves(state: HandState) -> Iterator[Discard]:
+    if state.dig_duty >= 0 or state.joker_duty:
+        return
+    hand = state.hands[state.to_move]
+    if final_rule(state) != "none" and _is_down(state) and handset.size(hand) != 1:
+        return
+    for card in handset.distinct(hand):
+        if card != state.taken:
+            yield Discard(card)
+
+
+def candidates(state: HandState) -> Iterator[Move]:
+    """The play-step moves allowed by every rule but completability, in canonical order."""
+    yield from _meld_moves(state)
+    if _is_down(state) and final_rule(state) != "all_at_once_no_discard":
+        yield from _lay_moves(state)
+        yield from _swap_moves(state)
+    yield from _discard_moves(state)
+
+
+def play_moves(state: HandState) -> Iterator[Move]:
+    """The legal play-step moves, lazily, in canonical order."""
+    for move in candidates(state):
+        if type(move) is Discard or _finishable_after(state, move):
+            yield move
+
+
+# -- completability (RULES.md §1.6) -----------------------------------------------------------
+
+def _finishable_after(state: HandState, move: Move) -> bool:
+    state.push(move)
+    try:
+        return state.result is not None or finishable(state)
+    finally:
+        state.pop()
+
+
+def _can_discard_now(state: HandState) -> bool:
+    return next(_discard_moves(state), None) is not None
+
+
+def finishable(state: HandState) -> bool:
+    """Can the player to move finish this turn by some sequence of legal actions?"""
+    if _can_discard_now(state):
+        return True
+    return _search(state, {})
+
+
+def _search(state: HandState, memo: dict[tuple[object, ...], bool]) -> bool:
+    seat = state.to_move
+    key = (state.hands[seat], tuple(state.table), state.dig_duty, state.joker_duty,
+           state.down, state.went_down)
+    found = memo.get(key)
+    if found is not None:
+        return found
+    memo[key] = False
+    for move in candidates(state):
+        if type(move) is Discard:
+            memo[key] = True
+            return True
+        state.push(move)
+        try:
+            done = state.result is not None or _can_discard_now(state) or _search(state, memo)
+        finally:
+            state.pop()
+        if done:
+            memo[key] = True
+            return True
+    return False
+
+
+# -- checking one move -------------------------------------------------------------------------
+
+def is_legal(state: HandState, move: Move) -> bool:
+    """Agrees with the generator (:func:`play_moves`, :func:`digs`) for one canonical move."""
+    from rummykit.engine import DRAW_PHASE, PLAY_PHASE
+
+    if state.phase == DRAW_PHASE:
+        return move in state.legal_moves()
+    if state.phase != PLAY_PHASE:
+        return False
+    if isinstance(move, Meld) and not _is_down(state):
+        sets, runs = contract_of(state)
+        cards = handset.cards(state.hands[state.to_move])
+        if not is_way_to_go_down(cards, move.groups, sets, runs, state.rules):
+            return False
+        used = sum(len(g) for g in move.groups)
+        if final_rule(state) == "all_at_once_no_discard" and used != len(cards):
+            return False
+        if state.rules.must_discard_to_go_out and used == len(cards):
+            return False
+        canonical = _canonical_way(state, move)
+        return canonical is not None and _finishable_after(state, canonical)
+    if isinstance(move, Meld):
+        return any(_same_meld(m, move) for m in _meld_moves(state)) and \
+            _finishable_after(state, move)
+    if isinstance(move, LayOff):
+        kinds: Iterator[Move] = _lay_moves(state) if _is_down(state) and \
+            final_rule(state) != "all_at_once_no_discard" else iter(())
+    elif isinstance(move, Swap):
+        kinds = _swap_moves(state) if _is_down(state) else iter(())
+    elif isinstance(move, Discard):
+        return move in list(_discard_moves(state))
+    else:
+        return False
+    return move in list(kinds) and _finishable_after(state, move)
+
+
+def _same_meld(a: Meld, b: Meld) -> bool:
+    return sorted(a.groups) == sorted(b.groups)
+
+
+def _canonical_way(state: HandState, move: Meld) -> Meld | None:
+    """``move`` with each group in meld order (the engine places groups as given)."""
+    from rummykit.melds import make_meld
+
+    groups = []
+    for group in move.groups:
+        meld = make_meld(group, state.rules)
+        if isinstance(meld, str):
+            return None
+        groups.append(meld.cards)
+    return Meld(tuple(groups))
