@@ -66,7 +66,8 @@ def parse_card(text: str) -> Card:
 
     A joker identity (``JK=H6``) is not a plain card: see :func:`parse_placed_card`.
     """
-    token = text.strip().upper()
+    token = text.strip()
+    token = token.upper() if token.isascii() else "?"  # upper() folds some letters to ASCII
     if token == "JK":
         return JOKER
     if len(token) >= 2 and token[0] in SUITS:

@@ -88,6 +88,7 @@ class HandState:
         "contract",
         "deal_index",
         "dealer",
+        "detached",
         "dig_duty",
         "discard",
         "down",
@@ -137,6 +138,7 @@ class HandState:
     rng: random.Random | None
     multi: bool
     contract: bool
+    detached: bool
     down: int
     went_down: bool
     dig_duty: int
@@ -195,6 +197,7 @@ class HandState:
         state.result = None
         state.restocks = []
         state.given_restocks = restocks
+        state.detached = False
         state.rng = rng
         state._stack = []
         state._tables = tables_for(rules)
@@ -257,7 +260,8 @@ class HandState:
         new.result = self.result
         new.restocks = self.restocks[:]
         new.given_restocks = self.given_restocks
-        new.rng = self.rng
+        new.rng = None  # a copy never moves the original's generator (see _restock)
+        new.detached = True
         new._stack = []
         new._tables = self._tables
         new._caches = self._caches
@@ -595,6 +599,9 @@ class HandState:
         elif self.rng is not None:
             top_first = moved[:]
             self.rng.shuffle(top_first)
+        elif self.detached:  # a copy: shuffle with a generator seeded by its position
+            top_first = moved[:]
+            random.Random(hash((tuple(moved), self.turn_count, self.rebuilds))).shuffle(top_first)
         else:
             raise RecordError(f"restocks entry {index} is missing and there is no seed")
         self.restocks.append(tuple(top_first))

@@ -119,7 +119,7 @@ def _plain(token: str) -> Card:
 
 
 def _number(token: str, what: str) -> int:
-    if not token.isdigit() or int(token) < 1:
+    if not (token.isascii() and token.isdigit() and len(token) <= 6) or int(token) < 1:
         raise NotationError(f"bad {what} {token!r}: expected a number 1, 2, ...")
     return int(token)
 
@@ -127,6 +127,9 @@ def _number(token: str, what: str) -> int:
 def parse_move(text: str) -> Move:
     """Parse one move of the notation; raises :class:`NotationError` quoting the bad token."""
     words = text.replace("/", " / ").split()
+    for word in words:
+        if not word.isascii():
+            raise NotationError(f"bad token {word!r} in {text.strip()!r}: the notation is ASCII")
     if not words:
         raise NotationError("empty move: expected draw, take, meld, lay, swap or discard")
     keyword, args = words[0].lower(), words[1:]

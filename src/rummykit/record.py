@@ -191,8 +191,8 @@ def loads(text: str) -> Record:
     """Parse a record from JSON text."""
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"bad JSON: {exc}") from None
+    except (json.JSONDecodeError, RecursionError, ValueError) as exc:
+        raise RecordError(f"bad JSON: {str(exc)[:200]}") from None
     return from_json(data)
 
 

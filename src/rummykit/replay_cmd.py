@@ -23,8 +23,11 @@ def run(path: str, as_json: bool, check: bool) -> tuple[int, str]:
     error = replayed.check() if check else replayed.error
     if as_json:
         body = error.to_json() if error is not None else replayed.to_json()
-        return (1 if error else 0), json.dumps(body, ensure_ascii=False) + "\n"
-    return (1 if error else 0), describe(replayed, error)
+        text = json.dumps(body, ensure_ascii=False) + "\n"
+    else:
+        text = describe(replayed, error)
+    # a record may smuggle in lone surrogates (valid JSON escapes): print them escaped
+    return (1 if error else 0), text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _error_line(error: ReplayError) -> str:

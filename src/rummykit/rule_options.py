@@ -71,7 +71,7 @@ def _player_map(knob: str, value: Any, base: Any) -> Any:
         raise _fail(knob, "an object keyed by player count", value)
     merged = dict(base) if isinstance(base, tuple) else {}
     for key, size in value.items():
-        if not (isinstance(key, str) and key.isdigit()):
+        if not (isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 3):
             raise _fail(knob, "player counts as keys", key)
         merged[int(key)] = _int(knob, size, 1)
     return tuple(sorted(merged.items()))
