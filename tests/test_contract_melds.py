@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
+import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import cache
@@ -16,7 +17,9 @@ from rummykit.cards import JOKER, NUM_RANKS, card_points, parse_card, parse_card
 from rummykit.contract_melds import (
     Way,
     can_make,
+    can_make_containing,
     deal_seven_ok,
+    first_way_containing,
     is_way_to_go_down,
     least_penalty,
     uses_every_card,
@@ -444,3 +447,173 @@ def test_big_hands_agree_with_themselves() -> None:
                         sum(map(len, w)) == len(hand) for w in ways)
                 compared += 1
     assert compared > 300
+
+
+# --- (d) ways placing one given card (a dig's card, RULES.md §4.4) ---------------------------
+
+def holds(way: Way | tuple[tuple[int, ...], ...], card: int) -> bool:
+    return any(card in g for g in way)
+
+
+def first_holding(ways: Iterable[Way], card: int) -> Way | None:
+    return next((w for w in ways if holds(w, card)), None)
+
+
+def containing(hand: str, card: str, sets: int, runs: int, rules: Rules = CONTRACT
+               ) -> tuple[bool, str | None]:
+    cards, target = parse_cards(hand), parse_card(card)
+    way = first_way_containing(cards, target, sets, runs, rules)
+    found = can_make_containing(cards, target, sets, runs, rules)
+    return found, None if way is None else text_of(way)
+
+
+def test_containing_cases() -> None:
+    hand = "C8 D8 H8 S8 S9 ST SJ H2"
+    assert containing(hand, "SJ", 1, 1) == (True, "C8 D8 H8 / S8 S9 ST SJ")
+    assert containing(hand, "S8", 1, 0) == (True, "C8 D8 H8 S8")
+    assert containing(hand, "H2", 1, 1) == (False, None)
+    assert containing(hand, "S8", 2, 0) == (False, None)
+    assert containing(hand, "HK", 1, 1) == (False, None)  # not held
+    # C8's set needs a joker standing in for D8, held, which the other set needs
+    assert containing("C8 D8 JK JK JK JK", "C8", 2, 0) == (True, "C8 JK=D8 JK=H8 / "
+                                                                 "D8 JK=H8 JK=S8")
+    assert containing("C8 D8 JK JK JK", "C8", 2, 0) == (False, None)
+    # HK's run (aces low) needs a joker standing in for HJ or HQ, held: the other run needs it
+    low_same = dataclasses.replace(SAME_SUITS, ace_mode="low")
+    assert containing("HJ HQ HK JK JK JK", "HK", 0, 2, low_same) == (
+        True, "JK=H9 JK=HT HJ / JK=HJ HQ HK")
+    assert containing("HJ HQ HK JK JK", "HK", 0, 2, low_same) == (False, None)
+    # runs of distinct suits (§4.10.4)
+    assert containing("H4 H5 H6 H9 HT HJ", "H4", 0, 2) == (False, None)
+    assert containing("H4 H5 H6 H9 HT HJ", "H4", 0, 2, SAME_SUITS) == (
+        True, "H4 H5 H6 / H9 HT HJ")
+    assert containing("H4 H5 H6 H9 HT HJ S2 S3 JK", "HJ", 0, 2) == (
+        True, "H9 HT HJ / JK=SA S2 S3")
+    # aces (§4.10.18), a joker fills the gap
+    assert containing("HQ HK HA H3 JK", "HA", 0, 1) == (True, "HA JK=H2 H3")
+    assert containing("HQ HK HA", "HA", 0, 1) == (True, "HQ HK HA")
+    assert containing("HQ HK HA", "HA", 0, 1, LOW) == (False, None)
+    with pytest.raises(ValueError):
+        can_make_containing(parse_cards("D8 S8 JK"), JOKER, 1, 0, CONTRACT)
+    with pytest.raises(ValueError):
+        first_way_containing(parse_cards("D8 S8 JK"), 52 + 12, 1, 0, CONTRACT)
+    with pytest.raises(ValueError):
+        can_make_containing(parse_cards("D8 S8 JK"), parse_card("D8"), 0, -1, CONTRACT)
+
+
+def test_containing_long_runs() -> None:
+    """Runs of 13 or 14 cards at least: the target ace at either end, both aces held."""
+    long = dataclasses.replace(CONTRACT, run_min_length=14)
+    everything = "HA H2 H3 H4 H5 H6 H7 H8 H9 HT HJ HQ HK"
+    ha = parse_card("HA")
+    assert containing(everything + " HA", "HA", 0, 1, long) == (True, everything + " HA")
+    assert containing(everything + " JK", "HA", 0, 1, long) == (True, everything + " JK=HA")
+    assert containing(everything + " JK", "H5", 0, 1, long) == (True, everything + " JK=HA")
+    assert containing(everything, "HA", 0, 1, long) == (False, None)
+    thirteen = dataclasses.replace(long, run_min_length=13)
+    hand = parse_cards(everything + " HA")
+    for card in set(hand):
+        ways = list(ways_to_go_down(hand, 0, 1, thirteen))
+        assert len(ways) == 3  # the ace low, high, or both
+        assert first_way_containing(hand, card, 0, 1, thirteen) == ways[0]
+    assert can_make_containing(hand, ha, 0, 1, dataclasses.replace(thirteen, ace_mode="low"))
+
+
+def small_hand(rng: random.Random) -> list[int]:
+    """A hand for the oracle: mostly :func:`random_hand`, sometimes three jokers with 3-6
+    naturals (where a joker standing in for a held natural can matter)."""
+    hand = random_hand(rng)
+    if rng.random() < 0.25:
+        hand = [c for c in hand if c != JOKER][:rng.randint(3, 6)] + [JOKER] * 3
+    return hand
+
+
+CONTAINING_HANDS_PER_VARIANT = 200  # 8 variants: 1,600 hands, every natural, every contract
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: (
+    f"{r.ace_mode}-{r.run_min_length}-{'distinct' if r.contract_runs_distinct_suits else 'any'}"))
+def test_containing_against_brute_force(rules: Rules) -> None:
+    rng = random.Random(f"containing-{rules.ace_mode}-{rules.run_min_length}"
+                        f"-{rules.contract_runs_distinct_suits}")
+    counts = Counter[bool]()
+    for _ in range(CONTAINING_HANDS_PER_VARIANT):
+        hand = small_hand(rng)
+        counter = Counter(hand)
+        melds = candidate_melds(counter, rules)
+        for sets, runs in sorted(set(SCHEDULE)):
+            expected = oracle_ways(counter, melds, sets, runs, rules)
+            ways = list(ways_to_go_down(hand, sets, runs, rules))
+            for card in sorted(set(hand) - {JOKER}):
+                want = any(holds(w, card) for w in expected)
+                assert can_make_containing(hand, card, sets, runs, rules) == want, (
+                    hand, card, sets, runs)
+                first = first_way_containing(hand, card, sets, runs, rules)
+                assert first == first_holding(ways, card), (hand, card, sets, runs)
+                if first is not None:
+                    assert canonical(first, rules) in expected
+                counts[want] += 1
+    assert counts[True] > 400 and counts[False] > 4000, counts
+
+
+def big_hand(rng: random.Random) -> list[int]:
+    """20-40 cards from three decks with 0-4 jokers: at random, or (a third of them) from a
+    few ranks of two suits, which leaves fewer ways and more cards in none."""
+    jokers = rng.randint(0, 4)
+    size = rng.randint(20, 40)
+    pack = [c for c in range(52) for _ in range(3)]
+    if rng.random() < 1 / 3:
+        suits = rng.sample(range(4), 2)
+        ranks = rng.sample(range(NUM_RANKS), 7)
+        pack = [s * NUM_RANKS + r for s in suits for r in ranks for _ in range(3)]
+        size = min(size, len(pack) + jokers)
+    hand = rng.sample(pack, size - jokers) + [JOKER] * jokers
+    rng.shuffle(hand)
+    return hand
+
+
+def test_containing_big_hands() -> None:
+    """20-40-card hands: where a capped enumeration of :func:`ways_to_go_down` ends, the
+    answers for every natural held equal the enumeration's; where it does not, a card it
+    found in a way is confirmed (with the first such way); every answer is consistent."""
+    cap = 1000
+    rng = random.Random(17)
+    exhausted = partial = skipped = 0
+    answers = Counter[bool]()
+    timings: list[float] = []
+    complete_hands = 0
+    for i in range(120):
+        rules = VARIANTS[i % len(VARIANTS)]
+        hand = big_hand(rng)
+        sets, runs = SCHEDULE[i % len(SCHEDULE)]
+        ways = list(itertools.islice(ways_to_go_down(hand, sets, runs, rules), cap))
+        complete = len(ways) < cap
+        complete_hands += complete
+        possible = can_make(hand, sets, runs, rules)
+        for card in sorted(set(hand) - {JOKER}):
+            start = time.perf_counter()
+            got = can_make_containing(hand, card, sets, runs, rules)
+            timings.append(time.perf_counter() - start)
+            first = first_way_containing(hand, card, sets, runs, rules)
+            assert (first is not None) == got and (possible or not got)
+            if first is not None:
+                assert holds(first, card) and is_way_to_go_down(hand, first, sets, runs, rules)
+                assert [group_key(g, rules) for g in first] == sorted(
+                    group_key(g, rules) for g in first)
+            found = first_holding(ways, card)
+            if complete or found is not None:
+                assert got == (found is not None), (hand, card, sets, runs)
+                assert first == found
+                exhausted += complete
+                partial += not complete
+                answers[got] += complete
+            else:
+                skipped += 1
+    timings.sort()
+    print(f"\ncan_make_containing on {len(timings)} (hand, card) pairs of 20-40 cards: "
+          f"median {timings[len(timings) // 2] * 1e6:.0f} us, "
+          f"max {timings[-1] * 1e6:.0f} us; {complete_hands} of 120 hands enumerated in full "
+          f"({exhausted} pairs checked, {answers[False]} of them no), {partial} pairs "
+          f"confirmed by a partial enumeration, {skipped} skipped")
+    assert complete_hands > 30 and answers[True] > 300 and answers[False] > 100
+    assert partial > 300

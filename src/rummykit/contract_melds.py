@@ -29,6 +29,15 @@ with a table, per suit, of the fewest jokers a run needs. :meth:`_Search.best` i
 recursion maximizing the value put down, with a per-suit table of the best run for each joker
 budget; :func:`least_penalty` follows the generator's order and keeps only candidates that can
 still reach the optimum, so it returns the first optimal way in that order.
+
+Ways placing a given natural card (a dug card, §4.4): :meth:`_Search.containing` tries each
+smallest meld holding the card (a set of three of its rank, a run of the minimum length in its
+suit over its position, every other card a held natural or a joker, since a joker standing in
+for a held natural can free that natural for another meld), and asks :meth:`_Search.feasible`
+whether the rest makes the contract less that meld (its runs kept out of the card's suit when
+runs must be of distinct suits). Any meld holding the card shrinks to one of those, the cards
+dropped only helping the rest, so the test is exact. :func:`first_way_containing` is the
+generator's walk with that test as its pruning until the card is placed.
 """
 
 from __future__ import annotations
@@ -238,10 +247,15 @@ def _suit_runs(kit: _Kit, l1: int, l2: int, l3: int, s: int, jokers: int, min_on
     """
     base = s * NUM_RANKS
     held = [0] + [_count(l1, l2, l3, s, p) for p in range(1, 15)]  # copies per position
+    gaps = [0] * 15  # gaps[p]: positions 1..p that no card held can take
+    for p in range(1, 15):
+        gaps[p] = gaps[p - 1] + (not held[p])
     for lo, length, _ in kit.windows:
         if min_only and length != kit.min_len:
             continue
         hi = lo + length - 1
+        if gaps[hi] - gaps[lo - 1] > jokers or gaps[hi] - gaps[lo - 1] == length:
+            continue  # the same test as below, before building the slots
         slots = [(base + _rank_of_position(p), p in (1, 14), held[p] > 0)
                  for p in range(lo, hi + 1)]
         # missing[i]: positions from i on that no card held can take
@@ -262,6 +276,57 @@ def _suit_runs(kit: _Kit, l1: int, l2: int, l3: int, s: int, jokers: int, min_on
             yield lo, length, cards, once, twice, jokers - left
 
 
+def _sets_with(l1: int, target: int, jokers: int) -> Iterator[tuple[int, int]]:
+    """Every set of three holding the natural ``target`` (held), with the held naturals of
+    its rank it could use and jokers for the rest: (naturals taken, jokers used), fewest
+    jokers first. A bigger set holding ``target`` only keeps more cards from the rest."""
+    s, r = divmod(target, NUM_RANKS)
+    spread = _SPREAD[r]
+    for q in _SUBMASKS[_held(l1, r)]:
+        n = _POP4[q]
+        if n > 3 or not q >> s & 1:
+            continue
+        if 3 - n > jokers:
+            break
+        yield spread[q], 3 - n
+
+
+def _runs_with(kit: _Kit, l1: int, l2: int, l3: int, target: int, jokers: int
+               ) -> Iterator[tuple[int, int, int]]:
+    """Every run of ``kit.min_len`` cards holding the natural ``target`` (held) at one of its
+    positions: (taken once, taken again, jokers used), each once, a natural before a joker
+    at each position. Every other position takes a held natural or a joker, so the joker
+    standing in for a held natural (which the rest may need) is among them; a longer run
+    holding ``target`` only keeps more cards from the rest."""
+    s, r = divmod(target, NUM_RANKS)
+    base, n = s * NUM_RANKS, kit.min_len
+    spots = (1, 14) if r == 0 and kit.top == 14 else (r + 1,)
+    seen: set[tuple[int, int, int]] = set()
+    for spot in spots:
+        for lo in range(max(1, spot - n + 1), min(spot, kit.top - n + 1) + 1):
+            others = [base + _rank_of_position(p) for p in range(lo, lo + n) if p != spot]
+            # copies held, less the one at ``spot`` (both aces of a run from 1 to 14)
+            copies = {c: _count(l1, l2, l3, s, c - base + 1) - (c == target) for c in others}
+            if sum(not copies[c] for c in others) > jokers:
+                continue
+            # (index, once, twice, jokers left), depth first, natural before joker
+            stack = [(0, 1 << target, 0, jokers)]
+            while stack:
+                i, once, twice, budget = stack.pop()
+                if i == len(others):
+                    found = (once, twice, jokers - budget)
+                    if found not in seen:
+                        seen.add(found)
+                        yield found
+                    continue
+                c = others[i]
+                if budget:
+                    stack.append((i + 1, once, twice, budget - 1))
+                if copies[c] > (once >> c & 1) + (twice >> c & 1) - (c == target):
+                    bit = 1 << c
+                    stack.append((i + 1, once | bit, twice | (once & bit), budget))
+
+
 class _Search:
     """One hand's search: memo tables for feasibility and best value."""
 
@@ -274,15 +339,16 @@ class _Search:
 
     # -- can the rest be finished ---------------------------------------------------------
     def feasible(self, l1: int, l2: int, l3: int, jokers: int, sets: int, runs: int,
-                 min_rank: int, min_suit: int) -> bool:
+                 min_rank: int, min_suit: int, hide: int = 0) -> bool:
         """Can the hand give ``sets`` sets of rank index >= ``min_rank``, then ``runs`` runs
-        of suit >= ``min_suit``, as minimal melds?"""
+        of suit >= ``min_suit``, as minimal melds? The cards of ``hide`` (whole suits) may
+        go into the sets but not into the runs."""
         if not sets:
-            return self._runs_ok(l1, l2, l3, jokers, runs, min_suit)
+            return self._runs_ok(l1 & ~hide, l2 & ~hide, l3 & ~hide, jokers, runs, min_suit)
         need = 3 * sets + self.kit.min_len * runs
         if l1.bit_count() + l2.bit_count() + l3.bit_count() + jokers < need:
             return False
-        key = (l1, l2, l3, jokers, sets, runs, min_rank, min_suit)
+        key = (l1, l2, l3, jokers, sets, runs, min_rank, min_suit, hide)
         found = self.memo_ok.get(key)
         if found is not None:
             return found
@@ -300,7 +366,7 @@ class _Search:
                     break
                 m = spread[q]
                 if self.feasible(l1 & ~(m & ~l2), l2 & ~(m & ~l3), l3 & ~m, jokers - 3 + n,
-                                 sets - 1, runs, r, min_suit):
+                                 sets - 1, runs, r, min_suit, hide):
                     result = True
                     break
             if result:
@@ -341,6 +407,34 @@ class _Search:
                 found = min(found, used + self._suit_jokers(x, y, z, t - 1))
             kit.multi_runs[key] = found
         return found
+
+    def containing(self, l1: int, l2: int, l3: int, jokers: int, sets: int, runs: int,
+                   min_rank: int, min_suit: int, target: int) -> bool:
+        """:meth:`feasible`, with the natural ``target`` in one of the melds.
+
+        Exact: a meld holding ``target`` shrinks to a set of three or a run of the minimum
+        length still holding it (the cards dropped only help the rest), and every such small
+        meld is tried, with each choice of held natural or joker for its other cards; the rest
+        must then make the contract less that meld, its runs in other suits than a run
+        holding ``target`` when runs must be of distinct suits."""
+        if not l1 >> target & 1:
+            return False
+        s, r = divmod(target, NUM_RANKS)
+        if sets and r >= min_rank:
+            for m, used in _sets_with(l1, target, jokers):
+                a, b, c = _take(l1, l2, l3, m)
+                if self.feasible(a, b, c, jokers - used, sets - 1, runs, min_rank, min_suit):
+                    return True
+        if runs and s >= min_suit:
+            hide = _SUIT << s * NUM_RANKS if self.kit.distinct else 0
+            for once, twice, used in _runs_with(self.kit, l1, l2, l3, target, jokers):
+                a, b, c = _take(l1, l2, l3, once)
+                if twice:
+                    a, b, c = _take(a, b, c, twice)
+                if self.feasible(a, b, c, jokers - used, sets, runs - 1, min_rank, min_suit,
+                                 hide):
+                    return True
+        return False
 
     # -- the most value that can be put down ------------------------------------------------
     def best(self, l1: int, l2: int, l3: int, jokers: int, sets: int, runs: int,
@@ -431,9 +525,10 @@ class _Search:
     # -- the ways, in canonical order -------------------------------------------------------
     def walk(self, l1: int, l2: int, l3: int, jokers: int, sets: int, runs: int,
              last_set: tuple[int, int], last_run: tuple[int, int, int, Group] | None,
-             acc: list[Group], need: int | None) -> Iterator[Way]:
+             acc: list[Group], need: int | None, target: int = -1) -> Iterator[Way]:
         """The ways to finish, after ``acc``, in canonical order; with ``need``, only those
-        putting down exactly that much more value."""
+        putting down exactly that much more value; with a ``target`` (no ``need``), only
+        those placing that natural card."""
         if sets:
             r0, i0 = last_set
             for r in range(r0, NUM_RANKS):
@@ -447,8 +542,11 @@ class _Search:
                         continue
                     a, b, c = _take(l1, l2, l3, _SPREAD[r][nat])
                     rest_need = None
+                    left = target if target < 0 or target not in cards else -1
                     if need is None:
-                        if not self.feasible(a, b, c, jokers - used, sets - 1, runs, r, 0):
+                        if not (self.feasible(a, b, c, jokers - used, sets - 1, runs, r, 0)
+                                if left < 0 else self.containing(
+                                    a, b, c, jokers - used, sets - 1, runs, r, 0, left)):
                             continue
                     else:
                         assert self.vals is not None
@@ -458,11 +556,14 @@ class _Search:
                             continue
                     acc.append(cards)
                     yield from self.walk(a, b, c, jokers - used, sets - 1, runs, (r, idx),
-                                         None, acc, rest_need)
+                                         None, acc, rest_need, left)
                     acc.pop()
         elif runs:
             s0 = 0 if last_run is None else last_run[0] + (1 if self.kit.distinct else 0)
             for s in range(s0, 4):
+                if target >= 0 and s != target // NUM_RANKS and (
+                        runs == 1 or s > target // NUM_RANKS):
+                    continue  # this run cannot hold the target, nor can the runs after it
                 for lo, length, cards, once, twice, used in _suit_runs(
                         self.kit, l1, l2, l3, s, jokers, False):
                     if last_run is not None and s == last_run[0] \
@@ -473,8 +574,11 @@ class _Search:
                         a, b, c = _take(a, b, c, twice)
                     next_suit = s + 1 if self.kit.distinct else s
                     rest_need = None
+                    left = target if target < 0 or target not in cards else -1
                     if need is None:
-                        if not self.feasible(a, b, c, jokers - used, 0, runs - 1, 0, next_suit):
+                        if not (self.feasible(a, b, c, jokers - used, 0, runs - 1, 0, next_suit)
+                                if left < 0 else self.containing(
+                                    a, b, c, jokers - used, 0, runs - 1, 0, next_suit, left)):
                             continue
                     else:
                         assert self.vals is not None
@@ -486,7 +590,7 @@ class _Search:
                             continue
                     acc.append(cards)
                     yield from self.walk(a, b, c, jokers - used, 0, runs - 1, (0, 0),
-                                         (s, lo, length, cards), acc, rest_need)
+                                         (s, lo, length, cards), acc, rest_need, left)
                     acc.pop()
         elif need is None or need <= 0:
             yield tuple(acc)
@@ -541,6 +645,68 @@ def ways_to_go_down(hand: Iterable[Card], sets: int, runs: int, rules: Rules
     if not search.feasible(l1, l2, l3, jokers, sets, runs, 0, 0):
         return iter(())
     return search.walk(l1, l2, l3, jokers, sets, runs, (0, 0), None, [], None)
+
+
+def _target(card: Card) -> int:
+    if not (isinstance(card, int) and 0 <= card < NUM_NATURALS):
+        raise ValueError(f"not a natural card: {card!r}")
+    return card
+
+
+def can_make_containing(hand: Iterable[Card], card: Card, sets: int, runs: int, rules: Rules
+                        ) -> bool:
+    """Whether some way to go down with the contract places the natural ``card`` (as itself,
+    in one of the melds); ``False`` when ``hand`` does not hold ``card``.
+
+    Exactly ``any(card in g for w in ways_to_go_down(hand, sets, runs, rules) for g in w)``,
+    without enumerating the ways: each smallest meld holding ``card`` (set of three, run of
+    ``run_min_length``, with each choice of held natural or joker for its other cards) is
+    tried against the feasibility search for the rest of the contract.
+
+    >>> from rummykit.cards import parse_card, parse_cards
+    >>> from rummykit.rules import CONTRACT
+    >>> hand = parse_cards("C8 D8 H8 S9 ST SJ H2")
+    >>> can_make_containing(hand, parse_card("SJ"), 1, 1, CONTRACT)
+    True
+    >>> can_make_containing(hand, parse_card("H2"), 1, 1, CONTRACT)
+    False
+    >>> can_make_containing(parse_cards("C8 D8 JK JK JK JK"), parse_card("C8"), 2, 0,
+    ...                     CONTRACT)  # C8 JK=D8 JK=H8 / D8 JK=H8 JK=S8
+    True
+    """
+    _check_contract(sets, runs)
+    target = _target(card)
+    l1, l2, l3, jokers = _layers(hand)
+    return _Search(_kit(rules)).containing(l1, l2, l3, jokers, sets, runs, 0, 0, target)
+
+
+def first_way_containing(hand: Iterable[Card], card: Card, sets: int, runs: int,
+                         rules: Rules) -> Way | None:
+    """The first way of :func:`ways_to_go_down` (same canonical form, same order) that places
+    the natural ``card`` in one of its melds, or ``None`` when there is none.
+
+    >>> from rummykit.cards import parse_card, parse_cards
+    >>> from rummykit.melds import format_placed
+    >>> from rummykit.rules import CONTRACT
+    >>> hand = parse_cards("C8 D8 H8 S8 S9 ST SJ")
+    >>> def show(way):
+    ...     return [" ".join(map(format_placed, g)) for g in way]
+    >>> show(next(ways_to_go_down(hand, 1, 1, CONTRACT)))
+    ['C8 D8 H8', 'S8 S9 ST']
+    >>> show(first_way_containing(hand, parse_card("SJ"), 1, 1, CONTRACT))
+    ['C8 D8 H8', 'S8 S9 ST SJ']
+    >>> show(first_way_containing(hand, parse_card("S8"), 1, 0, CONTRACT))
+    ['C8 D8 H8 S8']
+    >>> first_way_containing(hand, parse_card("S8"), 2, 0, CONTRACT) is None
+    True
+    """
+    _check_contract(sets, runs)
+    target = _target(card)
+    l1, l2, l3, jokers = _layers(hand)
+    search = _Search(_kit(rules))
+    if not search.containing(l1, l2, l3, jokers, sets, runs, 0, 0, target):
+        return None
+    return next(search.walk(l1, l2, l3, jokers, sets, runs, (0, 0), None, [], None, target))
 
 
 def is_way_to_go_down(hand: Iterable[Card], groups: Iterable[Iterable[int]], sets: int,
@@ -649,5 +815,6 @@ def deal_seven_ok(hand: Iterable[Card], rules: Rules) -> bool:
     return uses_every_card(hand, 0, 3, rules)
 
 
-__all__ = ["Group", "Way", "can_make", "deal_seven_ok", "is_way_to_go_down", "least_penalty",
-           "uses_every_card", "ways_to_go_down"]
+__all__ = ["Group", "Way", "can_make", "can_make_containing", "deal_seven_ok",
+           "first_way_containing", "is_way_to_go_down", "least_penalty", "uses_every_card",
+           "ways_to_go_down"]
