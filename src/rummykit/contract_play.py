@@ -8,12 +8,20 @@ going down (or, once down, new melds where allowed), lay-offs, swaps, discards.
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from rummykit import handset
 from rummykit.cards import JOKER, NUM_RANKS
-from rummykit.contract_melds import is_way_to_go_down, ways_to_go_down
+from rummykit.contract_melds import (
+    can_make,
+    can_make_containing,
+    is_way_to_go_down,
+    uses_every_card,
+    ways_to_go_down,
+)
 from rummykit.melds import JOKER_AS, RUN, SET, TableMeld, identity, position_card
 from rummykit.moves import Discard, LayOff, Meld, Move, Swap, Take
 
@@ -41,7 +49,12 @@ def digs(state: HandState) -> Iterator[Take]:
     """Every dig (``take N``, N ≥ 2) whose dug card can be placed this turn."""
     if not state.rules.discard_dig:
         return
+    down = _is_down(state)
+    hand = handset.cards(state.hands[state.to_move])
+    sets, runs = contract_of(state)
     for count in range(2, len(state.discard) + 1):
+        if not down and not can_make(hand + state.discard[-count:], sets, runs, state.rules):
+            continue  # the dug card can only be placed by going down this turn
         move = Take(count)
         if _finishable_after(state, move):
             yield move
@@ -178,10 +191,117 @@ def finishable(state: HandState) -> bool:
     """Can the player to move finish this turn by some sequence of legal actions?"""
     if _can_discard_now(state):
         return True
-    return _search(state, {})
+    quick = _dig_before_going_down(state)
+    if quick is not None:
+        return quick
+    return _search(state, {}, [0])
 
 
-def _search(state: HandState, memo: dict[tuple[object, ...], bool]) -> bool:
+JOKER_WAYS = 500  # ways looked at for one holding a dug joker (a known limit)
+
+
+def _dig_before_going_down(state: HandState) -> bool | None:
+    """Exact shortcuts for a dig by a player who is not down (None: search instead).
+
+    The dug card must then reach the table through this turn's going-down melds (a lay-off
+    on one's own new meld is the same as a bigger meld) or a lay-off on a meld placed
+    before this turn.
+    """
+    if state.dig_duty < 0 or state.joker_duty or _is_down(state):
+        return None
+    hand = handset.cards(state.hands[state.to_move])
+    sets, runs = contract_of(state)
+    rule = final_rule(state)
+    if rule == "all_at_once_no_discard":
+        return uses_every_card(hand, sets, runs, state.rules)
+    if not can_make(hand, sets, runs, state.rules):
+        return False
+    if state.dig_duty == JOKER:
+        if rule != "none" or state.rules.must_discard_to_go_out:
+            return None
+        if any(joker_identities(meld, state) for meld in state.table):
+            return True  # go down, then lay the joker off
+        ways = itertools.islice(ways_to_go_down(hand, sets, runs, state.rules), JOKER_WAYS)
+        return any(c >= JOKER_AS for way in ways for group in way for c in group)
+    if rule == "none" and not state.rules.must_discard_to_go_out:
+        # go down with the dug card, or go down then lay it off on an earlier meld; then
+        # discard, or be out
+        return can_make_containing(hand, state.dig_duty, sets, runs, state.rules) or \
+            _dig_laid_off(state, hand, sets, runs)
+    if not any(_may_reach(state, meld, state.dig_duty) for meld in state.table):
+        return False
+    return None
+
+
+def _dig_laid_off(state: HandState, hand: list[int], sets: int, runs: int) -> bool:
+    """Can the player go down without the dug card and then lay it off on a meld placed
+    before this turn (after the cards that lead up to it on a run)?"""
+    dug = state.dig_duty
+    rest = Counter(hand)
+    rest[dug] -= 1
+    for meld in state.table:
+        for chain in _chains(state, meld, dug, rest):
+            left = rest.copy()
+            left.subtract(chain)
+            if can_make(list(left.elements()), sets, runs, state.rules):
+                return True
+    return False
+
+
+def _chains(state: HandState, meld: TableMeld, card: int, held: Counter[int]
+            ) -> Iterator[list[int]]:
+    """The cards that could be laid off on ``meld`` before ``card`` fits it."""
+    if meld.kind == SET:
+        if _may_reach(state, meld, card):
+            yield []
+        return
+    if card // NUM_RANKS != meld.suit:
+        return
+    rank = card % NUM_RANKS + 1
+    for position in {rank, 14} if rank == 1 and state.rules.ace_high else {rank}:
+        if meld.low <= position <= meld.high:
+            continue
+        gap = list(range(position + 1, meld.low) if position < meld.low
+                   else range(meld.high + 1, position))
+        naturals = [position_card(meld.suit, p) for p in gap]
+        forced = [i for i, c in enumerate(naturals) if not held[c]]
+        optional = [i for i, c in enumerate(naturals) if held[c]]
+        spare = held[JOKER] - len(forced)
+        if spare < 0:
+            continue
+        for k in range(min(spare, len(optional)) + 1):
+            for jokered in itertools.combinations(optional, k):
+                use = set(forced) | set(jokered)
+                yield [JOKER if i in use else c for i, c in enumerate(naturals)]
+
+
+def _may_reach(state: HandState, meld: TableMeld, card: int) -> bool:
+    """Whether ``card`` could end up laid off on ``meld`` (a necessary condition)."""
+    if meld.kind == SET:
+        return card % NUM_RANKS + 1 == meld.rank and len(meld.cards) < 4 and \
+            card // NUM_RANKS not in {identity(c) // NUM_RANKS for c in meld.cards}
+    if card // NUM_RANKS != meld.suit:
+        return False
+    hand = state.hands[state.to_move]
+    spare = handset.count(hand, JOKER)
+    rank = card % NUM_RANKS + 1
+    for position in {rank, 14} if rank == 1 and state.rules.ace_high else {rank}:
+        gap = range(position + 1, meld.low) if position < meld.low else \
+            range(meld.high + 1, position)
+        if position in range(meld.low, meld.high + 1):
+            continue
+        missing = sum(1 for p in gap if not handset.count(hand, position_card(meld.suit, p)))
+        if missing <= spare:
+            return True
+    return False
+
+
+SEARCH_BUDGET = 5_000  # placements one completability search may try
+
+
+def _search(state: HandState, memo: dict[tuple[object, ...], bool], spent: list[int]) -> bool:
+    """Depth-first search over placements. Past ``SEARCH_BUDGET`` tries it answers False:
+    the action is refused rather than risk a turn that cannot end (a known limit)."""
     seat = state.to_move
     key = (state.hands[seat], tuple(state.table), state.dig_duty, state.joker_duty,
            state.down, state.went_down)
@@ -193,9 +313,13 @@ def _search(state: HandState, memo: dict[tuple[object, ...], bool]) -> bool:
         if type(move) is Discard:
             memo[key] = True
             return True
+        spent[0] += 1
+        if spent[0] > SEARCH_BUDGET:
+            return False
         state.push(move)
         try:
-            done = state.result is not None or _can_discard_now(state) or _search(state, memo)
+            done = state.result is not None or _can_discard_now(state) or \
+                _search(state, memo, spent)
         finally:
             state.pop()
         if done:

@@ -532,7 +532,9 @@ class HandState:
                 if handset.count(known, card) > handset.count(hand, card):
                     known = handset.remove(known, card)
                 if code >= JOKER_AS:
-                    if self.joker_duty:
+                    if self.dig_duty == JOKER:
+                        self.dig_duty = -1
+                    elif self.joker_duty:
                         self.joker_duty -= 1
                 elif code == self.dig_duty:
                     self.dig_duty = -1

@@ -31,6 +31,10 @@ def check_move(state: HandState, move: Move) -> Move:
         return _check_draw(state, move)
     if isinstance(move, (Draw, Take)):
         raise _illegal(move, "you have already drawn this turn")
+    if state.contract:
+        from rummykit.contract_legality import check_contract_play
+
+        return check_contract_play(state, move)
     if isinstance(move, Swap):
         raise _illegal(move, f"joker swaps are not part of {state.rules.name} rummy")
     if isinstance(move, Discard):
@@ -46,16 +50,30 @@ def _check_draw(state: HandState, move: Move) -> Move:
         raise _illegal(move, "you must draw first (draw, or take the discard top)")
     legal = state.legal_moves()
     if isinstance(move, Take):
-        if move.card is not None:
-            if state.discard and state.discard[-1] == move.card:
+        wanted = move.card
+        if wanted is not None:
+            if state.discard and state.discard[-1] == wanted:
                 move = Take()
             elif not state.rules.discard_dig:
                 top = format_card(state.discard[-1]) if state.discard else "nothing"
                 raise _illegal(move, f"only the top card of the discard pile ({top}) can be taken")
+            elif wanted not in state.discard:
+                raise _illegal(move, f"{format_card(wanted)} is not in the discard pile")
+            else:
+                depth = state.discard[::-1].index(wanted) + 1
+                move = Take(depth) if depth > 1 else Take()
         if move.count > 1 and not state.rules.discard_dig:
             raise _illegal(move, "only the top card of the discard pile can be taken")
         if not state.discard:
             raise _illegal(move, "the discard pile is empty")
+        if move.count > len(state.discard):
+            raise _illegal(move, f"the discard pile holds {len(state.discard)} cards")
+        if move not in legal and state.contract:
+            if move.count > 1:
+                shown = format_card(state.discard[-move.count])
+                raise _illegal(move, f"the dug card {shown} could not be placed on the table this "
+                                     "turn (RULES.md §4.4)")
+            raise _illegal(move, "the turn could not be finished after it (RULES.md §1.6)")
     if move not in legal:
         raise _illegal(move, "the stock is empty and is not rebuilt now: take the discard top")
     return move

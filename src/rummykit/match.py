@@ -80,17 +80,19 @@ class Match:
         self.rng.shuffle(pack)
         drawing = list(range(self.num_players))
         while True:
-            drawn = {seat: pack.pop() for seat in drawing}
-            ranks = {seat: rank_of(c) for seat, c in drawn.items() if c != JOKER}
-            if ranks:
-                low = min(ranks.values())
-                lowest = [seat for seat, r in ranks.items() if r == low]
-                if len(lowest) == 1:
-                    return lowest[0]
-                drawing = lowest
-            if not pack:  # pragma: no cover - needs 100+ ties in a row
-                pack = list(standard_pack(decks, jokers))
-                self.rng.shuffle(pack)
+            ranks: dict[int, int] = {}
+            waiting = drawing
+            while waiting:  # a joker does not count: who drew one draws again
+                if len(pack) < len(waiting):  # pragma: no cover - needs 100+ ties in a row
+                    pack = list(standard_pack(decks, jokers))
+                    self.rng.shuffle(pack)
+                drawn = {seat: pack.pop() for seat in waiting}
+                ranks.update({s: rank_of(c) for s, c in drawn.items() if c != JOKER})
+                waiting = [s for s, c in drawn.items() if c == JOKER]
+            low = min(ranks.values())
+            drawing = [seat for seat, r in ranks.items() if r == low]
+            if len(drawing) == 1:  # ties for lowest: only those players draw again
+                return drawing[0]
 
     def dealer_of(self, hand_index: int) -> int:
         """The dealer of hand ``hand_index`` (0-based): one seat left per hand."""

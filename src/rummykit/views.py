@@ -14,11 +14,13 @@ True
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import NamedTuple
 
-from rummykit.cards import ALL_NATURALS, Card, cards_of
+from rummykit import handset
+from rummykit.cards import Card, standard_pack
 from rummykit.engine import HandState
-from rummykit.melds import TableMeld
+from rummykit.melds import TableMeld, hand_card
 from rummykit.moves import Move
 from rummykit.outcome import HandResult
 from rummykit.rules import Rules
@@ -54,11 +56,15 @@ class PlayerView(NamedTuple):
     result: HandResult | None
     legal: tuple[Move, ...]
     revealed: tuple[int, ...]
+    down: int = 0  # contract: bit set of the seats that are down
+    went_down: bool = False  # contract: the seat to move went down this turn
+    dig_duty: int = -1  # contract: the dug card still to be placed this turn, or -1
+    joker_duty: int = 0  # contract: jokers taken by swaps still to be placed this turn
 
     @property
     def hand_cards(self) -> list[Card]:
-        """The seat's cards, sorted by suit then rank."""
-        return cards_of(self.hand)
+        """The seat's cards, sorted by suit then rank, jokers last."""
+        return handset.cards(self.hand)
 
     @property
     def discard_top(self) -> Card | None:
@@ -69,47 +75,43 @@ class PlayerView(NamedTuple):
 def view(state: HandState, seat: int) -> PlayerView:
     """What ``seat`` sees of ``state``."""
     over = state.result is not None
+    sizes = tuple([handset.size(h) for h in state.hands]) if state.multi \
+        else tuple([h.bit_count() for h in state.hands])
     return PlayerView(
         state.rules, seat, state.num_players, state.dealer, state.deal_index, state.to_move,
-        state.phase, state.hands[seat], tuple([h.bit_count() for h in state.hands]),
-        tuple(state.table), tuple(state.discard), len(state.stock), tuple(state.known),
-        state.taken, state.melds_this_turn, state.placed_this_turn, state.ever_placed,
-        state.rebuilds, state.turn_count, state.result,
+        state.phase, state.hands[seat], sizes, tuple(state.table), tuple(state.discard),
+        len(state.stock), tuple(state.known), state.taken, state.melds_this_turn,
+        state.placed_this_turn, state.ever_placed, state.rebuilds, state.turn_count,
+        state.result,
         tuple(state.legal_moves()) if seat == state.to_move and not over else (),
         tuple(state.hands) if over else (),
+        state.down, state.went_down, state.dig_duty, state.joker_duty,
     )
 
 
 def resample(seen: PlayerView, rng: random.Random) -> HandState:
     """A full state consistent with ``seen``: hidden cards dealt at random.
 
-    Other seats keep the cards known to be in their hands; the remaining unseen cards are
-    shuffled among their hands and the stock. Future rebuilds shuffle with ``rng``.
+    Other seats keep the cards known to be in their hands; the remaining unseen cards of the
+    pack are shuffled among their hands and the stock. Future rebuilds shuffle with ``rng``.
     """
-    table = 0
-    for meld in seen.table:
-        table |= meld.mask
-    visible = seen.hand | table
-    for card in seen.discard:
-        visible |= 1 << card
-    hands = list(seen.revealed) if seen.revealed else [0] * seen.num_players
+    unseen = Counter(standard_pack(*seen.rules.pack_spec(seen.num_players)))
+    unseen.subtract(seen.discard)
+    unseen.subtract(hand_card(c) for meld in seen.table for c in meld.cards)
+    hands = list(seen.revealed) or [
+        seen.hand if s == seen.seat else seen.known[s] for s in range(seen.num_players)]
+    for hand in hands:
+        unseen.subtract(handset.cards(hand))
+    pool = sorted(unseen.elements())
+    rng.shuffle(pool)
     if not seen.revealed:
         for s in range(seen.num_players):
-            hands[s] = seen.hand if s == seen.seat else seen.known[s]
-            visible |= hands[s]
-        unseen = cards_of(ALL_NATURALS & ~visible)
-        rng.shuffle(unseen)
-        for s in range(seen.num_players):
-            missing = seen.hand_sizes[s] - hands[s].bit_count()
-            for card in unseen[:missing]:
-                hands[s] |= 1 << card
-            del unseen[:missing]
-        stock = unseen[:seen.stock_size]  # the rest is out of play (a partial-pack fixture)
-    else:
-        stock = cards_of(ALL_NATURALS & ~visible & ~sum(hands))
-        rng.shuffle(stock)
-        del stock[seen.stock_size:]
-    state = HandState.from_deal(seen.rules, seen.dealer, [cards_of(h) for h in hands],
+            missing = seen.hand_sizes[s] - handset.size(hands[s])
+            for card in pool[:missing]:
+                hands[s] = handset.add(hands[s], card)
+            del pool[:missing]
+    stock = pool[:seen.stock_size]  # the rest is out of play (a partial-pack fixture)
+    state = HandState.from_deal(seen.rules, seen.dealer, [handset.cards(h) for h in hands],
                                 0, stock, rng=rng, deal_index=seen.deal_index,
                                 automatic=False)
     state.discard = list(seen.discard)
@@ -124,4 +126,8 @@ def resample(seen: PlayerView, rng: random.Random) -> HandState:
     state.rebuilds = seen.rebuilds
     state.turn_count = seen.turn_count
     state.result = seen.result
+    state.down = seen.down
+    state.went_down = seen.went_down
+    state.dig_duty = seen.dig_duty
+    state.joker_duty = seen.joker_duty
     return state
