@@ -274,13 +274,17 @@ def test_round_trip_of_seeded_bot_matches(preset: str) -> None:
     assert {"win", "restocks", "aborted" if preset == "basic" else "draw"} <= features
 
 
-def test_contract_records_are_refused_until_the_engine_deals_several_decks() -> None:
+def test_contract_pack_is_checked_as_a_multiset() -> None:
     pack = [format_card(c) for c in standard_pack(2, 1)]
     data = {"format": FORMAT, "rules": "contract", "players": ["A", "B", "C"], "dealer": 0,
-            "hands": [{"deck": pack, "moves": []}]}
+            "hands": [{"deck": pack[:52], "moves": []}]}
     error = replay(from_json(data)).error
-    assert error is not None and error.type == "record"
-    assert "does not deal yet" in error.message
+    assert error is not None and (error.type, error.hand, error.move) == ("record", 0, None)
+    assert "105" in error.message and "JK" in error.message
+    data["hands"] = [{"deck": pack, "moves": ["draw"]}]
+    replayed = replay(from_json(data))
+    assert replayed.error is None, replayed.error
+    assert replayed.to_json()["hands"][0]["result"] == "unfinished"
     assert parse_card("JK") == 52
 
 

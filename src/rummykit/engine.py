@@ -151,12 +151,11 @@ class HandState:
     # -- construction --------------------------------------------------------------
     @staticmethod
     def check_supported(rules: Rules, num_players: int) -> None:
-        """Refuse a whole contract hand or match: its engine hooks (:mod:`contract_play`)
-        are in progress and only reachable through :meth:`from_deal` for now."""
-        if rules.pack_spec(num_players) != (1, 0):
+        """Refuse packs of several decks or jokers outside a contract rule set (their moves
+        are the contract hooks of :mod:`rummykit.contract_play`)."""
+        if rules.pack_spec(num_players) != (1, 0) and not rules.contract_schedule:
             raise RecordError(
-                f"the {rules.name} rule set needs a pack of several decks and jokers, which "
-                "this version of the engine does not deal yet (basic and traditional only)"
+                f"the {rules.name} rule set cannot use a pack of several decks and jokers"
             )
 
     @classmethod
