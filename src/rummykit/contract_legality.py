@@ -14,6 +14,7 @@ from rummykit import handset
 from rummykit.cards import JOKER, NUM_NATURALS, format_card
 from rummykit.contract_play import contract_of, final_rule, joker_identities
 from rummykit.errors import AmbiguousMoveError, IllegalMoveError
+from rummykit.legality import natural_lay_off
 from rummykit.melds import JOKER_AS, RUN, SET, hand_card, identity, make_meld
 from rummykit.moves import Discard, LayOff, Meld, Move, Swap
 
@@ -183,18 +184,10 @@ def _check_lay(state: HandState, move: LayOff) -> Move:
             raise AmbiguousMoveError(f"ambiguous move '{move}': {shown}")
         canonical = LayOff(JOKER_AS + options[0], move.target, None)
     else:
-        ends = meld.ends_for(card, state.rules)
-        if not ends:
-            raise _illegal(move, f"{format_card(card)} does not extend {meld}")
-        if move.end is not None and meld.kind == SET:
-            raise _illegal(move, f"a set has no ends: write 'lay {format_card(card)} on "
-                                 f"{move.target}'")
-        if move.end is not None and move.end not in ends:
-            raise _illegal(move, f"{format_card(card)} does not fit the {move.end} end of {meld}")
-        if len(ends) > 1 and move.end is None:
-            readings = " or ".join(f"'{move} {end}'" for end in ends)
-            raise AmbiguousMoveError(f"ambiguous move '{move}': {readings}")
-        canonical = LayOff(card, move.target, move.end if len(ends) > 1 else None)
+        if JOKER_AS + card in meld.cards:
+            raise _illegal(move, f"a joker holds {format_card(card)} in {meld}: use 'swap "
+                                 f"{format_card(card)} on {move.target}' instead")
+        canonical = natural_lay_off(state, move, card)
     if not state.is_legal(canonical):
         if state.rules.must_discard_to_go_out and handset.size(state.hands[state.to_move]) == 1:
             raise _illegal(canonical, "you may go out only by discarding your last card "

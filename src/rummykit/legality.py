@@ -100,23 +100,29 @@ def _check_lay(state: HandState, move: LayOff) -> Move:
     hand = state.hands[state.to_move]
     if not hand >> move.card & 1:
         raise _illegal(move, f"{format_card(move.card)} is not in your hand")
-    meld = state.table[move.target - 1]
-    ends = meld.ends_for(move.card, state.rules)
-    if not ends:
-        what = "set" if meld.kind == "set" else "run"
-        raise _illegal(move, f"{format_card(move.card)} does not extend the {what} {meld}")
-    if move.end is not None and meld.kind == "set":
-        raise _illegal(move, f"a set has no ends: write 'lay {format_card(move.card)} on "
-                             f"{move.target}'")
-    if move.end is not None and move.end not in ends:
-        raise _illegal(move, f"{format_card(move.card)} does not fit the {move.end} end of {meld}")
-    if len(ends) > 1 and move.end is None:
-        readings = " or ".join(f"'{move} {end}'" for end in ends)
-        raise AmbiguousMoveError(f"ambiguous move '{move}': {readings}")
-    canonical = LayOff(move.card, move.target, move.end if len(ends) > 1 else None)
+    canonical = natural_lay_off(state, move, move.card)
     if canonical not in state.legal_moves():
         raise _illegal(canonical, _stranded_reason(state, hand & ~(1 << move.card)))
     return canonical
+
+
+def natural_lay_off(state: HandState, move: LayOff, card: int) -> LayOff:
+    """The canonical lay-off of a natural ``card`` onto meld ``move.target`` (which exists),
+    with ``END`` written only where the card fits both ends; raises if it fits nowhere."""
+    meld = state.table[move.target - 1]
+    ends = meld.ends_for(card, state.rules)
+    if not ends:
+        what = "set" if meld.kind == "set" else "run"
+        raise _illegal(move, f"{format_card(card)} does not extend the {what} {meld}")
+    if move.end is not None and meld.kind == "set":
+        raise _illegal(move, f"a set has no ends: write 'lay {format_card(card)} on "
+                             f"{move.target}'")
+    if move.end is not None and move.end not in ends:
+        raise _illegal(move, f"{format_card(card)} does not fit the {move.end} end of {meld}")
+    if len(ends) > 1 and move.end is None:
+        readings = " or ".join(f"'{move} {end}'" for end in ends)
+        raise AmbiguousMoveError(f"ambiguous move '{move}': {readings}")
+    return LayOff(card, move.target, move.end if len(ends) > 1 else None)
 
 
 def _check_meld(state: HandState, move: Meld) -> Move:
