@@ -94,7 +94,7 @@ def test_table_output() -> None:
         (["--players", "9"], "9 players: basic is for 2 to 6 players"),
         (["--players", "1"], "1 player: basic is for 2 to 6 players"),
         (["--rules", "whist"], "unknown rule set 'whist'"),
-        (["--rules", "contract", "--players", "4"], "contract rule set is not playable yet"),
+        (["--rules", "contract", "--players", "2"], "contract is for 3 to 8 players"),
         (["--players", "4", "--bots", "greedy,random"], "names 2 bots for 4 bot seats"),
         (["--bots", "clever"], "unknown bot 'clever'"),
         (["--games", "0"], "--games 0: expected 1 or more"),

@@ -23,7 +23,7 @@ from rummykit.bots import BOTS
 from rummykit.errors import RummyError
 from rummykit.rules import Rules
 
-SUPPORTED_RULES = ("basic", "traditional")
+SUPPORTED_RULES = ("basic", "traditional", "contract")
 SIM_MAX_TURNS = 2000
 
 app = typer.Typer(
@@ -63,10 +63,8 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
 def load_rules(name: str, options: dict[str, Any]) -> Rules:
     """The preset ``name`` with ``options`` applied and validated."""
     if name not in SUPPORTED_RULES:
-        if name == "contract":
-            raise ArgumentError("the contract rule set is not playable yet: use basic or "
-                                "traditional")
-        raise ArgumentError(f"unknown rule set {name!r}: expected basic or traditional")
+        raise ArgumentError(f"unknown rule set {name!r}: expected basic, traditional or "
+                            "contract")
     try:
         return Rules.from_options(name, options)
     except RummyError as error:
@@ -96,7 +94,7 @@ def check_players(rules: Rules, players: int) -> None:
         raise ArgumentError(f"--players: {error}") from None
 
 
-RulesArg = Annotated[str, typer.Option("--rules", "-r", help="basic or traditional.")]
+RulesArg = Annotated[str, typer.Option("--rules", "-r", help="basic, traditional or contract.")]
 PlayersArg = Annotated[int, typer.Option("--players", "-p", help="Number of seats.")]
 SeedArg = Annotated[
     int | None, typer.Option("--seed", "-s", help="Seed for the deals and the bots.")

@@ -15,15 +15,17 @@ Everything shown to you comes from ``view(state, seat)``; bots see only their ow
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 
+from rummykit import handset
 from rummykit.bots import Bot, make_bot
-from rummykit.cards import card_points, cards_of, format_card, format_cards
+from rummykit.cards import card_points, format_card, format_cards
 from rummykit.engine import DRAW_PHASE, HandState
 from rummykit.errors import RummyError
 from rummykit.match import Match
 from rummykit.melds import TableMeld, best_arrangement, format_placed
-from rummykit.moves import Draw, LayOff, Meld, Move, Take
+from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
 from rummykit.outcome import ABORTED, DEADLOCK, WIN
 from rummykit.rules import Rules
 from rummykit.views import PlayerView, view
@@ -41,6 +43,27 @@ Commands:
   hand    your cards          table   melds, discard pile, stock, other players
   score   the totals          moves   your legal moves
   help    this text           quit    leave (saving with --save)"""
+CONTRACT_HELP = """\
+Contract Rummy: 7 deals, each with a contract (the melds you must lay down first):
+  deal 1: 2 sets   2: 1 set + 1 run   3: 2 runs   4: 3 sets   (10 cards each)
+  deal 5: 2 sets + 1 run   6: 1 set + 2 runs   7: 3 runs, all cards at once   (12 cards)
+  Sets: 3-4 cards of one rank, all suits different. Runs: 3+ cards of one suit in a row,
+  ace low or high, no wrap; the runs of one contract must be of different suits.
+Going down (once per deal, all the contract's melds in one move):
+  meld C8 D8 H8 / CK DK HK          a joker is JK=card: meld H5 JK=H6 H7 / ...
+Once you are down (the same turn too) you may not start new melds, but you may lay off
+onto any meld on the table, yours or another player's:
+  lay H9 on 2        lay JK=SQ on 3        (a joker always names the card it stands for)
+Joker swap (down since an earlier turn): give the natural card a joker in a run stands
+for and take the joker; you must place that joker on the table again this turn:
+  swap H6 on 1       then e.g. lay JK=SQ on 3
+Digging: take a deeper card of the discard pile with every card above it; the dug card
+must be placed on the table this turn (the others may be discarded):
+  take 3             the 3rd card from the top (see 'pile' for depths)
+  take H9            down to the topmost H9
+  pile    the whole discard pile with depths
+Penalty scoring: when someone goes out, the others add the cards left in hand
+(2-10 face value, J Q K 10, A 15, joker 15). Lowest total after deal 7 wins."""
 
 
 class _Quit(Exception):
@@ -56,6 +79,37 @@ def bot_names(human: str, count: int) -> list[str]:
 def plural(count: int, noun: str) -> str:
     """``1 card``, ``2 cards``."""
     return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def contract_words(rules: Rules, deal_index: int) -> str:
+    """A deal's contract in words: ``2 runs (of different suits)``.
+
+    >>> from rummykit.rules import CONTRACT
+    >>> contract_words(CONTRACT, 1), contract_words(CONTRACT, 2)
+    ('1 set + 1 run', '2 runs (of different suits)')
+    >>> contract_words(CONTRACT, 6)
+    '3 runs (of different suits), all cards at once with no discard'
+    """
+    schedule = rules.contract_schedule
+    sets, runs = schedule[deal_index % len(schedule)]
+    parts = [plural(n, noun) for n, noun in ((sets, "set"), (runs, "run")) if n]
+    text = " + ".join(parts)
+    if runs > 1 and rules.contract_runs_distinct_suits:
+        text += " (of different suits)"
+    if deal_index % len(schedule) == len(schedule) - 1:
+        final = rules.final_deal_rule
+        if final == "all_at_once_no_discard":
+            text += ", all cards at once with no discard"
+        elif final == "all_at_once_discard_ok":
+            text += ", all cards at once (lay-offs and one discard allowed)"
+    return text
+
+
+def gained(before: int, after: int) -> list[int]:
+    """The cards in hand ``after`` that were not in hand ``before`` (multisets)."""
+    extra = Counter(handset.cards(after))
+    extra.subtract(handset.cards(before))
+    return sorted(extra.elements())
 
 
 class PlaySession:
@@ -74,12 +128,14 @@ class PlaySession:
         self.out = out or (lambda text: print(text, flush=True))
         self.ask = ask or input
         self._saved: tuple[int, int] | None = None
+        self.contract = bool(rules.contract_schedule)
 
     # -- the loop -------------------------------------------------------------------
     def run(self) -> int:
         """Play until the match ends or you leave; returns the exit status."""
         rules = self.match.rules
-        self.out(f"Rummy ({rules.name}), {len(self.players)} players: "
+        title = "Contract Rummy" if self.contract else f"Rummy ({rules.name})"
+        self.out(f"{title}, {len(self.players)} players: "
                  f"{', '.join(self.players)}. Seed {self.seed}.")
         self.out("Type 'help' for the move notation and the commands.")
         status = 0
@@ -112,8 +168,15 @@ class PlaySession:
         state = self.match.start_hand()
         hand_no = len(self.match.hands)
         self.out("")
-        self.out(f"=== Hand {hand_no} - dealer: {self.players[state.dealer]}, "
-                 f"first turn: {self.players[state.to_move]} ===")
+        if self.contract:
+            cards = handset.size(state.hands[0])
+            self.out(f"=== Deal {hand_no} of {self.match.rules.num_hands}: "
+                     f"{contract_words(self.match.rules, state.deal_index)} "
+                     f"({cards} cards each) - dealer: {self.players[state.dealer]}, "
+                     f"first turn: {self.players[state.to_move]} ===")
+        else:
+            self.out(f"=== Hand {hand_no} - dealer: {self.players[state.dealer]}, "
+                     f"first turn: {self.players[state.to_move]} ===")
         fresh_turn = True
         while not state.is_over:
             if state.to_move == self.seat:
@@ -132,7 +195,7 @@ class PlaySession:
         if not line:
             return False
         commands: dict[str, Callable[[PlayerView], None]] = {
-            "help": lambda v: self.out(HELP), "hand": self._show_hand,
+            "help": self._show_help, "hand": self._show_hand, "pile": self._show_pile,
             "table": self._show_table, "score": self._show_scores,
             "scores": self._show_scores, "moves": self._show_moves,
         }
@@ -148,10 +211,15 @@ class PlaySession:
             return False
         return self._after_human(move, seen)
 
+    def _show_help(self, seen: PlayerView) -> None:
+        self.out(HELP)
+        if self.contract:
+            self.out(CONTRACT_HELP)
+
     def _after_human(self, move: Move, before: PlayerView) -> bool:
         after = self._view()
         if isinstance(move, (Draw, Take)):
-            new = cards_of(after.hand & ~before.hand)
+            new = gained(before.hand, after.hand)
             source = "the stock" if isinstance(move, Draw) else "the discard pile"
             self.out(f"You took {format_cards(new)} from {source}.")
         else:
@@ -159,8 +227,31 @@ class PlaySession:
         if after.result is not None or after.to_move != self.seat:
             return True
         self._show_hand(after)
-        self.out("Meld, lay off or discard.")
+        if self.contract:
+            self._show_duties(after)
+        else:
+            self.out("Meld, lay off or discard.")
         return False
+
+    def _show_duties(self, seen: PlayerView) -> None:
+        """Contract: what you may do now and what you must still do this turn."""
+        is_down = bool(seen.down >> self.seat & 1)
+        if seen.dig_duty >= 0:
+            self.out(f"You must place {format_card(seen.dig_duty)} this turn "
+                     "(the card you dug), before you discard.")
+        if seen.joker_duty:
+            jokers = "the joker" if seen.joker_duty == 1 else f"{seen.joker_duty} jokers"
+            self.out(f"You must place {jokers} you took by a swap this turn "
+                     "(lay it off with its new identity, e.g. lay JK=SQ on 3).")
+        if is_down:
+            when = " this turn" if seen.went_down else ""
+            self.out(f"You are down{when}: lay off onto any meld"
+                     f"{'' if seen.went_down else ', swap for a joker'} or discard.")
+        else:
+            contract = contract_words(seen.rules, seen.deal_index)
+            can = any(isinstance(m, Meld) for m in seen.legal)
+            hint = "you can go down now (see 'moves')" if can else "you cannot go down yet"
+            self.out(f"Go down with your contract ({contract}) or discard; {hint}.")
 
     def _bot_move(self, seat: int) -> None:
         before = view(self._state(), seat)
@@ -172,13 +263,24 @@ class PlaySession:
     def _describe(self, move: Move, before: PlayerView, after: PlayerView) -> str:
         """A move as notation, with what others can see of its effect."""
         if isinstance(move, Take) and before.discard_top is not None:
+            if move.count > 1:
+                dug = before.discard[-move.count:]
+                return (f"{move}  (dug {format_card(dug[0])}, took "
+                        f"{format_cards(dug)}; must place {format_card(dug[0])})")
             return f"take {format_card(before.discard_top)}"
         if isinstance(move, Meld):
             first = len(before.table) + 1
             numbers = ", ".join(str(n) for n in range(first, first + len(move.groups)))
-            return f"{move}  (table meld {numbers})"
+            down = " - goes down" if self.contract and not before.down >> before.to_move & 1 \
+                else ""
+            return f"{move}  (table meld {numbers}){down}"
         if isinstance(move, LayOff):
             return f"{move}  (meld {move.target} is now {after.table[move.target - 1]})"
+        if isinstance(move, Swap):
+            return (f"{move}  (took the joker; meld {move.target} is now "
+                    f"{after.table[move.target - 1]})")
+        if isinstance(move, Discard) and after.result is not None:
+            return f"{move}  (goes out)"
         return str(move)
 
     def _state(self) -> HandState:
@@ -192,28 +294,53 @@ class PlaySession:
     # -- what you see ---------------------------------------------------------------
     def _show_status(self, seen: PlayerView) -> None:
         self.out("")
-        self.out(f"--- Your turn (hand {seen.deal_index + 1}, turn {seen.turn_count + 1}) ---")
+        unit = "deal" if self.contract else "hand"
+        self.out(f"--- Your turn ({unit} {seen.deal_index + 1}, turn {seen.turn_count + 1}) ---")
         self._show_table(seen)
         self._show_scores(seen)
         self._show_hand(seen)
+        if self.contract:
+            self._show_contract_status(seen)
         if seen.phase == DRAW_PHASE:
             top = seen.discard_top
             choices = ["draw from the stock (draw)"] if seen.stock_size or any(
                 isinstance(m, Draw) for m in seen.legal) else []
-            if top is not None and any(isinstance(m, Take) for m in seen.legal):
+            if top is not None and any(isinstance(m, Take) and m.count == 1
+                                       for m in seen.legal):
                 choices.append(f"take {format_card(top)} from the discard pile (take)")
+            digs = [m for m in seen.legal if isinstance(m, Take) and m.count > 1]
+            if digs:
+                choices.append(f"dig deeper ({', '.join(str(m) for m in digs[:4])}"
+                               f"{', ...' if len(digs) > 4 else ''}; see 'pile')")
             text = " or ".join(choices)
             self.out(text[:1].upper() + text[1:] + ".")
+
+    def _show_contract_status(self, seen: PlayerView) -> None:
+        contract = contract_words(seen.rules, seen.deal_index)
+        if seen.down >> self.seat & 1:
+            self.out(f"You are down (contract: {contract}).")
+        else:
+            self.out(f"You are not down yet: your contract is {contract}.")
 
     def _show_hand(self, seen: PlayerView) -> None:
         cards = seen.hand_cards
         self.out(f"Your hand: {format_cards(cards)}")
+        if self.contract:
+            values = seen.rules.ace_value, seen.rules.joker_points
+            points = sum(card_points(c, *values) for c in cards)
+            self.out(f"  ({plural(len(cards), 'card')}; {points} penalty points in hand)")
+            return
         best = best_arrangement(seen.hand, seen.rules)
         melds = ", ".join(format_cards(m) for m in best.melds) or "none"
         self.out(f"  ({plural(len(cards), 'card')}; melds in hand: {melds}; "
                  f"deadwood {best.deadwood})")
 
     def _show_table(self, seen: PlayerView) -> None:
+        if self.contract:
+            down = [self.players[s] for s in range(seen.num_players) if seen.down >> s & 1]
+            self.out(f"Deal {seen.deal_index + 1}: "
+                     f"{contract_words(seen.rules, seen.deal_index)}. "
+                     f"Down: {', '.join(down) if down else 'nobody yet'}.")
         if not seen.table:
             self.out("Table: no melds yet")
         else:
@@ -221,14 +348,27 @@ class PlaySession:
             for number, meld in enumerate(seen.table, start=1):
                 self.out(f"  {number}. {meld}  ({self._placers(meld)})")
         top = format_card(seen.discard_top) if seen.discard_top is not None else "empty"
-        self.out(f"Discard: {top} ({plural(len(seen.discard), 'card')})   "
+        pile = "; 'pile' shows it all" if self.contract and len(seen.discard) > 1 else ""
+        self.out(f"Discard: {top} ({plural(len(seen.discard), 'card')}{pile})   "
                  f"Stock: {plural(seen.stock_size, 'card')}")
         for seat, size in enumerate(seen.hand_sizes):
             if seat == self.seat:
                 continue
-            known = cards_of(seen.known[seat])
+            known = handset.cards(seen.known[seat])
             extra = f", holds {format_cards(known)} from the discard pile" if known else ""
-            self.out(f"  {self.players[seat]}: {plural(size, 'card')}{extra}")
+            is_down = ", down" if self.contract and seen.down >> seat & 1 else ""
+            self.out(f"  {self.players[seat]}: {plural(size, 'card')}{is_down}{extra}")
+
+    def _show_pile(self, seen: PlayerView) -> None:
+        if not seen.discard:
+            self.out("The discard pile is empty.")
+            return
+        self.out(f"Discard pile, top first ({plural(len(seen.discard), 'card')}; "
+                 "depth N is what 'take N' takes down to):")
+        cards = list(reversed(seen.discard))
+        for start in range(0, len(cards), 10):
+            self.out("  " + "  ".join(f"{depth}:{format_card(card)}" for depth, card
+                                      in enumerate(cards[start:start + 10], start + 1)))
 
     def _placers(self, meld: TableMeld) -> str:
         by_seat: dict[int, list[int]] = {}
@@ -240,6 +380,9 @@ class PlaySession:
                          for s, codes in by_seat.items())
 
     def _show_scores(self, seen: PlayerView | None = None) -> None:
+        if self.contract:
+            self._show_sheet()
+            return
         match = self.match
         totals = ", ".join(f"{n} {t}" for n, t in zip(self.players, match.totals, strict=True))
         rules = match.rules
@@ -248,6 +391,20 @@ class PlaySession:
         else:
             goal = f"{rules.num_hands} hands"
         self.out(f"Scores: {totals}  ({goal}; hands played: {self._hands_done()})")
+
+    def _show_sheet(self) -> None:
+        """Contract: the penalty sheet, one row per deal, then the totals."""
+        match = self.match
+        width = max(4, *(len(n) for n in self.players))
+        self.out("Penalty sheet (lowest total wins after deal "
+                 f"{match.rules.num_hands}):")
+        self.out("  deal  " + " ".join(f"{n:>{width}}" for n in self.players))
+        for number, log in enumerate(match.hands, 1):
+            if log.result is None:
+                continue
+            cells = " ".join(f"{p:>{width}}" for p in log.result.scores)
+            self.out(f"  {number:<4}  {cells}")
+        self.out("  total " + " ".join(f"{t:>{width}}" for t in match.totals))
 
     def _hands_done(self) -> int:
         return sum(1 for log in self.match.hands if log.result is not None)
@@ -272,17 +429,20 @@ class PlaySession:
             why = "deadlock" if result.reason == DEADLOCK else "the stock ran out"
             what = f"drawn ({why}), no points"
         self.out("")
-        self.out(f"=== Hand {hand_no} over: {what} ===")
+        word = "Deal" if self.contract else "Hand"
+        self.out(f"=== {word} {hand_no} over: {what} ===")
         values = seen.rules.ace_value, seen.rules.joker_points
         for seat, hand in enumerate(seen.revealed):
-            cards = cards_of(hand)
+            cards = handset.cards(hand)
             if not cards:
                 self.out(f"  {self.players[seat]}: no cards left")
                 continue
             points = sum(card_points(c, *values) for c in cards)
             self.out(f"  {self.players[seat]}: {format_cards(cards)}  ({points} points)")
-        gained = ", ".join(f"{n} {p}" for n, p in zip(self.players, result.scores, strict=True))
-        self.out(f"Points this hand: {gained}")
+        points_text = ", ".join(f"{n} {p}" for n, p
+                                in zip(self.players, result.scores, strict=True))
+        self.out(f"{'Penalty points this deal' if self.contract else 'Points this hand'}: "
+                 f"{points_text}")
         self._show_scores()
 
     def _show_match_end(self) -> None:
