@@ -192,9 +192,31 @@ def finishable(state: HandState) -> bool:
     if _can_discard_now(state):
         return True
     quick = _dig_before_going_down(state)
+    if quick is None:
+        quick = _dig_when_down(state)
     if quick is not None:
         return quick
     return _search(state, {}, [0])
+
+
+def _dig_when_down(state: HandState) -> bool | None:
+    """Exact shortcut for a dig by a player who is down: the dug card must be laid off,
+    after the cards that lead up to it on a run (None: search instead)."""
+    rules = state.rules
+    if state.dig_duty < 0 or state.joker_duty or not _is_down(state) or \
+            rules.must_discard_to_go_out or rules.extra_melds_after_contract or \
+            final_rule(state) != "none":
+        return None
+    dug = state.dig_duty
+    if dug == JOKER:  # lay-offs never close an open place, so this is decided now
+        return any(joker_identities(meld, state) for meld in state.table)
+    if not state.went_down and any(JOKER_AS + dug in meld.cards for meld in state.table
+                                   if meld.kind == RUN):
+        return None  # a swap could place it too
+    held = Counter(handset.cards(state.hands[state.to_move]))
+    held[dug] -= 1
+    return any(next(_chains(state, meld, dug, held), None) is not None
+               for meld in state.table)
 
 
 JOKER_WAYS = 500  # ways looked at for one holding a dug joker (a known limit)
