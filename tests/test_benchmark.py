@@ -33,6 +33,8 @@ PLAYOUTS = {
     ("traditional", 2),
     ("traditional", 3),
     ("traditional", 4),
+    ("contract", 4),
+    ("contract", 6),
 }
 
 

@@ -30,6 +30,8 @@ PLAYOUTS: tuple[tuple[str, int], ...] = (
     ("traditional", 2),
     ("traditional", 3),
     ("traditional", 4),
+    ("contract", 4),
+    ("contract", 6),
 )
 #: (preset, players) the mid-hand positions are taken from
 POSITIONS: tuple[tuple[str, int], ...] = (
