@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from rummykit.bots.greedy_contract import choose_contract
 from rummykit.cards import points_table
 from rummykit.engine import DRAW_PHASE
 from rummykit.melds import tables_for
@@ -18,6 +19,8 @@ class GreedyBot:
 
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
         """Deterministic greedy choice among ``view.legal``."""
+        if view.rules.contract_schedule:
+            return choose_contract(view)
         legal = view.legal
         if view.phase == DRAW_PHASE:
             return self._draw(view, legal)

@@ -1,0 +1,227 @@
+"""The greedy bot's Contract Rummy policy (RULES.md §4), on a :class:`PlayerView` only.
+
+Goes down as soon as it can (the going-down move leaving the least penalty in hand), lays
+off every natural card it can, a joker only when that lets it lay off more or go out, swaps
+jokers out of runs to place cards it could not lay off, digs only for the shallowest dig it
+can use, takes the discard top only when it completes a meld or can be laid off, and
+discards the card least useful to the contract (highest penalty among the cards in no meld
+of the best partial arrangement; a joker only when forced).
+
+>>> import random
+>>> from rummykit.match import Match
+>>> from rummykit.rules import CONTRACT
+>>> from rummykit.views import view
+>>> match = Match(CONTRACT, ["a", "b", "c"], seed=2)
+>>> state = match.start_hand()
+>>> seen = view(state, state.to_move)
+>>> choose_contract(seen) in seen.legal
+True
+"""
+
+from __future__ import annotations
+
+from rummykit import handset
+from rummykit.cards import JOKER, NUM_RANKS, Card, points_table
+from rummykit.contract_melds import least_penalty, uses_every_card
+from rummykit.engine import DRAW_PHASE
+from rummykit.melds import JOKER_AS, RUN, SET, TableMeld, hand_card, lay_off, position_card
+from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
+from rummykit.views import PlayerView
+
+MELDS_INSPECTED = 200  # going-down moves looked at, for speed
+
+
+def contract(view: PlayerView) -> tuple[int, int]:
+    """(sets, runs) of the deal's contract."""
+    schedule = view.rules.contract_schedule
+    return schedule[view.deal_index % len(schedule)]
+
+
+def _all_at_once(view: PlayerView) -> bool:
+    schedule = view.rules.contract_schedule
+    return (view.deal_index % len(schedule) == len(schedule) - 1
+            and view.rules.final_deal_rule == "all_at_once_no_discard")
+
+
+def _values(view: PlayerView) -> tuple[int, ...]:
+    return points_table(view.rules.ace_value, view.rules.joker_points)
+
+
+def progress(cards: list[Card], view: PlayerView) -> tuple[int, int, tuple[tuple[int, ...], ...]]:
+    """(melds of the contract makeable, -penalty left, way) of the best partial arrangement.
+
+    The most contract melds that ``cards`` can make at once (never more sets or runs than
+    the contract asks for), and among those the arrangement leaving the least penalty.
+    """
+    sets, runs = contract(view)
+    for total in range(sets + runs, 0, -1):
+        best: tuple[int, tuple[tuple[int, ...], ...]] | None = None
+        for s in range(min(sets, total), -1, -1):
+            r = total - s
+            if r > runs:
+                continue
+            penalty, way = least_penalty(cards, s, r, view.rules)
+            if way is not None and (best is None or penalty < best[0]):
+                best = (penalty, way)
+        if best is not None:
+            return total, -best[0], best[1]
+    values = _values(view)
+    return 0, -sum(values[c] for c in cards), ()
+
+
+def _layable(card: Card, table: tuple[TableMeld, ...]) -> bool:
+    if card == JOKER:
+        return any(m.kind == RUN or len(m.cards) < 4 for m in table)
+    return any(m.accepts >> card & 1 for m in table)
+
+
+def choose_contract(view: PlayerView) -> Move:
+    """The greedy contract move: always one of ``view.legal``."""
+    legal = view.legal
+    if view.phase == DRAW_PHASE:
+        return _draw(view, legal)
+    down = bool(view.down >> view.seat & 1)
+    if not down:
+        melds = [m for m in legal[:MELDS_INSPECTED] if isinstance(m, Meld)]
+        if melds:
+            return _go_down(view, melds)
+        return _discard(view, legal, down)
+    move = _play_down(view, legal)
+    return move if move is not None else _discard(view, legal, down)
+
+
+# -- draw step ------------------------------------------------------------------------------
+
+def _draw(view: PlayerView, legal: tuple[Move, ...]) -> Move:
+    takes = sorted((m for m in legal if isinstance(m, Take)), key=lambda m: m.count)
+    draw = next((m for m in legal if isinstance(m, Draw)), None)
+    if draw is None:
+        return takes[0] if takes else legal[0]
+    top = view.discard_top
+    if not takes or top is None:
+        return draw
+    hand = handset.cards(view.hand)
+    down = bool(view.down >> view.seat & 1)
+    single = takes[0] if takes[0].count == 1 else None
+    if down:
+        if single is not None and _layable(top, view.table):
+            return single
+        for take in takes:  # digs the engine lists can place the dug card; keep the cheap ones
+            if take.count > 1 and all(_layable(c, view.table)
+                                      for c in view.discard[-take.count:]):
+                return take
+        return draw
+    if single is not None and _improves(hand, [top], view):
+        return single
+    for take in takes:
+        if take.count > 1:  # not down: a listed dig lets the seat go down this turn
+            return take
+    return draw
+
+
+def _improves(hand: list[Card], extra: list[Card], view: PlayerView) -> bool:
+    """Whether taking ``extra`` completes a meld towards the contract (a joker always)."""
+    if JOKER in extra:
+        return True
+    sets, runs = contract(view)
+    if _all_at_once(view) and uses_every_card(hand + extra, sets, runs, view.rules):
+        return True
+    before = progress(hand, view)[0]
+    after = progress(hand + extra, view)[0]
+    if _all_at_once(view):
+        return after > before and after < sets + runs
+    return after > before
+
+
+# -- play step ------------------------------------------------------------------------------
+
+def _go_down(view: PlayerView, melds: list[Meld]) -> Meld:
+    values = _values(view)
+
+    def placed(move: Meld) -> tuple[int, int]:
+        cards = [hand_card(c) for g in move.groups for c in g]
+        return sum(values[c] for c in cards), -cards.count(JOKER)
+
+    return max(melds, key=placed)
+
+
+def _play_down(view: PlayerView, legal: tuple[Move, ...]) -> Move | None:
+    values = _values(view)
+    lays = [m for m in legal if isinstance(m, LayOff)]
+    naturals = [m for m in lays if m.card < JOKER_AS]
+    if naturals:
+        duty = view.dig_duty
+        return max(naturals, key=lambda m: (m.card == duty, values[m.card]))
+    jokers = [m for m in lays if m.card >= JOKER_AS]
+    swaps = [m for m in legal if isinstance(m, Swap)]
+    if swaps and not view.joker_duty:
+        return max(swaps, key=lambda m: values[m.card])
+    if not jokers:
+        return None
+    present = handset.presence(view.hand)
+    opening = [m for m in jokers if _opens(view, m) & present]
+    if opening:
+        return opening[0]
+    naturals_left = handset.size(view.hand) - handset.count(view.hand, JOKER)
+    if view.joker_duty or naturals_left <= 1 or not any(isinstance(m, Discard) for m in legal):
+        return jokers[0]
+    return None
+
+
+def _opens(view: PlayerView, move: LayOff) -> int:
+    """Natural cards the table accepts after the joker lay-off ``move`` but not before."""
+    meld = view.table[move.target - 1]
+    ident = move.card - JOKER_AS
+    if meld.kind == SET:
+        return 0
+    end = "low" if ident == position_card(meld.suit, meld.low - 1) and meld.low > 1 else "high"
+    grown = lay_off(meld, move.card, end, view.seat, view.rules)
+    before = 0
+    for m in view.table:
+        before |= m.accepts
+    return grown.accepts & ~before
+
+
+# -- discard ---------------------------------------------------------------------------------
+
+def _discard(view: PlayerView, legal: tuple[Move, ...], down: bool) -> Move:
+    discards = [m for m in legal if isinstance(m, Discard)]
+    if not discards:
+        return legal[0]
+    values = _values(view)
+    hand = handset.cards(view.hand)
+    kept: set[Card] = set()
+    partners: set[Card] = set()
+    if not down:
+        _, _, way = progress(hand, view)
+        used: list[Card] = [hand_card(c) for g in way for c in g]
+        kept = set(used)
+        loose = list(hand)
+        for c in used:
+            loose.remove(c)
+        partners = _partners(loose, view)
+
+    def useless(move: Discard) -> tuple[bool, bool, bool, int, int]:
+        c = move.card
+        return (c != JOKER, c not in kept, c not in partners, values[c], c % NUM_RANKS)
+
+    return max(discards, key=useless)
+
+
+def _partners(loose: list[Card], view: PlayerView) -> set[Card]:
+    """Loose cards one card away from a meld the contract wants with another loose card."""
+    sets, runs = contract(view)
+    found: set[Card] = set()
+    naturals = [c for c in loose if c != JOKER]
+    for i, a in enumerate(naturals):
+        for b in naturals[i + 1:]:
+            if a == b:
+                continue
+            same_rank = a % NUM_RANKS == b % NUM_RANKS
+            near = a // NUM_RANKS == b // NUM_RANKS and abs(a - b) <= 2
+            if (sets and same_rank) or (runs and near):
+                found.update((a, b))
+    return found
+
+
+__all__ = ["MELDS_INSPECTED", "choose_contract", "contract", "progress"]
