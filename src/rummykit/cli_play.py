@@ -221,7 +221,12 @@ class PlaySession:
         if isinstance(move, (Draw, Take)):
             new = gained(before.hand, after.hand)
             source = "the stock" if isinstance(move, Draw) else "the discard pile"
-            self.out(f"You took {format_cards(new)} from {source}.")
+            if isinstance(move, Take) and move.count > 1:
+                dug = before.discard[-move.count:]
+                self.out(f"You dug {format_card(dug[0])} (depth {move.count}) and took "
+                         f"{format_cards(dug)} from {source}.")
+            else:
+                self.out(f"You took {format_cards(new)} from {source}.")
         else:
             self.out(f"You: {self._describe(move, before, after)}")
         if after.result is not None or after.to_move != self.seat:

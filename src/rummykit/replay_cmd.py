@@ -42,11 +42,20 @@ def _error_line(error: ReplayError) -> str:
     return f"Invalid record ({error.type} error{place}): {error.message}"
 
 
+def _is_contract(played: HandReplay) -> bool:
+    return bool(played.state.rules.contract_schedule)
+
+
 def _turns(played: HandReplay, names: list[str]) -> list[str]:
     turns: list[tuple[int, list[str]]] = []
+    down: set[int] = set()
+    contract = _is_contract(played)
     for seat, text in played.moves:
         if not turns or text.startswith(("draw", "take")) or turns[-1][0] != seat:
             turns.append((seat, []))
+        if contract and text.startswith("meld") and seat not in down:
+            down.add(seat)  # a contract player's first meld of a deal is going down
+            text += " (goes down)"
         turns[-1][1].append(text)
     width = max(len(n) for n in names)
     return [f"  {i:3}. {names[seat]:<{width}}  {', '.join(moves)}"
@@ -62,13 +71,24 @@ def _outcome(played: HandReplay, names: list[str]) -> str:
         return f"  {result.result.capitalize()} ({result.reason}): no points."
     rummy = ", going rummy" if result.rummy else ""
     points = ", ".join(f"{names[s]} {p}" for s, p in enumerate(result.scores))
-    return f"  {names[result.winner]} goes out{rummy}. Points: {points}."
+    kind = "Penalty points" if _is_contract(played) else "Points"
+    return f"  {names[result.winner]} goes out{rummy}. {kind}: {points}."
 
 
 def _hand_lines(number: int, played: HandReplay, names: list[str]) -> list[str]:
-    lines = [f"Hand {number}, dealt by {names[played.dealer]}"]
+    state = played.state
+    if _is_contract(played):
+        from rummykit.cli_play import contract_words
+
+        lines = [f"Deal {number}: {contract_words(state.rules, state.deal_index)}, "
+                 f"dealt by {names[played.dealer]}"]
+    else:
+        lines = [f"Hand {number}, dealt by {names[played.dealer]}"]
     lines += _turns(played, names) or ["  (no moves)"]
-    table = played.state.table
+    if _is_contract(played):
+        down = [names[s] for s in range(state.num_players) if state.down >> s & 1]
+        lines.append(f"  Down: {', '.join(down) if down else 'nobody'}")
+    table = state.table
     lines.append("  Table:" if table else "  Table: empty")
     for index, meld in enumerate(table, 1):
         by = ", ".join(dict.fromkeys(names[s] for s in meld.placed_by))
@@ -80,7 +100,11 @@ def _hand_lines(number: int, played: HandReplay, names: list[str]) -> list[str]:
 def _sheet(replayed: Replay, names: list[str]) -> list[str]:
     assert replayed.match is not None
     width = max(6, *(len(n) for n in names))
-    lines = ["Score sheet", "  hand  " + " ".join(f"{n:>{width}}" for n in names)]
+    if replayed.match.rules.contract_schedule:
+        lines = ["Penalty sheet (lowest total wins)",
+                 "  deal  " + " ".join(f"{n:>{width}}" for n in names)]
+    else:
+        lines = ["Score sheet", "  hand  " + " ".join(f"{n:>{width}}" for n in names)]
     for number, log in enumerate(replayed.match.hands, 1):
         if log.result is not None:
             cells = " ".join(f"{p:>{width}}" for p in log.result.scores)
