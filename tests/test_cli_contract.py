@@ -190,6 +190,7 @@ def test_simulate_contract_json(players: int) -> None:
     assert wins + stats["draws"] + stats["aborted"] == 7
     assert stats["turns"] <= 7 * 30
     assert {s["bot"] for s in stats["seats"]} == {"random"}
+    assert all(0 <= s["went_down"] <= 7 for s in stats["seats"])
     assert sum(s["match_wins"] for s in stats["seats"]) >= 1  # lowest total wins, ties share
 
 

@@ -42,6 +42,7 @@ class Simulation:
         self.draws = self.aborted = self.drawn_matches = 0
         self.hand_wins, self.match_wins = [0] * n, [0] * n
         self.rummies, self.points = [0] * n, [0] * n
+        self.downs = [0] * n  # contract: hands in which the seat went down
 
     def run(self, count: int, *, by_hands: bool, progress: bool = False) -> dict[str, Any]:
         """Play ``count`` matches (or hands, when ``by_hands``) and return the statistics."""
@@ -80,6 +81,8 @@ class Simulation:
         result = state.result
         assert result is not None
         self.hands += 1
+        for seat in range(len(self.downs)):
+            self.downs[seat] += state.down >> seat & 1
         if result.result == WIN and result.winner is not None:
             self.hand_wins[result.winner] += 1
             self.rummies[result.winner] += int(result.rummy)
@@ -107,6 +110,9 @@ class Simulation:
              "mean_points_per_hand": self.points[seat] / hands}
             for seat, kind in enumerate(self.kinds)
         ]
+        if self.rules.contract_schedule:
+            for number, entry in enumerate(seats):
+                entry["went_down"] = self.downs[number]
         return {
             "rules": self.rules.name, "options": self.rules.options,
             "players": len(self.kinds), "seed": self.seed,
@@ -125,11 +131,15 @@ def render(stats: dict[str, Any], console: Console | None = None) -> None:
     console = console or Console()
     table = Table(title=f"{stats['rules']} rummy, {stats['players']} players, "
                         f"seed {stats['seed']}")
-    for heading in ("seat", "bot", "match wins", "hand wins", "rummies", "points/hand"):
+    contract = stats["rules"] == "contract"
+    middle = "went down" if contract else "rummies"
+    last = "penalty/deal" if contract else "points/hand"
+    for heading in ("seat", "bot", "match wins", "hand wins", middle, last):
         table.add_column(heading, justify="left" if heading == "bot" else "right")
     for seat in stats["seats"]:
         table.add_row(str(seat["seat"]), seat["bot"], str(seat["match_wins"]),
-                      str(seat["hand_wins"]), str(seat["rummies"]),
+                      str(seat["hand_wins"]),
+                      str(seat["went_down"] if contract else seat["rummies"]),
                       f"{seat['mean_points_per_hand']:.2f}")
     console.print(table)
     console.print(
