@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from rummykit import handset
 from rummykit.cards import JOKER, NUM_RANKS, Card, points_table
-from rummykit.contract_melds import least_penalty, uses_every_card
+from rummykit.contract_melds import can_make, least_penalty, uses_every_card
 from rummykit.engine import DRAW_PHASE
 from rummykit.melds import JOKER_AS, RUN, SET, TableMeld, hand_card, lay_off, position_card
 from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
@@ -111,26 +111,28 @@ def _draw(view: PlayerView, legal: tuple[Move, ...]) -> Move:
                                       for c in view.discard[-take.count:]):
                 return take
         return draw
-    if single is not None and _improves(hand, [top], view):
+    if single is not None and _goes_down([*hand, top], view):
         return single
     for take in takes:
         if take.count > 1:  # not down: a listed dig lets the seat go down this turn
             return take
+    if single is not None and _improves(hand, [top], view):
+        return single
     return draw
+
+
+def _goes_down(cards: list[Card], view: PlayerView) -> bool:
+    sets, runs = contract(view)
+    if _all_at_once(view):
+        return uses_every_card(cards, sets, runs, view.rules)
+    return can_make(cards, sets, runs, view.rules)
 
 
 def _improves(hand: list[Card], extra: list[Card], view: PlayerView) -> bool:
     """Whether taking ``extra`` completes a meld towards the contract (a joker always)."""
     if JOKER in extra:
         return True
-    sets, runs = contract(view)
-    if _all_at_once(view) and uses_every_card(hand + extra, sets, runs, view.rules):
-        return True
-    before = progress(hand, view)[0]
-    after = progress(hand + extra, view)[0]
-    if _all_at_once(view):
-        return after > before and after < sets + runs
-    return after > before
+    return progress(hand + extra, view)[0] > progress(hand, view)[0]
 
 
 # -- play step ------------------------------------------------------------------------------
