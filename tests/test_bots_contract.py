@@ -6,24 +6,26 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections import Counter
 
 import pytest
 
 from rummykit import handset
 from rummykit.bots import GreedyBot, RandomBot, make_bot
 from rummykit.bots.greedy_contract import choose_contract, progress
-from rummykit.cards import parse_cards
+from rummykit.cards import JOKER, parse_cards
 from rummykit.engine import HandState
 from rummykit.match import Match
-from rummykit.moves import Discard, Meld
+from rummykit.melds import JOKER_AS
+from rummykit.moves import Discard, LayOff, Meld, Move, Take
 from rummykit.rules import BASIC, CONTRACT
 from rummykit.views import resample, view
 
 RULES = dataclasses.replace(CONTRACT, max_turns_per_hand=100)
 
 
-def play_match(players: int, seed: int, kinds: list[str], *, resample_every: int = 0
-               ) -> tuple[Match, int]:
+def play_match(players: int, seed: int, kinds: list[str], *, resample_every: int = 0,
+               seen_kinds: Counter[str] | None = None) -> tuple[Match, int]:
     """Play a whole match; every choice is checked legal; returns the match and the
     number of greedy decisions. With ``resample_every``, every that-many-th greedy decision
     is also made on a view of a resampled state and must not change."""
@@ -40,12 +42,24 @@ def play_match(players: int, seed: int, kinds: list[str], *, resample_every: int
             assert move in seen.legal, (str(move), [str(m) for m in seen.legal])
             if isinstance(bots[seat], GreedyBot):
                 decisions += 1
+                if move == Discard(JOKER):  # only when forced
+                    assert all(m == move for m in seen.legal if isinstance(m, Discard))
+                if seen_kinds is not None:
+                    seen_kinds[kind_of(move)] += 1
                 if resample_every and decisions % resample_every == 0:
                     other = view(resample(seen, random.Random(decisions)), seat)
                     assert bots[seat].choose(other, random.Random(0)) == move
             match.play(move)
     assert len(match.hands) == 7
     return match, decisions
+
+
+def kind_of(move: Move) -> str:
+    if isinstance(move, Take):
+        return "dig" if move.count > 1 else "take"
+    if isinstance(move, LayOff):
+        return "lay joker" if move.card >= JOKER_AS else "lay"
+    return type(move).__name__.lower()
 
 
 @pytest.mark.parametrize("players", [3, 4, 6, 8])
@@ -61,13 +75,17 @@ def test_whole_matches_legal_and_hidden(players: int) -> None:
 def test_all_greedy_matches_end_by_going_out() -> None:
     decisions = 0
     out = 0
+    kinds: Counter[str] = Counter()
     for seed in range(2):
-        match, made = play_match(4, 100 + seed, ["greedy"] * 4)
+        match, made = play_match(4, 100 + seed, ["greedy"] * 4, seen_kinds=kinds)
         decisions += made
         out += sum(log.result is not None and log.result.winner is not None
                    for log in match.hands)
     assert decisions > 300
     assert out >= 10  # of 14 deals; the rest hit the turn cap
+    for kind in ("meld", "lay", "take", "dig", "swap", "lay joker"):
+        assert kinds[kind] > 0, kinds
+    assert kinds["discard"] > 0
 
 
 def test_greedy_beats_random_on_penalty() -> None:
