@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 from rummykit import handset
 from rummykit.cards import JOKER, NUM_NATURALS, format_card
-from rummykit.contract_play import contract_of, final_rule, joker_identities
+from rummykit.contract_play import contract_of, final_rule, joker_places
 from rummykit.errors import AmbiguousMoveError, IllegalMoveError
 from rummykit.legality import natural_lay_off
-from rummykit.melds import JOKER_AS, RUN, SET, hand_card, identity, make_meld
+from rummykit.melds import JOKER_AS, RUN, SET, hand_card, identity, make_meld, position_card
 from rummykit.moves import Discard, LayOff, Meld, Move, Swap
 
 if TYPE_CHECKING:
@@ -169,20 +169,19 @@ def _check_lay(state: HandState, move: LayOff) -> Move:
     if not handset.count(state.hands[state.to_move], card):
         raise _illegal(move, f"{format_card(card)} is not in your hand")
     if card == JOKER:
-        options = joker_identities(meld, state)
+        places = joker_places(meld, state)
         if move.card >= JOKER_AS:
-            options = [i for i in options if i == move.card - JOKER_AS]
-        elif move.end is not None and meld.kind == RUN:
-            from rummykit.melds import position_card
-
+            places = [p for p in places if p[0] == move.card - JOKER_AS]
+        if move.end is not None and meld.kind == RUN:
             at = meld.low - 1 if move.end == "low" else meld.high + 1
-            options = [i for i in options if position_card(meld.suit, at) == i]
-        if not options:
+            places = [(i, e) for i, e in places if position_card(meld.suit, at) == i]
+            places = [(i, e if e is None else move.end) for i, e in places][:1]
+        if not places:
             raise _illegal(move, f"a joker cannot stand there on {meld}")
-        if len(options) > 1:
-            shown = " or ".join(f"'lay JK={format_card(i)} on {move.target}'" for i in options)
+        if len(places) > 1:
+            shown = " or ".join(f"'{LayOff(JOKER_AS + i, move.target, e)}'" for i, e in places)
             raise AmbiguousMoveError(f"ambiguous move '{move}': {shown}")
-        canonical = LayOff(JOKER_AS + options[0], move.target, None)
+        canonical = LayOff(JOKER_AS + places[0][0], move.target, places[0][1])
     else:
         if JOKER_AS + card in meld.cards:
             raise _illegal(move, f"a joker holds {format_card(card)} in {meld}: use 'swap "

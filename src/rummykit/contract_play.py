@@ -90,6 +90,21 @@ def joker_identities(meld: TableMeld, state: HandState) -> list[int]:
     return found
 
 
+def joker_places(meld: TableMeld, state: HandState) -> list[tuple[int, str | None]]:
+    """(identity, END) of every place a joker may take on ``meld``; END is written only
+    where one identity fits both ends (a joker ace on ``H2 .. HK``)."""
+    if meld.kind == SET:
+        return [(ident, None) for ident in joker_identities(meld, state)]
+    ends = []
+    if meld.low > 1:
+        ends.append((position_card(meld.suit, meld.low - 1), "low"))
+    if meld.high < (14 if state.rules.ace_high else 13):
+        ends.append((position_card(meld.suit, meld.high + 1), "high"))
+    if len(ends) == 2 and ends[0][0] == ends[1][0]:
+        return [(ident, end) for ident, end in ends]
+    return [(ident, None) for ident, _ in ends]
+
+
 def _meld_moves(state: HandState) -> Iterator[Meld]:
     hand = state.hands[state.to_move]
     cards = handset.cards(hand)
@@ -128,8 +143,8 @@ def _lay_moves(state: HandState) -> Iterator[LayOff]:
             for end in ends:
                 yield LayOff(card, index + 1, end if len(ends) > 1 else None)
         if jokers:
-            for ident in joker_identities(meld, state):
-                yield LayOff(JOKER_AS + ident, index + 1, None)
+            for ident, place in joker_places(meld, state):
+                yield LayOff(JOKER_AS + ident, index + 1, place)
 
 
 def _swap_moves(state: HandState) -> Iterator[Swap]:
