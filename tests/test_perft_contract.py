@@ -283,3 +283,32 @@ def test_seeded_move_lists_agree_with_is_legal() -> None:
         wrong += [Take(len(state.discard) + 1), Swap(parse_card("C2"), len(state.table) + 1)]
         for move in wrong:
             assert move not in legal and not state.is_legal(move), (describe(state), str(move))
+
+
+def position_d() -> HandState:
+    """Deal 3, every seat down; run 1 = D2 .. DK JK=DA (the joker is the high ace), run 2 =
+    S2 S3 S4. Seat 0 holds DA C9 and has drawn S6.
+
+    RULES.md §1.3: with two decks and high_or_low a run may hold both aces of its suit,
+    one at position 1 and one at 14; §1.5 runs grow at their ends; §4.6 forbids only the
+    position a joker holds (14). So DA may be laid off at the low end: 'lay DA on 1' (no
+    END: the high end is taken). 'swap DA on 1' is legal too (the joker then goes on run 1
+    as the low ace, or on run 2 as SA or S5). With the discards C9 DA S6 -> 5 moves.
+    """
+    state = built(["DA C9", "C2 C3", "H2 H3"], deal_index=2, discard="S5", stock="S6 S7",
+                  table=(("D2 D3 D4 D5 D6 D7 D8 D9 DT DJ DQ DK JK=DA", 1), ("S2 S3 S4", 2)),
+                  down=0b111)
+    state.push(state.legal_moves()[0])  # draw S6
+    return state
+
+
+def test_natural_ace_at_the_free_end_of_a_run_with_a_joker_ace() -> None:
+    state = position_d()
+    assert legal_texts(state) == [
+        "lay DA on 1", "swap DA on 1", "discard C9", "discard DA", "discard S6"]
+    assert perft(state, 1) == 5
+    trial = state.copy()
+    assert str(trial.play("lay DA on 1")) == "lay DA on 1"  # the checked path agrees
+    assert trial.table[0].cards[0] == parse_card("DA")
+    # FORMATS.md §1: a superfluous END naming the only possible end is accepted and dropped
+    assert str(state.copy().play("lay DA on 1 low")) == "lay DA on 1"
