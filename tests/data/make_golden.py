@@ -17,7 +17,7 @@ from typing import Any
 
 from rummykit.bots import make_bot
 from rummykit.cards import format_card, parse_cards, standard_pack
-from rummykit.errors import RecordError
+from rummykit.errors import RecordError, RummyError
 from rummykit.match import Match
 from rummykit.record import dumps, from_json, record_of, replay_text, to_json
 from rummykit.rules import Rules
@@ -113,6 +113,7 @@ def valid_records() -> dict[str, dict[str, Any]]:
         "basic_deal_form": find(rules("basic", target_score=50), 2, ("greedy",), short(3),
                                 deal_form=True),
     }
+    found.update(contract_records())
     unfinished = json.loads(json.dumps(found["basic_4p"]))
     unfinished["hands"][-1]["moves"] = unfinished["hands"][-1]["moves"][:8]  # mid-turn
     unfinished["hands"][-1]["restocks"] = []  # no rebuild so early
@@ -124,6 +125,45 @@ def valid_records() -> dict[str, dict[str, Any]]:
                                "hands": []}
     for name in ("basic_unfinished", "basic_between_hands", "basic_no_hands"):
         found[name]["result"] = replay_text(json.dumps(found[name])).to_json()
+    return found
+
+
+def contract_match(players: int, seed: int) -> Match | None:
+    """A whole contract match of random bots that prefer melds, lay-offs, swaps and digs
+    (seeded; every hand ends within ``max_turns_per_hand``)."""
+    rules = Rules.from_options("contract", {"max_turns_per_hand": 150})
+    match = Match(rules, ["Ann", "Bob", "Cy", "Dee", "Eve"][:players], seed=seed)
+    rng = random.Random(seed)
+    while not match.over:
+        state = match.start_hand()
+        while not state.is_over:
+            legal = state.legal_moves()
+            wanted = [m for m in legal if str(m).startswith(("meld", "lay", "swap", "take "))]
+            try:
+                match.play(rng.choice(wanted) if wanted and rng.random() < 0.7
+                           else rng.choice(legal))
+            except RummyError:  # a generated move the checked path refuses: skip the seed
+                return None
+    return match
+
+
+def _has(m: Match, prefix: str) -> bool:
+    return any(move.startswith(prefix) for log in m.hands for move in log.moves)
+
+
+def contract_records() -> dict[str, dict[str, Any]]:
+    """Contract matches of 3 and 5 players with a dig, a swap and a won hand."""
+    found: dict[str, dict[str, Any]] = {}
+    for name, players in (("contract_3p", 3), ("contract_5p", 5)):
+        for seed in range(200):
+            match = contract_match(players, seed)
+            if match is not None and _has(match, "take ") and _has(match, "swap") and any(
+                    log.result is not None and log.result.result == "win"
+                    for log in match.hands):
+                found[name] = to_json(record_of(match))
+                break
+        else:
+            raise SystemExit(f"no seed gives the wanted contract match for {players} players")
     return found
 
 
