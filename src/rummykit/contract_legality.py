@@ -183,7 +183,7 @@ def _check_lay(state: HandState, move: LayOff) -> Move:
             raise AmbiguousMoveError(f"ambiguous move '{move}': {shown}")
         canonical = LayOff(JOKER_AS + places[0][0], move.target, places[0][1])
     else:
-        if JOKER_AS + card in meld.cards:
+        if JOKER_AS + card in meld.cards and not meld.ends_for(card, state.rules):
             raise _illegal(move, f"a joker holds {format_card(card)} in {meld}: use 'swap "
                                  f"{format_card(card)} on {move.target}' instead")
         canonical = natural_lay_off(state, move, card)
