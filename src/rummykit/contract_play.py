@@ -234,9 +234,6 @@ def _dig_when_down(state: HandState) -> bool | None:
                for meld in state.table)
 
 
-JOKER_WAYS = 500  # ways looked at for one holding a dug joker (a known limit)
-
-
 def _dig_before_going_down(state: HandState) -> bool | None:
     """Exact shortcuts for a dig by a player who is not down (None: search instead).
 
@@ -248,19 +245,25 @@ def _dig_before_going_down(state: HandState) -> bool | None:
         return None
     hand = handset.cards(state.hands[state.to_move])
     sets, runs = contract_of(state)
+    rules = state.rules
     rule = final_rule(state)
     if rule == "all_at_once_no_discard":
-        return uses_every_card(hand, sets, runs, state.rules)
-    if not can_make(hand, sets, runs, state.rules):
+        return uses_every_card(hand, sets, runs, rules)
+    if rule == "all_at_once_discard_ok":
+        return _last_deal_dig(state, hand, sets, runs)
+    if not can_make(hand, sets, runs, rules):
         return False
+    # Under must_discard_to_go_out a card must be left to discard; a hand larger than the
+    # least contract plus the longest lay-off chain always keeps one.
+    roomy = not rules.must_discard_to_go_out or \
+        len(hand) > 3 * sets + rules.run_min_length * runs + 14
     if state.dig_duty == JOKER:
-        if rule != "none" or state.rules.must_discard_to_go_out:
+        if not roomy or rules.run_min_length >= 13:
             return None
-        if any(joker_identities(meld, state) for meld in state.table):
-            return True  # go down, then lay the joker off
-        ways = itertools.islice(ways_to_go_down(hand, sets, runs, state.rules), JOKER_WAYS)
-        return any(c >= JOKER_AS for way in ways for group in way for c in group)
-    if rule == "none" and not state.rules.must_discard_to_go_out:
+        # Some way to go down exists; shrink its sets to 3 cards and its runs to the least
+        # length: the dug joker then fits a set's missing suit or a run's open end.
+        return True
+    if roomy:
         # go down with the dug card, or go down then lay it off on an earlier meld; then
         # discard, or be out
         return can_make_containing(hand, state.dig_duty, sets, runs, state.rules) or \
@@ -268,6 +271,21 @@ def _dig_before_going_down(state: HandState) -> bool | None:
     if not any(_may_reach(state, meld, state.dig_duty) for meld in state.table):
         return False
     return None
+
+
+def _last_deal_dig(state: HandState, hand: list[int], sets: int, runs: int) -> bool:
+    """``all_at_once_discard_ok``: after a dig the player must go down and go out this turn:
+    runs holding every card (lay-offs on one's own runs make them longer), or every card
+    but one that is then discarded, the dug card in the runs."""
+    rules = state.rules
+    if not rules.must_discard_to_go_out and uses_every_card(hand, sets, runs, rules):
+        return True
+    for card in set(hand):
+        rest = list(hand)
+        rest.remove(card)
+        if state.dig_duty in rest and uses_every_card(rest, sets, runs, rules):
+            return True
+    return False
 
 
 def _dig_laid_off(state: HandState, hand: list[int], sets: int, runs: int) -> bool:
