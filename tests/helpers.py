@@ -1,4 +1,5 @@
-"""Shared test helpers: a full snapshot of a hand state, and card conservation."""
+"""Shared test helpers: a full snapshot of a hand state, card conservation, building
+positions, meld notation with jokers, and perft counts."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from rummykit.cards import parse_card, parse_cards
 from rummykit.engine import HandState
 from rummykit.errors import RummyError
-from rummykit.melds import TableMeld, make_meld
+from rummykit.melds import JOKER_AS, TableMeld, make_meld
 from rummykit.rules import Rules
 
 
@@ -114,3 +115,41 @@ def played(state: HandState, *moves: str) -> list[str]:
 def legal_texts(state: HandState) -> list[str]:
     """The legal moves in notation."""
     return [str(m) for m in state.legal_moves()]
+
+
+def placed(text: str) -> tuple[int, ...]:
+    """Placed codes from meld notation (``JK=H6`` for a joker standing for H6)."""
+    codes = []
+    for token in text.split():
+        if token.upper().startswith("JK="):
+            codes.append(JOKER_AS + parse_card(token[3:]))
+        else:
+            codes.append(parse_card(token))
+    return tuple(codes)
+
+
+# -- perft counts (perft tests) -----------------------------------------------------------
+
+def perft(state: HandState, depth: int) -> int:
+    """Leaves to ``depth`` moves within the turn; a move ending the turn is a leaf."""
+    moves = state.legal_moves()
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        state.push(move)
+        total += perft(state, depth - 1) if state.phase == "play" else 1
+        state.pop()
+    return total
+
+
+def perft_through(state: HandState, depth: int) -> int:
+    """Move sequences of exactly ``depth`` moves, across turns."""
+    if depth == 0:
+        return 1
+    total = 0
+    for move in state.legal_moves():
+        state.push(move)
+        total += perft_through(state, depth - 1)
+        state.pop()
+    return total

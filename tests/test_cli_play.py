@@ -13,6 +13,7 @@ import pexpect
 import pytest
 from typer.testing import CliRunner
 
+from cli_helpers import PROMPT, TIMEOUT, command, legal_moves, shown_hand, spawn
 from rummykit.bots import make_bot
 from rummykit.cards import card_points, parse_card
 from rummykit.cli import app
@@ -20,46 +21,11 @@ from rummykit.cli_play import PlaySession
 from rummykit.rules import Rules
 from rummykit.views import view
 
-PROMPT = "Your move> "
-TIMEOUT = 60  # generous: CI machines are slow and have 2 cores
-HAND_RE = re.compile(r"Your hand: ([A-Z0-9 ]*)\r?\n")
-
-
-def spawn(*args: str) -> pexpect.spawn:
-    child = pexpect.spawn(sys.executable, ["-m", "rummykit.cli", "play", *args],
-                          encoding="utf-8", timeout=TIMEOUT, dimensions=(50, 200))
-    child.delaybeforesend = None
-    child.expect("Type 'help'")
-    return child
-
-
-def command(child: pexpect.spawn, text: str) -> str:
-    """Type ``text`` at the prompt; the output up to the next prompt (echo removed)."""
-    child.sendline(text)
-    child.expect_exact(PROMPT)
-    output: str = child.before
-    return output.split("\n", 1)[1] if "\n" in output else ""
-
 
 def first_prompt(child: pexpect.spawn) -> str:
     """Wait for our first turn; returns everything shown before it."""
     child.expect_exact(PROMPT)
     return str(child.before)
-
-
-def shown_hand(text: str) -> list[str]:
-    found = HAND_RE.findall(text)
-    assert found, text
-    return str(found[-1]).split()
-
-
-def legal_moves(child: pexpect.spawn) -> list[str]:
-    output = command(child, "moves")
-    header = re.search(r"Your legal moves \((\d+)\):", output)
-    assert header, output
-    moves = [line.strip() for line in output.splitlines()[1:] if line.startswith("  ")]
-    assert len(moves) == int(header.group(1)), output
-    return moves
 
 
 def choose(moves: list[str]) -> str:

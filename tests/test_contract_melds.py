@@ -13,6 +13,7 @@ from functools import cache
 
 import pytest
 
+from helpers import placed
 from rummykit.cards import JOKER, NUM_RANKS, card_points, parse_card, parse_cards
 from rummykit.contract_melds import (
     Way,
@@ -35,17 +36,6 @@ SCHEDULE = CONTRACT.contract_schedule
 VARIANTS = [dataclasses.replace(CONTRACT, ace_mode=ace, run_min_length=length,
                                 contract_runs_distinct_suits=distinct)
             for ace in ("high_or_low", "low") for length in (3, 4) for distinct in (True, False)]
-
-
-def placed(text: str) -> tuple[int, ...]:
-    """Placed codes from meld notation (``JK=H6`` for a joker standing for H6)."""
-    codes = []
-    for token in text.split():
-        if token.upper().startswith("JK="):
-            codes.append(JOKER_AS + parse_card(token[3:]))
-        else:
-            codes.append(parse_card(token))
-    return tuple(codes)
 
 
 def text_of(way: Way) -> str:

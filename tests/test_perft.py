@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 
 from helpers import deep_snapshot as snapshot
+from helpers import perft, perft_through
 from rummykit.cards import format_card, parse_card, parse_cards
 from rummykit.engine import HandState
 from rummykit.errors import RummyError
@@ -37,33 +38,6 @@ from rummykit.rules import BASIC, TRADITIONAL, Rules
 
 HIGH = dataclasses.replace(BASIC, ace_mode="high_or_low")
 RULES = {"basic": BASIC, "high": HIGH, "traditional": TRADITIONAL}
-
-
-def perft(state: HandState, depth: int) -> int:
-    """Leaves to ``depth`` moves within the turn; a move ending the turn is a leaf."""
-    moves = state.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        state.push(move)
-        total += perft(state, depth - 1) if state.phase == "play" else 1
-        state.pop()
-    return total
-
-
-def perft_through(state: HandState, depth: int) -> int:
-    """Move sequences of exactly ``depth`` moves, across turns."""
-    if depth == 0:
-        return 1
-    total = 0
-    for move in state.legal_moves():
-        state.push(move)
-        total += perft_through(state, depth - 1)
-        state.pop()
-    return total
-
-
 
 
 # -- seeded positions ---------------------------------------------------------------------

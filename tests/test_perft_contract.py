@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import pytest
 
-from helpers import deep_snapshot
+from helpers import deep_snapshot, perft, perft_through
 from rummykit import handset
 from rummykit.cards import JOKER, format_card, parse_card, parse_cards
 from rummykit.engine import HandState
@@ -30,31 +30,6 @@ from rummykit.moves import Discard, LayOff, Meld, Move, Swap, Take, parse_placed
 from rummykit.rules import CONTRACT
 
 RULES = dataclasses.replace(CONTRACT, max_turns_per_hand=400)
-
-
-def perft(state: HandState, depth: int) -> int:
-    """Leaves to ``depth`` moves within the turn; a move ending the turn is a leaf."""
-    moves = state.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        state.push(move)
-        total += perft(state, depth - 1) if state.phase == "play" else 1
-        state.pop()
-    return total
-
-
-def perft_through(state: HandState, depth: int) -> int:
-    """Move sequences of exactly ``depth`` moves, across turns."""
-    if depth == 0:
-        return 1
-    total = 0
-    for move in state.legal_moves():
-        state.push(move)
-        total += perft_through(state, depth - 1)
-        state.pop()
-    return total
 
 
 def snapshot(state: HandState) -> dict[str, object]:

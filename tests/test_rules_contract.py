@@ -21,9 +21,9 @@ from collections.abc import Iterable, Sequence
 
 import pytest
 
-from helpers import card, cards, deep_snapshot
+from helpers import card, cards, deep_snapshot, placed
 from rummykit import handset
-from rummykit.cards import JOKER, parse_card, standard_pack
+from rummykit.cards import JOKER, standard_pack
 from rummykit.engine import HandState
 from rummykit.errors import AmbiguousMoveError, IllegalMoveError, RecordError, RummyError
 from rummykit.match import Match
@@ -43,17 +43,6 @@ OTHERS = ("C2 D4 S6 C7", "D2 C4 D6 S7", "S2 D3 C6 D7")
 
 
 # -- building positions ----------------------------------------------------------------
-
-def placed(text: str) -> tuple[int, ...]:
-    """Placed codes from meld notation (``JK=H6`` is a joker standing for H6)."""
-    codes = []
-    for token in text.split():
-        if token.upper().startswith("JK="):
-            codes.append(JOKER_AS + parse_card(token[3:]))
-        else:
-            codes.append(parse_card(token))
-    return tuple(codes)
-
 
 def meld_of(text: str, seat: int, rules: Rules = CONTRACT) -> TableMeld:
     meld = make_meld(placed(text), rules, seat)
