@@ -169,7 +169,7 @@ class PlaySession:
         hand_no = len(self.match.hands)
         self.out("")
         if self.contract:
-            cards = handset.size(state.hands[0])
+            cards = state.rules.hand_size_for(state.num_players, state.deal_index)
             self.out(f"=== Deal {hand_no} of {self.match.rules.num_hands}: "
                      f"{contract_words(self.match.rules, state.deal_index)} "
                      f"({cards} cards each) - dealer: {self.players[state.dealer]}, "

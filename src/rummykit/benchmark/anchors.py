@@ -21,8 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rummykit.benchmark.measures import playout_measures, time_solver
 from rummykit.benchmark.report import OPENSPIEL, RLCARD, Measure
-from rummykit.benchmark.solves import time_solver
 from rummykit.benchmark.timing import Config, random_hands, timed
 
 Task = tuple[str, Callable[[], list[Measure]]]
@@ -86,22 +86,7 @@ def _os_playout(cfg: Config, game: Any) -> list[Measure]:
         "seconds": round(t.elapsed, 3),
         "seed": cfg.seed,
     }
-    return [
-        Measure(
-            name="random_playout_hands",
-            engine=OPENSPIEL,
-            unit="hands/s",
-            value=t.batch_rate,
-            params=params,
-        ),
-        Measure(
-            name="random_playout_moves",
-            engine=OPENSPIEL,
-            unit="moves/s",
-            value=t.rate,
-            params=params,
-        ),
-    ]
+    return playout_measures(OPENSPIEL, t, params)
 
 
 def openspiel_mid_state(game: Any, seed: int) -> Any:
@@ -241,22 +226,7 @@ def _rl_playout(cfg: Config) -> list[Measure]:
         "seconds": round(t.elapsed, 3),
         "seed": cfg.seed,
     }
-    return [
-        Measure(
-            name="random_playout_hands",
-            engine=RLCARD,
-            unit="hands/s",
-            value=t.batch_rate,
-            params=params,
-        ),
-        Measure(
-            name="random_playout_moves",
-            engine=RLCARD,
-            unit="moves/s",
-            value=t.rate,
-            params=params,
-        ),
-    ]
+    return playout_measures(RLCARD, t, params)
 
 
 def rlcard_min_deadwood(hands: list[list[int]]) -> list[int]:

@@ -11,8 +11,8 @@ import dataclasses
 import random
 from collections.abc import Callable
 
+from rummykit.benchmark.measures import playout_measures, time_solver
 from rummykit.benchmark.report import OURS, Measure
-from rummykit.benchmark.solves import time_solver
 from rummykit.benchmark.timing import Config, random_hands, timed
 from rummykit.cards import mask_of
 from rummykit.engine import HandState
@@ -143,22 +143,7 @@ def _playout(cfg: Config, preset: str, players: int) -> Callable[[], list[Measur
             "seconds": round(t.elapsed, 3),
             "seed": cfg.seed,
         }
-        return [
-            Measure(
-                name="random_playout_hands",
-                engine=OURS,
-                unit="hands/s",
-                value=t.batch_rate,
-                params=params,
-            ),
-            Measure(
-                name="random_playout_moves",
-                engine=OURS,
-                unit="moves/s",
-                value=t.rate,
-                params=params,
-            ),
-        ]
+        return playout_measures(OURS, t, params)
 
     return run
 

@@ -1,4 +1,4 @@
-"""One timing of a least-deadwood solver, shared by our engine and the anchors."""
+"""Measures built the same way for our engine and the anchors."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rummykit.benchmark.report import Measure
-from rummykit.benchmark.timing import Config, parts, timed
+from rummykit.benchmark.timing import Config, Timing, parts, timed
 
 
 def time_solver(cfg: Config, engine: str, solve: Callable[[Any], object], hands: Sequence[Any],
@@ -28,3 +28,13 @@ def time_solver(cfg: Config, engine: str, solve: Callable[[Any], object], hands:
                     params={**params, "distinct_hands": len(hands), "solves": t.units,
                             "note": "one pass over distinct hands: no hand is solved twice",
                             "seconds": round(t.elapsed, 3)})]
+
+
+def playout_measures(engine: str, t: Timing, params: dict[str, Any]) -> list[Measure]:
+    """Hands per second and moves per second of one timed series of random playouts."""
+    return [
+        Measure(name="random_playout_hands", engine=engine, unit="hands/s",
+                value=t.batch_rate, params=params),
+        Measure(name="random_playout_moves", engine=engine, unit="moves/s", value=t.rate,
+                params=params),
+    ]
