@@ -23,7 +23,7 @@ def snapshot(state: HandState) -> tuple[object, ...]:
         state.to_move, state.phase, tuple(state.hands), tuple(state.stock),
         tuple(state.discard), tuple(state.table), tuple(state.known), state.taken,
         state.melds_this_turn, state.placed_this_turn, state.ever_placed, state.rebuilds,
-        state.turn_count, state.result, tuple(state.restocks),
+        state.turn_count, state.result, tuple(state.restocks), tuple(state.discarded),
     )
 
 

@@ -91,6 +91,7 @@ class HandState:
         "detached",
         "dig_duty",
         "discard",
+        "discarded",
         "down",
         "ever_placed",
         "given_restocks",
@@ -126,6 +127,7 @@ class HandState:
     discard: list[Card]
     table: list[TableMeld]
     known: list[int]
+    discarded: list[int]
     taken: int
     melds_this_turn: int
     placed_this_turn: bool
@@ -183,6 +185,7 @@ class HandState:
         state.discard = [upcard]
         state.table = []
         state.known = [0] * state.num_players
+        state.discarded = [0] * state.num_players
         state.down = 0
         state.went_down = False
         state.dig_duty = -1
@@ -244,6 +247,7 @@ class HandState:
         new.discard = self.discard[:]
         new.table = self.table[:]
         new.known = self.known[:]
+        new.discarded = self.discarded[:]
         new.multi = self.multi
         new.contract = self.contract
         new.down = self.down
@@ -444,10 +448,10 @@ class HandState:
         if kind is Discard:
             assert isinstance(move, Discard)
             old_discard = self.discard
-            self._stack.append((snapshot, 0, None))
+            self._stack.append((snapshot, 0, (None, self.discarded[seat])))
             self._discard(seat, move.card)
             if self.discard is not old_discard:
-                self._stack[-1] = (snapshot, 0, old_discard)
+                self._stack[-1] = (snapshot, 0, (old_discard, self._stack[-1][2][1]))
         elif kind is Draw:
             rebuilt = None
             if not self.stock:
@@ -552,6 +556,7 @@ class HandState:
             self.hands[seat] &= ~(1 << card)
             self.known[seat] &= ~(1 << card)
         self.discard.append(card)
+        self.discarded[seat] |= 1 << card
         if not self.hands[seat]:
             self._win(seat)
             return
@@ -642,10 +647,11 @@ class HandState:
         self.known[seat] = known
         self.hands[seat] = hand
         if kind == 0:
-            if extra is not None:
+            old_discard, self.discarded[seat] = extra
+            if old_discard is not None:
                 if self.rules.stock_rebuild != "turn_over_all":
                     self.restocks.pop()
-                self.discard = extra
+                self.discard = old_discard
                 self.stock = []
             self.discard.pop()
         elif kind == 1:

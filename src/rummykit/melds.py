@@ -217,10 +217,13 @@ def lay_off(meld: TableMeld, placed: int, end: str, seat: int, rules: Rules) -> 
 class MeldTables:
     """Precomputed per-suit tables: runs in a 13-bit suit mask, and its least deadwood."""
 
-    def __init__(self, ace_high: bool, run_min_length: int, ace_value: int) -> None:
+    def __init__(self, ace_high: bool, run_min_length: int, ace_value: int,
+                 values: tuple[int, ...] | None = None) -> None:
+        """Tables for one ace mode and run length; ``values`` weighs each rank (default:
+        its points), e.g. a bot's own measure of what an unmatched card costs."""
         self.ace_high = ace_high
         self.run_min_length = run_min_length
-        self.values = tuple(card_points(r, ace_value) for r in range(NUM_RANKS))
+        self.values = values or tuple(card_points(r, ace_value) for r in range(NUM_RANKS))
         self.suit_deadwood = [0] * (1 << NUM_RANKS)
         self._suit_best_runs: list[tuple[tuple[int, int], ...]] = [()] * (1 << NUM_RANKS)
         for m in range(1 << NUM_RANKS):

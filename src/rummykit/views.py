@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import NamedTuple
 
 from rummykit import handset
@@ -30,7 +31,8 @@ class PlayerView(NamedTuple):
     """A seat's view of a hand: its own cards and public knowledge, nothing else.
 
     ``known[s]`` holds the cards seat ``s`` took from the discard pile and still holds
-    (public knowledge). ``legal`` lists the seat's legal moves when it is to move.
+    (public knowledge); ``discarded[s]`` the cards it discarded this hand (public too).
+    ``legal`` lists the seat's legal moves when it is to move.
     ``revealed`` shows every hand once the hand is over (scoring shows them), else ``()``.
     """
 
@@ -60,6 +62,7 @@ class PlayerView(NamedTuple):
     went_down: bool = False  # contract: the seat to move went down this turn
     dig_duty: int = -1  # contract: the dug card still to be placed this turn, or -1
     joker_duty: int = 0  # contract: jokers taken by swaps still to be placed this turn
+    discarded: tuple[int, ...] = ()  # per seat: bit set of the cards it discarded this hand
 
     @property
     def hand_cards(self) -> list[Card]:
@@ -85,15 +88,20 @@ def view(state: HandState, seat: int) -> PlayerView:
         state.result,
         tuple(state.legal_moves()) if seat == state.to_move and not over else (),
         tuple(state.hands) if over else (),
-        state.down, state.went_down, state.dig_duty, state.joker_duty,
+        state.down, state.went_down, state.dig_duty, state.joker_duty, tuple(state.discarded),
     )
 
 
-def resample(seen: PlayerView, rng: random.Random) -> HandState:
+Weigh = Callable[[int, Card], float]
+
+
+def resample(seen: PlayerView, rng: random.Random, weigh: Weigh | None = None) -> HandState:
     """A full state consistent with ``seen``: hidden cards dealt at random.
 
     Other seats keep the cards known to be in their hands; the remaining unseen cards of the
     pack are shuffled among their hands and the stock. Future rebuilds shuffle with ``rng``.
+    ``weigh(seat, card)`` (> 0) makes a card likelier in that seat's hand than in the stock
+    (weighted sampling without replacement; a seat's inference from public play).
     """
     unseen = Counter(standard_pack(*seen.rules.pack_spec(seen.num_players)))
     unseen.subtract(seen.discard)
@@ -107,6 +115,12 @@ def resample(seen: PlayerView, rng: random.Random) -> HandState:
     if not seen.revealed:
         for s in range(seen.num_players):
             missing = seen.hand_sizes[s] - handset.size(hands[s])
+            if weigh is not None and 0 < missing < len(pool):
+                keys = [rng.random() ** (1.0 / weigh(s, card)) for card in pool]
+                order = sorted(range(len(pool)), key=keys.__getitem__, reverse=True)
+                chosen = set(order[:missing])
+                pool = [pool[i] for i in order[:missing]] + [
+                    card for i, card in enumerate(pool) if i not in chosen]
             for card in pool[:missing]:
                 hands[s] = handset.add(hands[s], card)
             del pool[:missing]
@@ -117,6 +131,7 @@ def resample(seen: PlayerView, rng: random.Random) -> HandState:
     state.discard = list(seen.discard)
     state.table = list(seen.table)
     state.known = list(seen.known)
+    state.discarded = list(seen.discarded) or [0] * seen.num_players
     state.to_move = seen.to_move
     state.phase = seen.phase
     state.taken = seen.taken

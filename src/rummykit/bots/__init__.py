@@ -16,19 +16,30 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rummykit.bots.base import Bot
+from rummykit.bots.expert import ExpertBot
 from rummykit.bots.greedy import GreedyBot
 from rummykit.bots.random_bot import RandomBot
 from rummykit.errors import RummyError
 
-BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+#: the levels the games offer, weakest first: ``easy`` is the greedy bot, the others search
+LEVELS = ("easy", "medium", "hard", "expert")
+
+BOTS: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "easy": GreedyBot,
+    "medium": lambda: ExpertBot.for_level("medium"),
+    "hard": lambda: ExpertBot.for_level("hard"),
+    "expert": lambda: ExpertBot.for_level("expert"),
+}
 
 
 def make_bot(name: str) -> Bot:
-    """A new bot by name: ``random`` or ``greedy``."""
+    """A new bot by name: ``random``, ``greedy``, ``expert`` or a level of :data:`LEVELS`."""
     try:
         return BOTS[name]()
     except KeyError:
         raise RummyError(f"unknown bot {name!r}: expected one of {', '.join(BOTS)}") from None
 
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "Bot", "ExpertBot", "GreedyBot", "RandomBot", "make_bot"]

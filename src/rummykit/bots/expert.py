@@ -1,0 +1,237 @@
+"""The expert bot: determinized Monte Carlo search over a few candidate moves.
+
+For a decision with real alternatives (take or draw; which card to discard) the bot ranks
+the legal moves with quick hand measures (:mod:`rummykit.bots.judge`), keeps the best few,
+and plays each of them in the same sampled worlds: hidden cards dealt consistently with its
+view and with what the others' play told (:mod:`rummykit.bots.inference`), the rest of the
+hand played out by the fast greedy policy (:mod:`rummykit.bots.playout`). The candidate with
+the best mean hand score wins. Melds and lay-offs follow the greedy rules.
+
+The budget is a number of worlds, so a seeded game is reproducible; ``max_seconds`` stops
+sampling early for interactive play.
+
+>>> import random
+>>> from rummykit.engine import HandState
+>>> from rummykit.rules import BASIC
+>>> from rummykit.views import view
+>>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(3))
+>>> bot = ExpertBot.for_level("hard")
+>>> bot.choose(view(state, state.to_move), random.Random(1)) in state.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from rummykit.bots.analysis import Analysis, Candidate
+from rummykit.bots.greedy import GreedyBot
+from rummykit.bots.inference import inference_weights
+from rummykit.bots.judge import judge_for, layable_cards, live_cards, related
+from rummykit.bots.playout import play_out
+from rummykit.cards import ALL_NATURALS, mask_of
+from rummykit.engine import DRAW_PHASE, HandState
+from rummykit.errors import RummyError
+from rummykit.moves import Discard, LayOff, Meld, Move, Take
+from rummykit.views import PlayerView, resample
+
+DANGER_LAY = 12.0  # a discard that fits a table meld: any opponent can take and lay it off
+DANGER_KNOWN = 8.0  # a discard that goes with cards an opponent is known to hold
+SAFE_DISCARDED = 2.0  # a discard related to cards an opponent threw away
+RACE_SHARPNESS = 0.8  # how surely the seat nearest to going out goes out first
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How hard the bot thinks: sampled worlds per decision and candidates kept."""
+
+    worlds: int
+    candidates: int
+    max_turns: int = 120  # turns a playout may run before it is scored as it stands
+    max_seconds: float | None = None
+
+
+LEVELS: dict[str, Budget] = {
+    "medium": Budget(worlds=4, candidates=2),
+    "hard": Budget(worlds=8, candidates=3),
+    "expert": Budget(worlds=16, candidates=4),
+}
+
+
+class ExpertBot:
+    """Search bot: samples hidden cards, plays candidate moves out, keeps the best."""
+
+    def __init__(self, budget: Budget | None = None, name: str = "expert") -> None:
+        self.budget = budget or LEVELS["expert"]
+        self.name = name
+        self._greedy = GreedyBot()
+
+    @classmethod
+    def for_level(cls, level: str) -> ExpertBot:
+        """The bot of a named search level: ``medium``, ``hard`` or ``expert``."""
+        try:
+            return cls(LEVELS[level], level)
+        except KeyError:
+            raise RummyError(
+                f"unknown level {level!r}: expected one of {', '.join(LEVELS)}") from None
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Move:
+        """The move with the best estimate; forced and routine moves without search."""
+        candidates = self.candidates(view)
+        if len(candidates) == 1:
+            return candidates[0]
+        return self.search(view, candidates, rng).best
+
+    def analyse(self, view: PlayerView, rng: random.Random) -> Analysis:
+        """Every candidate's estimate (a hint): routine moves are searched too."""
+        candidates = self.candidates(view, routine=False)
+        return self.search(view, candidates, rng)
+
+    # -- candidates ------------------------------------------------------------------
+    def candidates(self, view: PlayerView, routine: bool = True) -> list[Move]:
+        """The moves worth searching, best first by the quick measures; one move when the
+        choice is forced or routine (``routine``: melds and lay-offs are played greedily)."""
+        legal = view.legal
+        if len(legal) == 1:
+            return [legal[0]]
+        if view.rules.contract_schedule:
+            return [self._greedy.choose(view, random.Random(0))]
+        if view.phase == DRAW_PHASE:
+            return self._draw_candidates(view, legal)
+        placing = [m for m in legal if isinstance(m, (Meld, LayOff))]
+        if placing and routine:
+            return [self._greedy.choose(view, random.Random(0))]
+        ranked = self._rank_discards(view, legal)
+        extra = [self._greedy.choose(view, random.Random(0))] if placing else []
+        return extra + ranked[:self.budget.candidates]
+
+    def _draw_candidates(self, view: PlayerView, legal: tuple[Move, ...]) -> list[Move]:
+        judge = judge_for(view.rules)
+        top = view.discard_top
+        takes = [m for m in legal if isinstance(m, Take)]
+        others = [m for m in legal if not isinstance(m, Take)]
+        if top is None or not takes or not others:
+            return list(legal)
+        layable = layable_cards(view)
+        live = live_cards(view)
+        hand = view.hand
+        take_cost = judge.best_after(hand | 1 << top, layable, 1 << top)
+        total = 0
+        count = 0
+        bits = live
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            total += judge.best_after(hand | low, layable, 0)
+            count += 1
+        draw_cost = total / count if count else float("inf")
+        if take_cost < draw_cost:
+            return [takes[0], *others]
+        return [*others, takes[0]]
+
+    def _rank_discards(self, view: PlayerView, legal: tuple[Move, ...]) -> list[Move]:
+        judge = judge_for(view.rules)
+        layable = layable_cards(view)
+        live = live_cards(view)
+        hand = view.hand
+        scored = []
+        for move in legal:
+            if isinstance(move, Discard):
+                card = move.card
+                value = judge.score(hand & ~(1 << card), layable, live & ~(1 << card))
+                scored.append((value + self._danger(view, card, layable), card, move))
+        scored.sort(key=lambda entry: (entry[0], entry[1]))
+        return [move for _, _, move in scored]
+
+    @staticmethod
+    def _danger(view: PlayerView, card: int, layable: int) -> float:
+        danger = DANGER_LAY if layable >> card & 1 else 0.0
+        for seat in range(view.num_players):
+            if seat == view.seat:
+                continue
+            known = view.known[seat]
+            while known:
+                low = known & -known
+                known ^= low
+                if related(card, low.bit_length() - 1):
+                    danger += DANGER_KNOWN
+                    break
+            thrown = view.discarded[seat] if view.discarded else 0
+            while thrown:
+                low = thrown & -thrown
+                thrown ^= low
+                if related(card, low.bit_length() - 1):
+                    danger -= SAFE_DISCARDED
+                    break
+        return danger
+
+    # -- search ----------------------------------------------------------------------
+    def search(self, view: PlayerView, candidates: list[Move], rng: random.Random) -> Analysis:
+        """Play every candidate out in the same sampled worlds; best mean score first."""
+        started = time.perf_counter()
+        budget = self.budget
+        totals = [0.0] * len(candidates)
+        wins = [0] * len(candidates)
+        weigh = inference_weights(view)
+        worlds = 0
+        if len(candidates) > 1:
+            for _ in range(budget.worlds):
+                world = resample(view, rng, weigh)
+                for i, move in enumerate(candidates):
+                    state = world.copy()
+                    state.push(move)
+                    play_out(state, max_turns=budget.max_turns)
+                    value, won = _outcome(state, view.seat)
+                    totals[i] += value
+                    wins[i] += won
+                worlds += 1
+                if (budget.max_seconds is not None
+                        and time.perf_counter() - started > budget.max_seconds):
+                    break
+        n = max(worlds, 1)
+        found = [Candidate(move, totals[i] / n, wins[i] / n, worlds)
+                 for i, move in enumerate(candidates)]
+        order = sorted(range(len(found)), key=lambda i: (-found[i].value, i))
+        return Analysis(view.seat, tuple(found[i] for i in order), worlds * len(candidates),
+                        time.perf_counter() - started)
+
+
+def _outcome(state: HandState, seat: int) -> tuple[float, int]:
+    """(the seat's hand score less the others' mean, 1 if it won) of a played-out hand;
+    a hand still going is scored by the hand measures of every seat."""
+    result = state.result
+    if result is None:
+        return _estimate(state, seat), 0
+    scores = result.scores
+    others = (sum(scores) - scores[seat]) / (len(scores) - 1)
+    mine = scores[seat] - others
+    if state.rules.scoring == "penalty":
+        mine = -mine
+    return mine, int(result.winner == seat)
+
+
+def _estimate(state: HandState, seat: int) -> float:
+    """The seat's expected score less the others' mean in a hand still going: each seat
+    goes out first with a chance that falls with its distance from going out
+    (:meth:`Judge.distance`), and then collects the points the others hold."""
+    if state.contract:
+        return 0.0
+    judge = judge_for(state.rules)
+    layable = 0
+    shown = mask_of(state.discard)
+    for meld in state.table:
+        layable |= meld.accepts
+        shown |= meld.mask
+    layable &= ALL_NATURALS
+    hands = state.hands
+    chances = [math.exp(-RACE_SHARPNESS * judge.distance(h, layable, ALL_NATURALS & ~(shown | h)))
+               for h in hands]
+    total_chance = sum(chances)
+    values = [judge.value(h) for h in hands]
+    total_value = sum(values)
+    scores = [chances[s] / total_chance * (total_value - values[s]) for s in range(len(hands))]
+    mine = scores[seat]
+    return mine - (sum(scores) - mine) / (len(scores) - 1)

@@ -1,0 +1,78 @@
+"""The fast playout policy of the search bot: greedy play on a full (sampled) state.
+
+Runs inside the search bot's own sampled worlds, so it reads the whole state it is given;
+that state holds the bot's guesses, never the true hidden cards.
+
+>>> import random
+>>> from rummykit.engine import HandState
+>>> from rummykit.rules import BASIC
+>>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(3))
+>>> play_out(state, max_turns=500)
+>>> state.is_over
+True
+"""
+
+from __future__ import annotations
+
+from rummykit.bots.greedy_contract import choose_contract
+from rummykit.engine import DRAW_PHASE, HandState
+from rummykit.move_tables import DRAW_MOVE, TAKE_MOVE
+from rummykit.moves import Discard, LayOff, Meld, Move
+from rummykit.views import view
+
+
+def greedy_move(state: HandState) -> Move:
+    """What the greedy bot would play: take only to complete a meld, meld, lay off, then
+    discard the highest card left out of melds."""
+    if state.contract:
+        return choose_contract(view(state, state.to_move))
+    legal = state.legal_moves()
+    if len(legal) == 1:
+        return legal[0]
+    seat = state.to_move
+    hand = state.hands[seat]
+    tables = state._tables
+    if state.phase == DRAW_PHASE:
+        top = state.discard[-1]
+        accepts = 0
+        for meld in state.table:
+            accepts |= meld.accepts
+        if TAKE_MOVE in legal and (accepts >> top & 1 or tables.completes(hand, top)):
+            return TAKE_MOVE
+        return DRAW_MOVE if DRAW_MOVE in legal else legal[0]
+    melded = tables.melded(hand)
+    best: Move | None = None
+    size = 0
+    layoff: Move | None = None
+    for move in legal:
+        if isinstance(move, Meld):
+            group = move.groups[0]
+            if len(group) > size and all(melded >> c & 1 for c in group):
+                best, size = move, len(group)
+        elif isinstance(move, LayOff) and layoff is None:
+            layoff = move
+    if best is not None:
+        return best
+    if layoff is not None:
+        return layoff
+    values = state._values
+    top_move: Move | None = None
+    top_key = (-1, -1)
+    for move in legal:
+        if isinstance(move, Discard):
+            card = move.card
+            key = (0 if melded >> card & 1 else 1, values[card] * 64 + card % 13 * 4)
+            if key > top_key:
+                top_move, top_key = move, key
+    return top_move if top_move is not None else legal[0]
+
+
+def play_out(state: HandState, *, max_turns: int) -> None:
+    """Play greedy moves until the hand ends or ``max_turns`` more turns have passed."""
+    stop = state.turn_count + max_turns
+    push = state.push
+    while state.result is None and state.turn_count < stop:
+        push(greedy_move(state))
+
+
+__all__ = ["greedy_move", "play_out"]

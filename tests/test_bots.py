@@ -1,0 +1,150 @@
+"""The bot ladder: every level plays only legal moves from views, in every rule set and
+player count; the search bot's choice depends on its view alone; a statistical tripwire."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rummykit.bots import LEVELS, make_bot
+from rummykit.bots.expert import Budget, ExpertBot
+from rummykit.bots.inference import inference_weights
+from rummykit.cards import parse_card
+from rummykit.engine import HandState
+from rummykit.match import Match
+from rummykit.rules import Rules
+from rummykit.views import resample, view
+
+CASES = [("basic", 2), ("basic", 4), ("basic", 6), ("traditional", 2), ("traditional", 3),
+         ("traditional", 4), ("contract", 3), ("contract", 5)]
+
+
+def _rules(name: str) -> Rules:
+    return Rules.from_options(name, {"max_turns_per_hand": 150})
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_every_level_plays_only_legal_moves(name: str, players: int) -> None:
+    rules = _rules(name)
+    hands = 40 if name != "contract" else 4
+    rng = random.Random(players)
+    moves = 0
+    for index in range(hands):
+        seats = [LEVELS[(index + s) % len(LEVELS)] for s in range(players)]
+        bots = [ExpertBot(Budget(worlds=2, candidates=2), level) if level != "easy"
+                else make_bot(level) for level in seats]
+        state = HandState.deal(rules, players, dealer=index % players,
+                               rng=random.Random(index), deal_index=index % 7)
+        while not state.is_over:
+            seen = view(state, state.to_move)
+            move = bots[state.to_move].choose(seen, rng)
+            assert move in seen.legal, (name, players, index, str(move))
+            state.push(move)
+            moves += 1
+    assert moves > hands * 10
+
+
+def _positions(count: int, seed: int, name: str = "basic") -> list[HandState]:
+    rules = _rules(name)
+    greedy = make_bot("greedy")
+    rng = random.Random(seed)
+    found = []
+    for index in range(count):
+        state = HandState.deal(rules, 2 + index % 2, dealer=0, rng=random.Random(seed + index))
+        for _ in range(rng.randrange(1, 40)):
+            if state.is_over:
+                break
+            state.push(greedy.choose(view(state, state.to_move), rng))
+        if not state.is_over:
+            found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_search_bot_choice_depends_only_on_the_view(level: str) -> None:
+    bot = make_bot(level)
+    for state in _positions(40, 11):
+        seen = view(state, state.to_move)
+        first = bot.choose(seen, random.Random(5))
+        twin = resample(seen, random.Random(6))
+        assert twin.hands != state.hands or twin.stock != state.stock or not state.stock
+        assert bot.choose(view(twin, twin.to_move), random.Random(5)) == first
+        assert first in state.legal_moves()
+
+
+def test_analysis_ranks_candidates_and_respects_the_budget() -> None:
+    bot = ExpertBot(Budget(worlds=6, candidates=3))
+    analysed = 0
+    for state in _positions(30, 21):
+        seen = view(state, state.to_move)
+        analysis = bot.analyse(seen, random.Random(1))
+        values = [c.value for c in analysis.candidates]
+        assert values == sorted(values, reverse=True)
+        assert all(0.0 <= c.win_rate <= 1.0 for c in analysis.candidates)
+        assert {c.move for c in analysis.candidates} <= set(seen.legal)
+        if len(analysis.candidates) > 1:
+            assert analysis.simulations == 6 * len(analysis.candidates)
+            analysed += 1
+    assert analysed > 10
+
+
+def test_time_budget_stops_the_search_early() -> None:
+    bot = ExpertBot(Budget(worlds=10_000, candidates=4, max_seconds=0.05))
+    state = _positions(5, 31)[0]
+    seen = view(state, state.to_move)
+    analysis = bot.analyse(seen, random.Random(1))
+    assert analysis.seconds < 1.0
+    assert analysis.simulations < 10_000
+
+
+def test_inference_keeps_an_opponents_discards_company_out_of_its_hand() -> None:
+    rules = _rules("basic")
+    state = HandState.deal(rules, 2, dealer=0, rng=random.Random(3))
+    seen = view(state, 1)._replace(discarded=(1 << parse_card("S4"), 0))
+    weigh = inference_weights(seen)
+    assert weigh is not None
+    hidden = [c for c in range(52) if not (seen.hand | 1 << seen.discard[0]) >> c & 1]
+    related = next(c for c in hidden if c % 13 == 3)  # a four
+    unrelated = next(c for c in hidden if c % 13 in (0, 1))  # an ace or a two
+    assert weigh(0, related) < 1.0 == weigh(0, unrelated)
+    assert weigh(0, parse_card("DK")) < 1.0
+    assert weigh(1, related) == 1.0  # never about the seat's own hand
+    counts = {related: 0, unrelated: 0}
+    rng = random.Random(0)
+    for _ in range(400):
+        world = resample(seen, rng, weigh)
+        for card in counts:
+            counts[card] += world.hands[0] >> card & 1
+        assert view(world, 1) == seen
+    assert counts[related] < counts[unrelated]
+
+
+def test_engine_tracks_public_discards_through_push_and_pop() -> None:
+    state = HandState.deal(_rules("basic"), 2, dealer=0, rng=random.Random(8))
+    state.push(state.legal_moves()[0])
+    discard = next(m for m in state.legal_moves() if type(m).__name__ == "Discard")
+    seat = state.to_move
+    state.push(discard)
+    assert state.discarded[seat] >> discard.card & 1  # type: ignore[union-attr]
+    assert view(state, 1 - seat).discarded == tuple(state.discarded)
+    state.pop()
+    assert state.discarded[seat] == 0
+
+
+def test_tripwire_search_bot_beats_random() -> None:
+    rules = Rules.from_options("basic", {"max_turns_per_hand": 150, "target_score": 60})
+    wins = 0
+    for seed in range(4):
+        for expert_seat in (0, 1):
+            names = ["x", "y"]
+            bots = [make_bot("random"), make_bot("random")]
+            bots[expert_seat] = ExpertBot(Budget(worlds=2, candidates=2))
+            match = Match(rules, names, seed=seed)
+            rng = random.Random(seed)
+            while not match.over:
+                state = match.start_hand()
+                while not state.is_over:
+                    match.push(bots[state.to_move].choose(view(state, state.to_move), rng))
+            wins += expert_seat in match.winners
+    assert wins >= 7
