@@ -196,6 +196,9 @@ def replay(
     raise typer.Exit(status)
 
 
+app.command("arena")(__import__("rummykit.cli_arena", fromlist=["arena"]).arena)
+
+
 def main() -> None:
     """Run the ``rummykit`` command."""
     app(prog_name="rummykit")

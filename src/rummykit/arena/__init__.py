@@ -1,0 +1,11 @@
+"""Tournaments between bots: mirrored deal sets, parallel or Ray runs, statistics, ratings.
+
+``rummykit arena`` wires these together; each module has one job: ``schedule`` (deal sets,
+rotations, seeds), ``play`` (one game to a plain result), ``runners`` (serial, processes,
+Ray), ``stats`` (win rates, intervals, means), ``ratings`` (OpenSkill), ``tournament`` (a
+whole run and its report), ``report`` (table, JSON, CSV) and ``plot`` (PNG).
+"""
+
+from rummykit.arena.tournament import ArenaConfig, run_arena
+
+__all__ = ["ArenaConfig", "run_arena"]

@@ -1,0 +1,101 @@
+"""An arena run from start to finish: schedule, play (on a backend), collect, summarize.
+
+The results are consumed in game order; records are written as they arrive and not kept.
+:func:`report` builds the JSON-ready report: ``arguments``, the schedule's sizes, one
+summary per bot (statistics, interval, rating), one row per game, and an ``execution``
+block (backend, jobs, elapsed time) which, with each bot's ``decision_seconds``, is the only
+part that may differ between runs of the same arguments.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rummykit.arena import runners
+from rummykit.arena.play import GameResult
+from rummykit.arena.ratings import rate
+from rummykit.arena.schedule import GameSpec, rounded_games, schedule, seat_bots
+from rummykit.arena.stats import summarize, tally
+from rummykit.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaConfig:
+    """Everything an arena run needs, already validated."""
+
+    rules: Rules
+    players: int
+    bots: tuple[str, ...]  # as given: one per seat, the last one filling the rest
+    games: int  # as asked; played rounded up to whole deal sets
+    seed: int
+    backend: str = "local"
+    jobs: int = 1
+    address: str | None = None
+    records: Path | None = None
+
+    def specs(self) -> list[GameSpec]:
+        """The games to play, in order."""
+        return schedule(self.bots, self.players, self.games, seed=self.seed)
+
+
+def record_path(folder: Path, game: GameResult) -> Path:
+    """Where the record of ``game`` goes: ``set0003-rot1.rummy.json``."""
+    return folder / f"set{game.deal_set:04d}-rot{game.rotation}.rummy.json"
+
+
+def play_all(config: ArenaConfig, advance: Callable[[int], None]) -> list[GameResult]:
+    """Every game's result in game order (records written to ``config.records``)."""
+    results = []
+    keep = config.records is not None
+    for game in runners.run(config.rules, config.specs(), advance, backend=config.backend,
+                            jobs=config.jobs, address=config.address, keep_records=keep):
+        if config.records is not None and game.record is not None:
+            record_path(config.records, game).write_text(game.record, encoding="utf-8")
+            game = dataclasses.replace(game, record=None)
+        results.append(game)
+    return results
+
+
+def game_row(game: GameResult) -> dict[str, Any]:
+    """One game of the report."""
+    return {"game": game.index, "set": game.deal_set, "rotation": game.rotation,
+            "seed": game.seed, "bots": list(game.bots), "totals": list(game.totals),
+            "winners": list(game.winners), "hands": game.hands,
+            "aborted_hands": game.aborted_hands, "drawn_hands": game.drawn_hands}
+
+
+def report(config: ArenaConfig, results: list[GameResult], elapsed: float) -> dict[str, Any]:
+    """The whole report as a JSON-ready object."""
+    ratings = rate(results, penalty=config.rules.scoring == "penalty")
+    bots = [{"bot": name, **summarize(one), "rating": ratings[name]}
+            for name, one in tally(results).items()]
+    total = rounded_games(config.games, config.players)
+    return {
+        "arguments": {"rules": config.rules.name, "options": config.rules.options,
+                      "players": config.players, "bots": list(config.bots),
+                      "games": config.games, "seed": config.seed},
+        "games": len(results), "rounded_up": total != config.games,
+        "deal_sets": len(results) // config.players,
+        "lineup": seat_bots(config.bots, config.players),
+        "hands": sum(g.hands for g in results),
+        "aborted_hands": sum(g.aborted_hands for g in results),
+        "drawn_hands": sum(g.drawn_hands for g in results),
+        "drawn_matches": sum(not g.winners for g in results),
+        "bots": bots,
+        "per_game": [game_row(g) for g in results],
+        "execution": {"backend": config.backend, "jobs": config.jobs,
+                      "address": config.address, "elapsed_seconds": round(elapsed, 6)},
+    }
+
+
+def run_arena(config: ArenaConfig, advance: Callable[[int], None] = lambda n: None,
+              ) -> tuple[dict[str, Any], list[GameResult]]:
+    """Play the arena; its report and the games' results."""
+    started = time.perf_counter()
+    results = play_all(config, advance)
+    return report(config, results, time.perf_counter() - started), results

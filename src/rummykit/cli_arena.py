@@ -1,0 +1,168 @@
+"""``rummykit arena``: whole matches between bots on mirrored deals, with sound statistics.
+
+Arguments are checked before any game is played; a bad one prints one line quoting it on
+stderr and exits with status 2. Only light modules are imported here (``rummykit.cli``
+imports this module at start-up); the arena itself is imported when the command runs.
+
+>>> lineup("Greedy, random", 4)
+('greedy', 'random')
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from rummykit.bots import make_bot
+from rummykit.errors import RummyError
+
+if TYPE_CHECKING:
+    from rummykit.arena import ArenaConfig
+
+BACKENDS = ("local", "ray")
+
+
+def lineup(spec: str, players: int) -> tuple[str, ...]:
+    """The bot names of ``--bots``, each made once to check it (ValueError says why)."""
+    names = tuple(name.strip().lower() for name in spec.split(","))
+    if not all(names):
+        raise ValueError(f"--bots {spec!r}: expected comma-separated bot names")
+    if len(names) > players:
+        raise ValueError(f"--bots {spec!r} names {len(names)} bots for {players} seats")
+    for name in names:
+        try:
+            make_bot(name)
+        except RummyError as error:
+            raise ValueError(f"--bots {spec!r}: {error}") from None
+    return names
+
+
+def _writable(option: str, path: Path) -> None:
+    """Refuse an output file whose folder does not exist (before any game is played)."""
+    if not path.parent.is_dir():
+        raise ValueError(f"{option} {str(path)!r}: the folder {str(path.parent)!r} does not "
+                         "exist")
+
+
+def arena(
+    rules: Annotated[str, typer.Option("--rules", "-r", help="basic, traditional or contract.")]
+        = "basic",
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", metavar="KEY=VALUE",
+        help="Rule knob override (RULES.md §5), repeatable; VALUE is JSON or text.")] = None,
+    players: Annotated[int, typer.Option("--players", "-p", help="Number of seats.")] = 2,
+    bots: Annotated[str, typer.Option(
+        help="One bot per seat, comma-separated (random, greedy, expert, ...); the last "
+             "fills the remaining seats.")] = "greedy,random",
+    games: Annotated[int, typer.Option(
+        help="Matches to play, rounded up to whole deal sets (a multiple of --players).")]
+        = 100,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", "-s", help="Seed of the deals and the bots (default: random).")] = None,
+    backend: Annotated[str, typer.Option(help="local (processes) or ray.")] = "local",
+    address: Annotated[str | None, typer.Option(
+        help="Ray cluster address (default: start a local Ray instance).")] = None,
+    json_out: Annotated[str | None, typer.Option(
+        "--json", metavar="PATH", help="Write the full report as JSON ('-' for stdout).")]
+        = None,
+    csv_out: Annotated[Path | None, typer.Option(
+        "--csv", metavar="PATH", help="Write one CSV row per game and seat.")] = None,
+    records: Annotated[Path | None, typer.Option(
+        metavar="DIR", help="Write every game's .rummy.json record into this folder.")] = None,
+    plot_out: Annotated[Path | None, typer.Option(
+        "--plot", metavar="FILE.png", help="Draw win rates and points per hand.")] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
+) -> None:
+    """Play whole matches between bots on mirrored deals; win rates, intervals, ratings."""
+    from rummykit.cli import (
+        SIM_MAX_TURNS,
+        ArgumentError,
+        check_players,
+        fail,
+        load_rules,
+        parse_options,
+    )
+
+    try:
+        options = parse_options(option or [])
+        options.setdefault("max_turns_per_hand", SIM_MAX_TURNS)
+        chosen = load_rules(rules, options)
+        check_players(chosen, players)
+        names = lineup(bots, players)
+        if games < 1:
+            raise ValueError(f"--games {games}: expected 1 or more")
+        if jobs < 1:
+            raise ValueError(f"--jobs {jobs}: expected 1 or more")
+        if backend not in BACKENDS:
+            raise ValueError(f"--backend {backend!r}: expected local or ray")
+        if address is not None and backend != "ray":
+            raise ValueError(f"--address {address!r}: only with --backend ray")
+        for flag, path in (("--json", None if json_out in (None, "-") else Path(str(json_out))),
+                           ("--csv", csv_out), ("--plot", plot_out)):
+            if path is not None:
+                _writable(flag, path)
+        if records is not None:
+            records.mkdir(parents=True, exist_ok=True)
+    except (ArgumentError, ValueError) as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"--records {str(records)!r}: {error.strerror or error}")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 10**9)
+    from rummykit.arena import ArenaConfig
+
+    _run(ArenaConfig(chosen, players, names, games, seed, backend, jobs, address, records),
+         json_out, csv_out, plot_out, progress)
+
+
+def _run(config: ArenaConfig, json_out: str | None, csv_out: Path | None,
+         plot_out: Path | None, progress: bool) -> None:
+    """Play the arena and write what was asked for."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from rummykit.arena import run_arena
+    from rummykit.arena.report import dump_json, render, write_csv
+    from rummykit.arena.schedule import rounded_games
+
+    games, players = config.games, config.players
+    total = rounded_games(games, players)
+    if total != games:
+        print(f"rummykit: note: --games {games} rounded up to {total} (whole deal sets of "
+              f"{players} seat rotations)", file=sys.stderr)
+    console = Console(stderr=True)
+    columns = (TextColumn("arena"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TimeRemainingColumn())
+    try:
+        with Progress(*columns, console=console, transient=True,
+                      disable=not (progress and console.is_terminal)) as bar:
+            task = bar.add_task("games", total=total)
+            report, results = run_arena(config, lambda n: bar.advance(task, n))
+    except (RummyError, ConnectionError) as error:
+        print(f"rummykit: error: {error}", file=sys.stderr)
+        raise typer.Exit(1) from None
+    if json_out == "-":
+        dump_json(report, sys.stdout)
+    else:
+        render(report)
+        if json_out is not None:
+            with Path(json_out).open("w", encoding="utf-8") as out:
+                dump_json(report, out)
+    if csv_out is not None:
+        write_csv(results, csv_out)
+    if plot_out is not None:
+        from rummykit.arena.plot import plot
+
+        plot(report, results, plot_out)
