@@ -111,8 +111,8 @@ def play(
     rules: RulesArg = "basic",
     players: PlayersArg = 2,
     bots: Annotated[str | None, typer.Option(
-        help="Bots for seats 1.. as a comma list of greedy or random (one name serves "
-            "every seat); default greedy.")] = None,
+        help="Bots for seats 1.. as a comma list of levels (easy, medium, hard, expert) or "
+            "bots (greedy, random); one name serves every seat; default medium.")] = None,
     name: Annotated[str, typer.Option(help="Your name (you sit at seat 0).")] = "You",
     seed: SeedArg = None,
     option: OptionArg = None,
@@ -125,7 +125,7 @@ def play(
     try:
         chosen = load_rules(rules, parse_options(option or []))
         check_players(chosen, players)
-        kinds = bot_list(bots, players - 1)
+        kinds = bot_list("medium" if bots is None else bots, players - 1)
     except ArgumentError as error:
         fail(str(error))
     name = name.strip()
@@ -197,6 +197,7 @@ def replay(
 
 
 app.command("arena")(__import__("rummykit.cli_arena", fromlist=["arena"]).arena)
+app.command("hint")(__import__("rummykit.cli_hint", fromlist=["hint"]).hint)
 
 
 def main() -> None:

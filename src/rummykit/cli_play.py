@@ -42,6 +42,7 @@ Moves (any case; cards like H8, SA, DT or H10):
 Commands:
   hand    your cards          table   melds, discard pile, stock, other players
   score   the totals          moves   your legal moves
+  hint    the search bot's advice (hint medium|hard|expert: its level)
   help    this text           quit    leave (saving with --save)"""
 CONTRACT_HELP = """\
 Contract Rummy: 7 deals, each with a contract (the melds you must lay down first):
@@ -117,7 +118,7 @@ class PlaySession:
 
     def __init__(self, rules: Rules, name: str, bots: list[str], *, seed: int,
                  save: str | None = None, out: Callable[[str], None] | None = None,
-                 ask: Callable[[str], str] | None = None) -> None:
+                 ask: Callable[[str], str] | None = None, hint_level: str = "expert") -> None:
         self.seat = 0
         self.players = [name, *bot_names(name, len(bots))]
         self.match = Match(rules, self.players, seed=seed)
@@ -129,6 +130,8 @@ class PlaySession:
         self.ask = ask or input
         self._saved: tuple[int, int] | None = None
         self.contract = bool(rules.contract_schedule)
+        self.hint_level = hint_level
+        self._hints = 0
 
     # -- the loop -------------------------------------------------------------------
     def run(self) -> int:
@@ -203,6 +206,9 @@ class PlaySession:
         if command is not None:
             command(seen)
             return False
+        if line.lower().split()[0] == "hint":
+            self._show_hint(seen, line.lower().split()[1:])
+            return False
         try:
             move = self.match.play(line)
         except RummyError as error:
@@ -215,6 +221,20 @@ class PlaySession:
         self.out(HELP)
         if self.contract:
             self.out(CONTRACT_HELP)
+
+    def _show_hint(self, seen: PlayerView, words: list[str]) -> None:
+        """The search bot's advice for your decision (the game does not change)."""
+        from rummykit.hints import HINT_LEVELS, advice_lines, hint
+
+        level = words[0] if words else self.hint_level
+        if len(words) > 1 or level not in HINT_LEVELS:
+            self.out(f"  Type 'hint' or 'hint LEVEL' with a level of {', '.join(HINT_LEVELS)}.")
+            return
+        self.out(f"Thinking (level {level})...")
+        self._hints += 1
+        rng = random.Random(f"rummykit-hint-{self.seed}-{self._hints}")
+        for text in advice_lines(hint(seen, level, rng), 5):
+            self.out(f"  {text}")
 
     def _after_human(self, move: Move, before: PlayerView) -> bool:
         after = self._view()
