@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import shutil
 import socket
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 
@@ -71,12 +73,14 @@ def run_ray(rules: Rules, specs: Sequence[GameSpec], advance: Advance, *, jobs: 
     from ray.exceptions import RayTaskError
 
     owned = not ray.is_initialized()
+    scratch = ""
     if owned and address:
         check_reachable(address)
         ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
-    elif owned:
-        ray.init(num_cpus=jobs, include_dashboard=False, logging_level=logging.ERROR,
-                 log_to_driver=False)
+    elif owned:  # a new instance of our own, with its own files: never another run's
+        scratch = tempfile.mkdtemp(prefix="rk-ray-")
+        ray.init(address="local", num_cpus=jobs, include_dashboard=False,
+                 logging_level=logging.ERROR, log_to_driver=False, _temp_dir=scratch)
     try:
         task = ray.remote(play_chunk)
         shared = ray.put(rules)
@@ -93,6 +97,8 @@ def run_ray(rules: Rules, specs: Sequence[GameSpec], advance: Advance, *, jobs: 
     finally:
         if owned:
             ray.shutdown()
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 def run(rules: Rules, specs: Sequence[GameSpec], advance: Advance, *, backend: str = "local",
