@@ -106,6 +106,16 @@ OptionArg = Annotated[
 ]
 
 
+def bot_rules(name: str, option: list[str] | None, players: int) -> Rules:
+    """The rules of a bot-only run: the options given, and a turn limit unless given (bot
+    hands can cycle)."""
+    options = parse_options(option or [])
+    options.setdefault("max_turns_per_hand", SIM_MAX_TURNS)
+    chosen = load_rules(name, options)
+    check_players(chosen, players)
+    return chosen
+
+
 @app.command()
 def play(
     rules: RulesArg = "basic",
@@ -159,10 +169,7 @@ def simulate(
     from rummykit.cli_simulate import Simulation, render
 
     try:
-        options = parse_options(option or [])
-        options.setdefault("max_turns_per_hand", SIM_MAX_TURNS)
-        chosen = load_rules(rules, options)
-        check_players(chosen, players)
+        chosen = bot_rules(rules, option, players)
         kinds = bot_list(bots, players)
     except ArgumentError as error:
         fail(str(error))

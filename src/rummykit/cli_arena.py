@@ -79,20 +79,10 @@ def arena(
     progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
 ) -> None:
     """Play whole matches between bots on mirrored deals; win rates, intervals, ratings."""
-    from rummykit.cli import (
-        SIM_MAX_TURNS,
-        ArgumentError,
-        check_players,
-        fail,
-        load_rules,
-        parse_options,
-    )
+    from rummykit.cli import ArgumentError, bot_rules, fail
 
     try:
-        options = parse_options(option or [])
-        options.setdefault("max_turns_per_hand", SIM_MAX_TURNS)
-        chosen = load_rules(rules, options)
-        check_players(chosen, players)
+        chosen = bot_rules(rules, option, players)
         names = lineup(bots, players)
         if games < 1:
             raise ValueError(f"--games {games}: expected 1 or more")
