@@ -23,6 +23,8 @@ ARGS       ?=
 export UV_PYTHON           ?= $(PYTHON)
 export UV_PYTHON_DOWNLOADS ?= never
 export UV_PROJECT_ENVIRONMENT ?= .venv
+# Compile bytecode at install time: a fresh Ray otherwise compiles in every first worker.
+export UV_COMPILE_BYTECODE ?= 1
 
 UV_RUN := $(UV) run --frozen --no-sync
 

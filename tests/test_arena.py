@@ -20,7 +20,7 @@ from rummykit.arena.stats import interval, percentile, summarize, tally, wilson
 from rummykit.match import Match
 from rummykit.rules import Rules
 
-TIMEOUT = 180
+TIMEOUT = 600  # a fresh Ray install compiles its modules on first use
 RULES = Rules.from_options("basic", {"max_turns_per_hand": 2000})
 
 
