@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import shutil
 import socket
 import tempfile
@@ -69,6 +70,9 @@ def check_reachable(address: str) -> None:
 def run_ray(rules: Rules, specs: Sequence[GameSpec], advance: Advance, *, jobs: int,
             address: str | None = None, keep_records: bool = False) -> Iterator[GameResult]:
     """Play the games as Ray tasks, on the cluster at ``address`` or a local instance."""
+    # Under `uv run` Ray would start its workers with `uv run` too (a fresh checkout then
+    # hangs while they set up); our workers use this interpreter as it is.
+    os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
     import ray
     from ray.exceptions import RayTaskError
 
