@@ -448,10 +448,11 @@ class HandState:
         if kind is Discard:
             assert isinstance(move, Discard)
             old_discard = self.discard
-            self._stack.append((snapshot, 0, (None, self.discarded[seat])))
+            thrown = self.discarded[seat]
+            self._stack.append((snapshot, 0, (None, thrown)))
             self._discard(seat, move.card)
             if self.discard is not old_discard:
-                self._stack[-1] = (snapshot, 0, (old_discard, self._stack[-1][2][1]))
+                self._stack[-1] = (snapshot, 0, (old_discard, thrown))
         elif kind is Draw:
             rebuilt = None
             if not self.stock:

@@ -119,16 +119,7 @@ class ExpertBot:
         live = live_cards(view)
         hand = view.hand
         take_cost = judge.best_after(hand | 1 << top, layable, 1 << top)
-        total = 0
-        count = 0
-        bits = live
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            total += judge.best_after(hand | low, layable, 0)
-            count += 1
-        draw_cost = total / count if count else float("inf")
-        if take_cost < draw_cost:
+        if take_cost < judge.drawing(hand, layable, live):
             return [takes[0], *others]
         return [*others, takes[0]]
 

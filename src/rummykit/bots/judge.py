@@ -98,6 +98,18 @@ class Judge:
             total += points[(low.bit_length() - 1) % NUM_RANKS]
         return total
 
+    def drawing(self, hand: int, layable: int, live: int) -> float:
+        """Mean of :meth:`best_after` over the cards of ``live`` drawn into ``hand``."""
+        total = 0
+        count = 0
+        bits = live
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            total += self.best_after(hand | low, layable, 0)
+            count += 1
+        return total / count if count else float("inf")
+
     def best_after(self, hand: int, layable: int, keep: int) -> int:
         """Least cost after discarding one card of ``hand`` other than those in ``keep``."""
         solve = self.solve
