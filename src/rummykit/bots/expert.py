@@ -1,11 +1,14 @@
-"""The expert bot: determinized Monte Carlo search over a few candidate moves.
+"""The expert bot: determinized Monte Carlo search over the discard.
 
-For a decision with real alternatives (take or draw; which card to discard) the bot ranks
-the legal moves with quick hand measures (:mod:`rummykit.bots.judge`), keeps the best few,
-and plays each of them in the same sampled worlds: hidden cards dealt consistently with its
-view and with what the others' play told (:mod:`rummykit.bots.inference`), the rest of the
-hand played out by the fast greedy policy (:mod:`rummykit.bots.playout`). The candidate with
-the best mean hand score wins. Melds and lay-offs follow the greedy rules.
+When the bot must choose what to throw away, it keeps a few candidates (the card a greedy
+player would throw, then the next highest cards left out of melds) and plays each of them
+in the same sampled worlds: hidden cards dealt consistently with its view and with what
+the others' play told (:mod:`rummykit.bots.inference`; worlds where a hidden hand could
+have melded or laid off are unlikely), the rest of the hand played out by the fast greedy
+policy (:mod:`rummykit.bots.playout`). The candidate with the best mean hand score wins.
+Drawing, melds and lay-offs follow the greedy rules: searched draws took high discards that
+cost points in real play. A hint (:meth:`ExpertBot.analyse`) searches every kind of
+decision. Contract Rummy plays the greedy contract policy for now.
 
 The budget is a number of worlds, so a seeded game is reproducible; ``max_seconds`` stops
 sampling early for interactive play.
@@ -35,12 +38,16 @@ from rummykit.bots.playout import play_out
 from rummykit.cards import ALL_NATURALS, mask_of
 from rummykit.engine import DRAW_PHASE, HandState
 from rummykit.errors import RummyError
+from rummykit.melds import tables_for
 from rummykit.moves import Discard, LayOff, Meld, Move, Take
-from rummykit.views import PlayerView, resample
+from rummykit.views import PlayerView, Weigh, resample
 
+DISCARD_ORDER = "shed"  # candidates: highest loose cards first ("shed") or by the judge
 DANGER_LAY = 12.0  # a discard that fits a table meld: any opponent can take and lay it off
 DANGER_KNOWN = 8.0  # a discard that goes with cards an opponent is known to hold
 SAFE_DISCARDED = 2.0  # a discard related to cards an opponent threw away
+WORLD_CHOICES = 8  # resamplings per world, one kept (see _sample_world)
+UNLIKELY_MELD = 0.05  # odds of a hidden hand that could have melded or laid off
 RACE_SHARPNESS = 0.8  # how surely the seat nearest to going out goes out first
 
 
@@ -55,9 +62,9 @@ class Budget:
 
 
 LEVELS: dict[str, Budget] = {
-    "medium": Budget(worlds=4, candidates=2),
-    "hard": Budget(worlds=8, candidates=3),
-    "expert": Budget(worlds=16, candidates=4),
+    "medium": Budget(worlds=8, candidates=2),
+    "hard": Budget(worlds=16, candidates=3),
+    "expert": Budget(worlds=32, candidates=3),
 }
 
 
@@ -100,13 +107,15 @@ class ExpertBot:
         if view.rules.contract_schedule:
             return [self._greedy.choose(view, random.Random(0))]
         if view.phase == DRAW_PHASE:
-            return self._draw_candidates(view, legal)
+            ranked = self._draw_candidates(view, legal)
+            return ranked if not routine else [self._greedy.choose(view, random.Random(0))]
         placing = [m for m in legal if isinstance(m, (Meld, LayOff))]
         if placing and routine:
             return [self._greedy.choose(view, random.Random(0))]
         ranked = self._rank_discards(view, legal)
-        extra = [self._greedy.choose(view, random.Random(0))] if placing else []
-        return extra + ranked[:self.budget.candidates]
+        simple = self._greedy.choose(view, random.Random(0))  # what a greedy player does
+        others = [m for m in ranked if m != simple][:self.budget.candidates - 1]
+        return [simple, *others]
 
     def _draw_candidates(self, view: PlayerView, legal: tuple[Move, ...]) -> list[Move]:
         judge = judge_for(view.rules)
@@ -124,6 +133,14 @@ class ExpertBot:
         return [*others, takes[0]]
 
     def _rank_discards(self, view: PlayerView, legal: tuple[Move, ...]) -> list[Move]:
+        if DISCARD_ORDER == "shed":
+            tables = tables_for(view.rules)
+            melded = tables.melded(view.hand)
+            values = tables.values
+            shed = [m for m in legal if isinstance(m, Discard)]
+            shed.sort(key=lambda m: (melded >> m.card & 1, -values[m.card % 13],
+                                     -(m.card % 13)))
+            return list(shed)
         judge = judge_for(view.rules)
         layable = layable_cards(view)
         live = live_cards(view)
@@ -170,7 +187,7 @@ class ExpertBot:
         worlds = 0
         if len(candidates) > 1:
             for _ in range(budget.worlds):
-                world = resample(view, rng, weigh)
+                world = _sample_world(view, rng, weigh)
                 for i, move in enumerate(candidates):
                     state = world.copy()
                     state.push(move)
@@ -188,6 +205,36 @@ class ExpertBot:
         order = sorted(range(len(found)), key=lambda i: (-found[i].value, i))
         return Analysis(view.seat, tuple(found[i] for i in order), worlds * len(candidates),
                         time.perf_counter() - started)
+
+
+def _sample_world(view: PlayerView, rng: random.Random, weigh: Weigh | None) -> HandState:
+    """A world consistent with the view and likely under the others' play: players meld
+    and lay off what they can, so a hidden hand holding a meld, or a card that fits the
+    table, is unlikely. Of a few resamplings, one is drawn with those odds."""
+    if view.rules.contract_schedule or WORLD_CHOICES <= 1:
+        return resample(view, rng, weigh)
+    tables = tables_for(view.rules)
+    layable = layable_cards(view)
+    worlds = []
+    odds = []
+    for _ in range(WORLD_CHOICES):
+        world = resample(view, rng, weigh)
+        odd = 1.0
+        for seat, hand in enumerate(world.hands):
+            if seat != view.seat:
+                hidden = hand & ~view.known[seat]
+                if tables.melded(hand):
+                    odd *= UNLIKELY_MELD
+                if hidden & layable:
+                    odd *= UNLIKELY_MELD
+        worlds.append(world)
+        odds.append(odd)
+    pick = rng.random() * sum(odds)
+    for world, odd in zip(worlds, odds, strict=True):
+        pick -= odd
+        if pick <= 0:
+            return world
+    return worlds[-1]
 
 
 def _outcome(state: HandState, seat: int) -> tuple[float, int]:

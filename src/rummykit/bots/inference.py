@@ -22,7 +22,7 @@ from rummykit.melds import tables_for
 from rummykit.views import PlayerView, Weigh
 
 RELATED = 0.5  # the weight of a card related to one the seat discarded
-HIGHER = 0.3  # the weight of a card worth more than every card the seat discarded
+HIGHER = 0.05  # the weight of a card worth more than every card the seat discarded
 
 
 def inference_weights_from(discarded: tuple[int, ...], seat: int,
