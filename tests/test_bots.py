@@ -148,3 +148,22 @@ def test_tripwire_search_bot_beats_random() -> None:
                     match.push(bots[state.to_move].choose(view(state, state.to_move), rng))
             wins += expert_seat in match.winners
     assert wins >= 7
+
+
+def test_sampled_worlds_rarely_give_an_opponent_a_meld_it_would_have_played() -> None:
+    from rummykit.bots.expert import _sample_world
+    from rummykit.melds import tables_for
+
+    rules = _rules("basic")
+    state = HandState.deal(rules, 2, dealer=0, rng=random.Random(12))
+    seen = view(state, state.to_move)
+    tables = tables_for(rules)
+    opponent = 1 - seen.seat
+    plain = chosen = 0
+    for seed in range(300):
+        plain += bool(tables.melded(resample(seen, random.Random(seed)).hands[opponent]))
+        world = _sample_world(seen, random.Random(seed), None)
+        assert view(world, seen.seat) == seen
+        chosen += bool(tables.melded(world.hands[opponent]))
+    assert plain > 30  # ten random cards often hold a meld
+    assert chosen < plain / 3
