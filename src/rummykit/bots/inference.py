@@ -27,18 +27,23 @@ HIGHER = 0.05  # the weight of a card worth more than every card the seat discar
 
 def inference_weights_from(discarded: tuple[int, ...], seat: int,
                            points: tuple[int, ...]) -> Weigh:
-    """Weights for :func:`rummykit.views.resample` from the cards each seat discarded."""
-    thrown = [[c for c in range(52) if bits >> c & 1] for bits in discarded]
-    floor = [min((points[c % NUM_RANKS] for c in cards), default=99) for cards in thrown]
+    """Weights for :func:`rummykit.views.resample` from the cards each seat discarded
+    (a table made once: sampling looks weights up for every card of every world)."""
+    table = []
+    for other, bits in enumerate(discarded):
+        thrown = [c for c in range(52) if bits >> c & 1]
+        floor = min((points[c % NUM_RANKS] for c in thrown), default=99)
+        row = [1.0] * 53
+        if other != seat:
+            for card in range(52):
+                weight = HIGHER if points[card % NUM_RANKS] > floor else 1.0
+                if any(related(card, gone) for gone in thrown):
+                    weight *= RELATED
+                row[card] = weight
+        table.append(row)
 
     def weigh(other: int, card: Card) -> float:
-        if other == seat or other >= len(thrown) or card >= 52:
-            return 1.0
-        weight = HIGHER if points[card % NUM_RANKS] > floor[other] else 1.0
-        for gone in thrown[other]:
-            if related(card, gone):
-                return weight * RELATED
-        return weight
+        return table[other][card] if other < len(table) else 1.0
 
     return weigh
 
