@@ -167,3 +167,18 @@ def test_sampled_worlds_rarely_give_an_opponent_a_meld_it_would_have_played() ->
         chosen += bool(tables.melded(world.hands[opponent]))
     assert plain > 30  # ten random cards often hold a meld
     assert chosen < plain / 3
+
+
+def test_tripwire_easy_level_is_weaker_than_greedy() -> None:
+    rules = _rules("basic")
+    wins = {"easy": 0, "greedy": 0}
+    for deal in range(40):
+        for easy_seat in (0, 1):
+            bots = {easy_seat: make_bot("easy"), 1 - easy_seat: make_bot("greedy")}
+            state = HandState.deal(rules, 2, dealer=0, rng=random.Random(deal))
+            rng = random.Random(deal)
+            while not state.is_over:
+                state.push(bots[state.to_move].choose(view(state, state.to_move), rng))
+            if state.result is not None and state.result.winner is not None:
+                wins["easy" if state.result.winner == easy_seat else "greedy"] += 1
+    assert wins["greedy"] > wins["easy"] * 1.2, wins

@@ -122,7 +122,7 @@ def play(
     players: PlayersArg = 2,
     bots: Annotated[str | None, typer.Option(
         help="Bots for seats 1.. as a comma list of levels (easy, medium, hard, expert) or "
-            "bots (greedy, random); one name serves every seat; default easy.")] = None,
+            "bots (greedy, careless, random); one name serves every seat; default medium.")] = None,
     name: Annotated[str, typer.Option(help="Your name (you sit at seat 0).")] = "You",
     seed: SeedArg = None,
     option: OptionArg = None,
@@ -135,7 +135,7 @@ def play(
     try:
         chosen = load_rules(rules, parse_options(option or []))
         check_players(chosen, players)
-        kinds = bot_list("easy" if bots is None else bots, players - 1)
+        kinds = bot_list("medium" if bots is None else bots, players - 1)
     except ArgumentError as error:
         fail(str(error))
     name = name.strip()

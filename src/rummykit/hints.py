@@ -22,7 +22,7 @@ from rummykit.views import PlayerView
 __all__ = ["HINT_LEVELS", "Hint", "Shape", "advice_lines", "analyse", "hint", "position_lines",
            "shape", "to_json"]
 
-#: the search levels a hint can use (``easy`` is the greedy bot, which does not search)
+#: the search levels a hint can use (``easy`` is the careless bot, which does not search)
 HINT_LEVELS = tuple(LEVELS)
 
 

@@ -16,18 +16,20 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rummykit.bots.base import Bot
+from rummykit.bots.careless import CarelessBot
 from rummykit.bots.expert import ExpertBot
 from rummykit.bots.greedy import GreedyBot
 from rummykit.bots.random_bot import RandomBot
 from rummykit.errors import RummyError
 
-#: the levels the games offer, weakest first: ``easy`` is the greedy bot, the others search
+#: the levels the games offer, weakest first: ``easy`` is the careless bot, the others search
 LEVELS = ("easy", "medium", "hard", "expert")
 
 BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
-    "easy": GreedyBot,
+    "careless": CarelessBot,
+    "easy": CarelessBot,
     "medium": lambda: ExpertBot.for_level("medium"),
     "hard": lambda: ExpertBot.for_level("hard"),
     "expert": lambda: ExpertBot.for_level("expert"),
@@ -42,4 +44,5 @@ def make_bot(name: str) -> Bot:
         raise RummyError(f"unknown bot {name!r}: expected one of {', '.join(BOTS)}") from None
 
 
-__all__ = ["BOTS", "LEVELS", "Bot", "ExpertBot", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "Bot", "CarelessBot", "ExpertBot", "GreedyBot", "RandomBot",
+           "make_bot"]
