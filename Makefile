@@ -49,11 +49,11 @@ $(TOOLS)/bin/uv:
 
 # Install the project (editable) and the dev group exactly as locked.
 setup: $(UV_DEP)
-	$(UV) sync --frozen
+	$(UV) sync --frozen --all-extras
 
 # Same, plus the reference engines measured by the benchmark.
 setup-anchors: $(UV_DEP)
-	@$(UV) sync --frozen --extra anchors >&2
+	@$(UV) sync --frozen --all-extras >&2
 
 run: setup
 	$(UV_RUN) rummykit play
