@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from rummykit.bots import make_bot
+from rummykit.agents.seating import check_player, is_agent
 from rummykit.errors import RummyError
 
 if TYPE_CHECKING:
@@ -27,15 +27,16 @@ BACKENDS = ("local", "ray")
 
 
 def lineup(spec: str, players: int) -> tuple[str, ...]:
-    """The bot names of ``--bots``, each made once to check it (ValueError says why)."""
-    names = tuple(name.strip().lower() for name in spec.split(","))
+    """The bot names (or ``agent:COMMAND``) of ``--bots``, checked (ValueError says why)."""
+    names = tuple(name.strip() if is_agent(name) else name.strip().lower()
+                  for name in spec.split(","))
     if not all(names):
         raise ValueError(f"--bots {spec!r}: expected comma-separated bot names")
     if len(names) > players:
         raise ValueError(f"--bots {spec!r} names {len(names)} bots for {players} seats")
     for name in names:
         try:
-            make_bot(name)
+            check_player(name)
         except RummyError as error:
             raise ValueError(f"--bots {spec!r}: {error}") from None
     return names
@@ -56,8 +57,9 @@ def arena(
         help="Rule knob override (RULES.md §5), repeatable; VALUE is JSON or text.")] = None,
     players: Annotated[int, typer.Option("--players", "-p", help="Number of seats.")] = 2,
     bots: Annotated[str, typer.Option(
-        help="One bot per seat, comma-separated (random, greedy, expert, ...); the last "
-             "fills the remaining seats.")] = "greedy,random",
+        help="One bot per seat, comma-separated (random, greedy, expert, ..., or "
+             "agent:COMMAND for an external program, docs/agents.md); the last fills the "
+             "remaining seats.")] = "greedy,random",
     games: Annotated[int, typer.Option(
         help="Matches to play, rounded up to whole deal sets (a multiple of --players).")]
         = 100,

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rummykit import record
+from rummykit.agents import close_players, make_player, notify_hand_over
 from rummykit.arena.schedule import GameSpec, bot_rng, hand_deck
-from rummykit.bots import make_bot
 from rummykit.errors import RummyError
 from rummykit.match import Match
 from rummykit.outcome import ABORTED, DRAW
@@ -63,27 +63,31 @@ def play_game(rules: Rules, spec: GameSpec, *, keep_record: bool = False) -> Gam
     """Play the game ``spec`` to the end of its match."""
     players = len(spec.bots)
     match = Match(rules, seat_names(spec.bots), seed=spec.seed)
-    bots = [make_bot(name) for name in spec.bots]
+    bots = [make_player(name) for name in spec.bots]  # a bot, or agent:COMMAND
     rng = bot_rng(spec.seed, spec.rotation)
     seconds: list[list[float]] = [[] for _ in range(players)]
-    while not match.over:
-        if len(match.hands) == MAX_HANDS:
-            raise RummyError(f"game {spec.index} (set {spec.deal_set}, rotation "
-                             f"{spec.rotation}): no winner after {MAX_HANDS} hands; is "
-                             "max_turns_per_hand so low that every hand is aborted?")
-        state = match.start_hand(hand_deck(rules, players, spec.seed, len(match.hands)))
-        while not state.is_over:
-            seat = state.to_move
-            seen = view(state, seat)
-            started = time.perf_counter()
-            move = bots[seat].choose(seen, rng)
-            seconds[seat].append(time.perf_counter() - started)
-            try:
-                match.play(move)
-            except RummyError as error:
+    try:
+        while not match.over:
+            if len(match.hands) == MAX_HANDS:
                 raise RummyError(f"game {spec.index} (set {spec.deal_set}, rotation "
-                                 f"{spec.rotation}): {spec.bots[seat]} at seat {seat} chose "
-                                 f"{move}: {error}") from None
+                                 f"{spec.rotation}): no winner after {MAX_HANDS} hands; is "
+                                 "max_turns_per_hand so low that every hand is aborted?")
+            state = match.start_hand(hand_deck(rules, players, spec.seed, len(match.hands)))
+            while not state.is_over:
+                seat = state.to_move
+                seen = view(state, seat)
+                started = time.perf_counter()
+                move = bots[seat].choose(seen, rng)
+                seconds[seat].append(time.perf_counter() - started)
+                try:
+                    match.play(move)
+                except RummyError as error:
+                    raise RummyError(f"game {spec.index} (set {spec.deal_set}, rotation "
+                                     f"{spec.rotation}): {spec.bots[seat]} at seat {seat} "
+                                     f"chose {move}: {error}") from None
+            notify_hand_over(bots, state)
+    finally:
+        close_players(bots, match.totals if match.over else (), match.winners)
     results = [log.result for log in match.hands if log.result is not None]
     return GameResult(
         spec.index, spec.deal_set, spec.rotation, spec.seed, spec.bots, tuple(match.totals),

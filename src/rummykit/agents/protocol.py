@@ -1,0 +1,146 @@
+"""The wire messages of the JSON agent protocol ``rummykit-agent/1`` (docs/agents.md).
+
+One JSON object per line each way. Everything an agent learns about a hand comes from
+:func:`view_json`, built from the seat's :class:`~rummykit.views.PlayerView` only, so an
+agent sees exactly what a bot sees. Cards and moves are in the notation of FORMATS.md.
+
+>>> import random
+>>> from rummykit.engine import HandState
+>>> from rummykit.rules import BASIC
+>>> from rummykit.views import view
+>>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(4))
+>>> message = turn_message(1, view(state, 1))
+>>> message["type"], message["legal"], len(message["view"]["hand"])
+('turn', ['draw', 'take'], 10)
+>>> parse_answer('{"move": "draw"}', 1)
+'draw'
+>>> parse_answer('draw', 1)
+Traceback (most recent call last):
+...
+rummykit.agents.protocol.AnswerError: not a JSON object: 'draw'; answer like {"move": "draw"}
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rummykit import handset
+from rummykit.cards import ALL_NATURALS, JOKER, cards_of, format_card, format_cards
+from rummykit.melds import format_placed
+from rummykit.views import PlayerView
+
+PROTOCOL = "rummykit-agent/1"
+MAX_LINE = 1 << 20  # bytes of one answer line
+
+Message = dict[str, Any]
+
+
+class AnswerError(ValueError):
+    """An answer line that is not ``{"move": "..."}`` (kind ``malformed``)."""
+
+
+def _cards(hand: int) -> list[str]:
+    return format_cards(handset.cards(hand)).split()
+
+
+def _seats(mask: int, players: int) -> list[int]:
+    return [s for s in range(players) if mask >> s & 1]
+
+
+def view_json(seen: PlayerView) -> Message:
+    """The JSON form of a seat's view (its fields are documented in docs/agents.md)."""
+    players = seen.num_players
+    result = seen.result.to_json() if seen.result is not None else None
+    discarded = [format_cards(cards_of(m & ALL_NATURALS)).split() + (["JK"] * (m >> JOKER & 1))
+                 for m in seen.discarded]
+    return {
+        "rules": seen.rules.name,
+        "seat": seen.seat,
+        "players": players,
+        "deal": seen.deal_index,
+        "dealer": seen.dealer,
+        "to_move": seen.to_move,
+        "phase": seen.phase,
+        "turn": seen.turn_count,
+        "hand": _cards(seen.hand),
+        "hand_sizes": list(seen.hand_sizes),
+        "table": [{"number": n, "kind": meld.kind,
+                   "cards": [format_placed(c) for c in meld.cards],
+                   "placed_by": list(meld.placed_by)}
+                  for n, meld in enumerate(seen.table, 1)],
+        "discard": format_cards(seen.discard).split(),
+        "stock_size": seen.stock_size,
+        "known": [_cards(k) for k in seen.known],
+        "discarded": discarded,
+        "taken": format_card(seen.taken) if seen.taken >= 0 else None,
+        "melds_this_turn": seen.melds_this_turn,
+        "placed_this_turn": seen.placed_this_turn,
+        "ever_placed": _seats(seen.ever_placed, players),
+        "down": _seats(seen.down, players),
+        "went_down": seen.went_down,
+        "dig_duty": format_card(seen.dig_duty) if seen.dig_duty >= 0 else None,
+        "joker_duty": seen.joker_duty,
+        "rebuilds": seen.rebuilds,
+        "result": result,
+        "revealed": [_cards(h) for h in seen.revealed],
+    }
+
+
+def hello_message(seen: PlayerView, timeout: float, retries: int) -> Message:
+    """The first message: protocol version, seat, rules and the limits the agent runs under."""
+    return {"type": "hello", "protocol": PROTOCOL, "seat": seen.seat,
+            "players": seen.num_players, "rules": seen.rules.name,
+            "options": seen.rules.options, "timeout": timeout, "retries": retries}
+
+
+def turn_message(ident: int, seen: PlayerView) -> Message:
+    """A request for a move: the view and the legal moves in canonical notation."""
+    return {"type": "turn", "id": ident, "view": view_json(seen),
+            "legal": [str(move) for move in seen.legal]}
+
+
+def error_message(ident: int, kind: str, message: str, answer: str | None,
+                  retries_left: int) -> Message:
+    """A rejected answer; the agent answers the same turn again while ``retries_left`` >= 0."""
+    return {"type": "error", "id": ident, "kind": kind, "message": message, "answer": answer,
+            "retries_left": retries_left}
+
+
+def fallback_message(ident: int, move: str, reason: str) -> Message:
+    """The move played for the agent after too many bad answers (no answer expected)."""
+    return {"type": "fallback", "id": ident, "move": move, "reason": reason}
+
+
+def hand_over_message(seen: PlayerView) -> Message:
+    """The end of a hand: the view with its result and every hand revealed."""
+    return {"type": "hand_over", "view": view_json(seen)}
+
+
+def end_message(totals: list[int], winners: list[int]) -> Message:
+    """The end of the match (no answer expected; stdin closes next)."""
+    return {"type": "end", "totals": totals, "winners": winners}
+
+
+def encode(message: Message) -> bytes:
+    """One message as a line of compact JSON."""
+    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+def parse_answer(line: str, ident: int) -> str:
+    """The move text of an answer line; raises :class:`AnswerError` saying what is wrong."""
+    shown = line.strip()
+    if len(shown) > 80:
+        shown = shown[:77] + "..."
+    try:
+        answer = json.loads(line)
+    except json.JSONDecodeError:
+        answer = None
+    if not isinstance(answer, dict):
+        raise AnswerError(f'not a JSON object: {shown!r}; answer like {{"move": "draw"}}')
+    move = answer.get("move")
+    if not isinstance(move, str):
+        raise AnswerError(f'no "move" string in {shown!r}; answer like {{"move": "draw"}}')
+    if "id" in answer and answer["id"] != ident:
+        raise AnswerError(f"answer for id {answer['id']!r} while turn {ident} waits")
+    return move

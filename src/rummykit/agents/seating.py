@@ -1,0 +1,70 @@
+"""Seating players by name: a bot name, or ``agent:COMMAND`` for an external program.
+
+``COMMAND`` is split like a shell line (:func:`shlex.split`), so quote paths with spaces;
+it cannot hold a comma where names come as a comma-separated list (``--bots``).
+
+>>> agent_command("agent: python3 examples/agents/random_agent.py")
+['python3', 'examples/agents/random_agent.py']
+>>> check_player("greedy"), is_agent("greedy")
+(None, False)
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+
+from rummykit.agents.subprocess_agent import SubprocessAgent
+from rummykit.bots import Bot, make_bot
+from rummykit.engine import HandState
+from rummykit.errors import RummyError
+from rummykit.views import view
+
+AGENT_PREFIX = "agent:"
+
+
+def is_agent(spec: str) -> bool:
+    """Whether ``spec`` names an external agent."""
+    return spec.strip().lower().startswith(AGENT_PREFIX)
+
+
+def agent_command(spec: str) -> list[str]:
+    """The command line of ``agent:COMMAND``; RummyError when it is empty or unquoted."""
+    text = spec.strip()[len(AGENT_PREFIX):]
+    try:
+        command = shlex.split(text)
+    except ValueError as error:
+        raise RummyError(f"bad agent command {text!r}: {error}") from None
+    if not command:
+        raise RummyError(f"{spec!r}: expected agent:COMMAND, like agent:python3 my_agent.py")
+    return command
+
+
+def check_player(spec: str) -> None:
+    """Refuse an unknown bot or an empty agent command, without starting anything."""
+    if is_agent(spec):
+        agent_command(spec)
+    else:
+        make_bot(spec)
+
+
+def make_player(spec: str) -> Bot:
+    """A new player: the bot ``spec`` names, or a :class:`SubprocessAgent` for ``agent:``."""
+    if is_agent(spec):
+        return SubprocessAgent(agent_command(spec), name=spec.strip())
+    return make_bot(spec)
+
+
+def notify_hand_over(players: Sequence[Bot], state: HandState) -> None:
+    """Show each player that listens (an agent) the finished hand from its seat."""
+    for seat, player in enumerate(players):
+        if isinstance(player, SubprocessAgent):
+            player.hand_over(view(state, seat))
+
+
+def close_players(players: Sequence[Bot], totals: Sequence[int] = (),
+                  winners: Sequence[int] = ()) -> None:
+    """End every agent's process (telling it the match result when given)."""
+    for player in players:
+        if isinstance(player, SubprocessAgent):
+            player.close(totals, winners)

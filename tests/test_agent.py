@@ -1,0 +1,189 @@
+"""The JSON agent protocol: real subprocess agents play whole matches; bad agents are
+answered with errors, hit the retry limit or the timeout, and never corrupt the game."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rummykit import record
+from rummykit.agents import AgentError, SubprocessAgent
+from rummykit.agents.play import play_match
+from rummykit.agents.protocol import PROTOCOL, hand_over_message, turn_message
+from rummykit.bots import make_bot
+from rummykit.engine import HandState
+from rummykit.match import Match
+from rummykit.rules import Rules
+from rummykit.views import resample, view
+
+ROOT = Path(__file__).resolve().parents[1]
+RANDOM_AGENT = [sys.executable, str(ROOT / "examples" / "agents" / "random_agent.py")]
+LINEUPS = {"basic": 2, "traditional": 3, "contract": 3}
+
+# An agent that logs every message it gets and misbehaves as its first argument says.
+SCRIPTED = r'''
+import json, sys, time
+mode, log = sys.argv[1], open(sys.argv[2], "a")
+answered = 0
+for line in sys.stdin:
+    log.write(line); log.flush()
+    message = json.loads(line)
+    if message["type"] == "turn":
+        legal, wrong = message["legal"], 0
+    elif message["type"] != "error" or message["retries_left"] < 0:
+        continue
+    if mode == "silent":
+        time.sleep(30)
+    elif mode == "crash" or (mode == "crash_later" and answered == 3):
+        sys.exit(3)
+    elif mode == "malformed":
+        print("discard SK", flush=True)
+    elif mode == "illegal_once" and not wrong:
+        wrong = 1
+        print(json.dumps({"move": "meld SA S2 S3"}), flush=True)
+    elif mode == "syntax_once" and not wrong:
+        wrong = 1
+        print(json.dumps({"move": "discard X9", "id": message["id"]}), flush=True)
+    else:
+        answered += 1
+        print(json.dumps({"move": legal[-1], "id": message["id"]}), flush=True)
+'''
+
+
+def rules_for(name: str) -> Rules:
+    return Rules.from_options(name, {"max_turns_per_hand": 300})
+
+
+def scripted(tmp_path: Path, mode: str, **kwargs: Any) -> tuple[SubprocessAgent, Path]:
+    script, log = tmp_path / "agent.py", tmp_path / f"{mode}.log"
+    script.write_text(SCRIPTED)
+    return SubprocessAgent([sys.executable, str(script), mode, str(log)], **kwargs), log
+
+
+def messages(log: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def replays(match: Match) -> bool:
+    again = record.replay(record.loads(record.dumps(record.record_of(match)))).match
+    return again is not None and again.over and again.totals == match.totals
+
+
+@pytest.mark.parametrize("name", sorted(LINEUPS))
+def test_the_example_agent_plays_whole_matches(name: str) -> None:
+    players = LINEUPS[name]
+    agent = SubprocessAgent(RANDOM_AGENT)
+    seats = [make_bot("greedy") for _ in range(players - 1)]
+    match = play_match(rules_for(name), [f"p{s}" for s in range(players)],
+                       [*seats[:1], agent, *seats[1:]], seed=5)
+    assert match.over and not agent.failures and agent.stopped is None
+    assert replays(match)
+    assert agent._process is not None and agent._process.returncode == 0
+
+
+def test_the_agent_gets_hello_turns_results_and_the_end(tmp_path: Path) -> None:
+    agent, log = scripted(tmp_path, "good")
+    match = play_match(rules_for("basic"), ["a", "b"], [agent, make_bot("greedy")], seed=2)
+    got = messages(log)
+    assert got[0] == {"type": "hello", "protocol": PROTOCOL, "seat": 0, "players": 2,
+                      "rules": "basic", "options": {"max_turns_per_hand": 300},
+                      "timeout": 10.0, "retries": 3}
+    turns = [m for m in got if m["type"] == "turn"]
+    assert [m["id"] for m in turns] == list(range(1, len(turns) + 1))
+    assert all(m["view"]["seat"] == 0 == m["view"]["to_move"] and m["legal"] for m in turns)
+    overs = [m for m in got if m["type"] == "hand_over"]
+    assert len(overs) == len(match.hands)
+    assert all(m["view"]["result"] and m["view"]["revealed"] for m in overs)
+    assert got[-1] == {"type": "end", "totals": match.totals, "winners": list(match.winners)}
+    assert not agent.failures
+
+
+@pytest.mark.parametrize(("mode", "kind", "quoted"), [
+    ("illegal_once", "illegal", "meld SA S2 S3"), ("syntax_once", "syntax", "X9")])
+def test_a_wrong_answer_gets_an_error_and_a_new_try(tmp_path: Path, mode: str, kind: str,
+                                                    quoted: str) -> None:
+    agent, log = scripted(tmp_path, mode)
+    match = play_match(rules_for("basic"), ["a", "b"], [make_bot("greedy"), agent], seed=3)
+    errors = [m for m in messages(log) if m["type"] == "error"]
+    turns = [m for m in messages(log) if m["type"] == "turn"]
+    assert len(errors) == len(turns) == agent.failures[kind] > 0
+    assert all(e["kind"] == kind and quoted in e["message"] and e["retries_left"] == 2
+               for e in errors)
+    assert "fallback_moves" not in agent.failures and match.over and replays(match)
+
+
+def test_malformed_answers_hit_the_retry_limit_and_the_fallback_plays(tmp_path: Path) -> None:
+    agent, log = scripted(tmp_path, "malformed", retries=2)
+    match = play_match(rules_for("basic"), ["a", "b"], [agent, make_bot("greedy")], seed=4)
+    got = messages(log)
+    turns = [m for m in got if m["type"] == "turn"]
+    errors = [m for m in got if m["type"] == "error"]
+    fallbacks = [m for m in got if m["type"] == "fallback"]
+    assert [e["retries_left"] for e in errors[:3]] == [1, 0, -1]
+    assert "not a JSON object: 'discard SK'" in errors[0]["message"]
+    assert agent.failures == {"malformed": 3 * len(turns), "fallback_moves": len(turns)}
+    assert [f["id"] for f in fallbacks] == [t["id"] for t in turns]
+    assert all(f["reason"].startswith("3 bad answers") for f in fallbacks)
+    assert match.over and replays(match) and agent.stopped is None
+
+
+def test_forfeit_ends_the_game_with_a_clear_error(tmp_path: Path) -> None:
+    agent, _ = scripted(tmp_path, "malformed", retries=0, fallback="forfeit")
+    with pytest.raises(AgentError, match=r"agent at seat 1 forfeits: 1 bad answers.*JSON"):
+        play_match(rules_for("basic"), ["a", "b"], [make_bot("greedy"), agent], seed=4)
+    assert agent._process is not None and agent._process.poll() is not None
+
+
+def test_a_silent_agent_times_out_and_the_fallback_plays_on(tmp_path: Path) -> None:
+    agent, log = scripted(tmp_path, "silent", timeout=0.3)
+    match = play_match(rules_for("basic"), ["a", "b"], [agent, make_bot("greedy")], seed=6)
+    assert agent.failures["timeout"] == 1 and agent.failures["fallback_moves"] > 1
+    assert agent.stopped == "no answer within 0.3 s"
+    assert agent._process is not None and agent._process.returncode is not None
+    assert match.over and replays(match)
+    assert [m["type"] for m in messages(log)] == ["hello", "turn"]
+
+
+@pytest.mark.parametrize("mode", ["crash", "crash_later"])
+def test_a_crashed_agent_is_replaced_by_the_fallback(tmp_path: Path, mode: str) -> None:
+    agent, _ = scripted(tmp_path, mode)
+    match = play_match(rules_for("basic"), ["a", "b"], [agent, make_bot("greedy")], seed=6)
+    assert agent.failures["crash"] == 1 and agent.stopped == "the agent exited with status 3"
+    assert match.over and replays(match)
+
+
+def test_a_command_that_does_not_exist_is_a_crash_not_an_exception() -> None:
+    agent = SubprocessAgent(["/nonexistent/agent-program"], fallback="greedy")
+    state = HandState.deal(rules_for("basic"), num_players=2, dealer=0, rng=random.Random(1))
+    move = agent.choose(view(state, state.to_move), random.Random(1))
+    assert move in state.legal_moves() and agent.failures["crash"] == 1
+    assert agent.stopped is not None and "could not start" in agent.stopped
+
+
+@pytest.mark.parametrize("name", sorted(LINEUPS))
+def test_messages_do_not_change_when_the_hidden_cards_are_resampled(name: str) -> None:
+    rules, players = rules_for(name), LINEUPS[name]
+    rng, bot = random.Random(11), make_bot("greedy")
+    checked = 0
+    for game in range(2):
+        state = HandState.deal(rules, num_players=players, dealer=game % players, rng=rng)
+        while True:
+            for seat in range(players):
+                seen = view(state, seat)
+                again = view(resample(seen, random.Random(checked)), seat)
+                if state.is_over:
+                    same = hand_over_message(seen) == hand_over_message(again)
+                else:
+                    same = json.dumps(turn_message(7, seen)) == json.dumps(turn_message(7, again))
+                assert same, (name, seat, state.turn_count)
+                checked += 1
+            if state.is_over:
+                break
+            seen = view(state, state.to_move)
+            state.play(bot.choose(seen, rng) if rng.random() < 0.7 else rng.choice(seen.legal))
+    assert checked > 40
