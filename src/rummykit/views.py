@@ -77,12 +77,16 @@ class PlayerView(NamedTuple):
 
 def view(state: HandState, seat: int) -> PlayerView:
     """What ``seat`` sees of ``state``."""
+    return _seen(state, seat, state.hands[seat])
+
+
+def _seen(state: HandState, seat: int, hand: int) -> PlayerView:
     over = state.result is not None
     sizes = tuple([handset.size(h) for h in state.hands]) if state.multi \
         else tuple([h.bit_count() for h in state.hands])
     return PlayerView(
         state.rules, seat, state.num_players, state.dealer, state.deal_index, state.to_move,
-        state.phase, state.hands[seat], sizes, tuple(state.table), tuple(state.discard),
+        state.phase, hand, sizes, tuple(state.table), tuple(state.discard),
         len(state.stock), tuple(state.known), state.taken, state.melds_this_turn,
         state.placed_this_turn, state.ever_placed, state.rebuilds, state.turn_count,
         state.result,
@@ -91,6 +95,20 @@ def view(state: HandState, seat: int) -> PlayerView:
         state.down, state.went_down, state.dig_duty, state.joker_duty, tuple(state.discarded),
     )
 
+
+
+def public_view(state: HandState) -> PlayerView:
+    """What a spectator sees of ``state``: the view of no seat (``seat`` is -1, no hand,
+    no legal moves); every hand once the hand is over, as scoring shows them.
+
+    >>> import random
+    >>> from rummykit.rules import BASIC
+    >>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(4))
+    >>> seen = public_view(state)
+    >>> seen.seat, seen.hand_cards, seen.legal, seen.hand_sizes
+    (-1, [], (), (10, 10))
+    """
+    return _seen(state, -1, 0)
 
 Weigh = Callable[[int, Card], float]
 

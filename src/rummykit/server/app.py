@@ -1,0 +1,73 @@
+"""The FastAPI application: routers, error handlers, and the hub's life cycle."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from rummykit.server import routes_records, routes_stats, routes_tables, ws
+from rummykit.server.errors import ServerError
+from rummykit.server.hub import Hub
+from rummykit.server.settings import Settings
+from rummykit.server.storage import SqlStorage
+
+log = logging.getLogger("rummykit.server")
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The server application; storage opens (and migrates) when it starts."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub = Hub(settings, SqlStorage(settings.database_url, settings.sqlite_synchronous))
+        app.state.hub = hub
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+
+    app = FastAPI(title="rummykit server", lifespan=lifespan, docs_url="/api/docs",
+                  openapi_url="/api/openapi.json", redoc_url=None)
+    app.state.settings = settings
+
+    @app.exception_handler(ServerError)
+    async def server_error(_: Request, error: ServerError) -> JSONResponse:
+        return _error(error.status, error.code, error.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0] if error.errors() else {"loc": (), "msg": "bad request"}
+        where = ".".join(str(p) for p in first.get("loc", ())) or "request"
+        return _error(400, "bad_request", f"{where}: {first.get('msg', 'bad request')}")
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_: Request, error: HTTPException) -> JSONResponse:
+        code = "not_found" if error.status_code == 404 else "bad_request"
+        return _error(error.status_code, code, str(error.detail))
+
+    @app.exception_handler(Exception)
+    async def internal(_: Request, error: Exception) -> JSONResponse:
+        log.error("request failed", exc_info=error)
+        return _error(500, "internal", "internal error")
+
+    @app.get("/api/health")
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    app.include_router(routes_tables.router)
+    app.include_router(routes_stats.router)
+    app.include_router(routes_records.router)
+    app.include_router(ws.router)
+    return app

@@ -1,0 +1,44 @@
+"""Bots playing their seats server-side, off the event loop (threads or processes)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from concurrent.futures import Executor, ProcessPoolExecutor
+
+from rummykit.bots import Bot, make_bot
+from rummykit.views import PlayerView
+
+_local = threading.local()
+
+
+def choose(level: str, seen: PlayerView, seed: int) -> str:
+    """The move (in notation) the bot of ``level`` makes in ``seen``; one bot per thread."""
+    bots: dict[str, Bot] | None = getattr(_local, "bots", None)
+    if bots is None:
+        bots = _local.bots = {}
+    bot = bots.get(level)
+    if bot is None:
+        bot = bots[level] = make_bot(level)
+    return str(bot.choose(seen, random.Random(seed)))
+
+
+class BotRunner:
+    """Runs bot decisions in worker threads, or in ``processes`` worker processes."""
+
+    def __init__(self, processes: int = 0) -> None:
+        self._pool: Executor | None = (ProcessPoolExecutor(processes) if processes > 0
+                                       else None)
+
+    async def choose(self, level: str, seen: PlayerView, seed: int) -> str:
+        """The bot's move, computed without blocking the event loop."""
+        if self._pool is None:
+            return await asyncio.to_thread(choose, level, seen, seed)
+        return await asyncio.get_running_loop().run_in_executor(self._pool, choose, level,
+                                                                seen, seed)
+
+    def close(self) -> None:
+        """Stop the worker processes."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)

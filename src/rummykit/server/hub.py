@@ -1,0 +1,412 @@
+"""The hub: live tables, their connections, commits, broadcasts, bots and grace timers.
+
+Every change to a table happens under that table's lock and is committed to storage
+before anyone hears of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import hashlib
+import logging
+import random
+import secrets
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Protocol, TypeVar
+
+from rummykit.bots import BOTS
+from rummykit.engine import HandState
+from rummykit.errors import RummyError
+from rummykit.server.bots import BotRunner
+from rummykit.server.errors import ServerError
+from rummykit.server.render import legal_out, match_out, view_out
+from rummykit.server.settings import Settings
+from rummykit.server.storage import SeatRow, Storage, TableRow
+from rummykit.server.table import SPECTATOR, Change, Event, LiveTable, table_rules
+from rummykit.server.wire import (
+    CreateTable,
+    EventOut,
+    SeatOut,
+    SeatsOut,
+    SeatToken,
+    SyncOut,
+    TableOut,
+    Welcome,
+)
+
+log = logging.getLogger("rummykit.server")
+_T = TypeVar("_T")
+
+
+class Outbox(Protocol):
+    """A connection as the hub sees it: who it is for and where its messages go."""
+
+    table_id: str
+    recipient: int
+
+    def send(self, text: str) -> None:
+        """Queue one message."""
+
+
+def hash_token(token: str) -> str:
+    """What storage keeps of a seat token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def render_event(event: Event, recipient: int) -> str:
+    """``event`` as ``recipient`` receives it (cached)."""
+    text = event.rendered.get(recipient)
+    if text is None:
+        seen = event.views[recipient]
+        text = EventOut(version=event.version, kind=event.kind,  # type: ignore[arg-type]
+                        seat=event.seat, move=event.move, match=event.match,
+                        view=view_out(seen), legal=legal_out(seen)).model_dump_json()
+        event.rendered[recipient] = text
+    return text
+
+
+class Hub:
+    """Owns the live tables and talks to storage through one worker thread."""
+
+    def __init__(self, settings: Settings, storage: Storage) -> None:
+        self.settings = settings
+        self.storage = storage
+        self.tables: dict[str, LiveTable] = {}
+        self.conns: dict[str, set[Outbox]] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._db = ThreadPoolExecutor(1, thread_name_prefix="rummykit-db")
+        self._bots = BotRunner(settings.bot_processes)
+        self._bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self._timers: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._rng = random.SystemRandom()
+
+    # -- plumbing -----------------------------------------------------------------
+    async def db(self, call: Callable[..., _T], *args: object) -> _T:
+        """Run a storage call on the storage thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._db, call, *args)
+
+    def lock(self, table_id: str) -> asyncio.Lock:
+        """The lock that orders every change to a table."""
+        found = self._locks.get(table_id)
+        if found is None:
+            found = self._locks[table_id] = asyncio.Lock()
+        return found
+
+    async def start(self) -> None:
+        """Load every unfinished table back and let play continue."""
+        for table_id in await self.db(self.storage.unfinished):
+            table = await self.get(table_id)
+            for seat in table.seats:
+                self._watch(table, seat.seat)
+            self._schedule_bot(table)
+        log.info("loaded %d unfinished tables", len(self.tables))
+
+    async def stop(self) -> None:
+        """Cancel timers and bots, close storage."""
+        tasks = [*self._bot_tasks.values(), *self._timers.values()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._bots.close()
+        self._db.submit(self.storage.close).result()
+        self._db.shutdown()
+
+    async def get(self, table_id: str) -> LiveTable:
+        """A table, loaded from storage when it is not in memory."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        stored = await self.db(self.storage.load, table_id)
+        table = self.tables.get(table_id)  # loaded meanwhile
+        if table is not None:
+            return table
+        if stored is None:
+            raise ServerError("unknown_table", f"no table {table_id!r}")
+        rules = table_rules(stored.table.rules, stored.table.options,
+                            self.settings.max_turns_per_hand)
+        table = LiveTable.restore(stored, rules, self.settings.history)
+        self.tables[table_id] = table
+        return table
+
+    async def by_token(self, token: str) -> tuple[LiveTable, int]:
+        """The table and seat of a secret token."""
+        digest = hash_token(token)
+        for table in self.tables.values():
+            seat = table.seat_of_hash(digest)
+            if seat is not None:
+                return table, seat
+        found = await self.db(self.storage.find_token, digest)
+        if found is None:
+            raise ServerError("bad_token", "no seat has this token")
+        return await self.get(found[0]), found[1]
+
+    # -- views of a table ---------------------------------------------------------
+    def connected(self, table_id: str, seat: int) -> bool:
+        """Whether some connection plays ``seat``."""
+        return any(c.recipient == seat for c in self.conns.get(table_id, ()))
+
+    def seats_out(self, table: LiveTable) -> list[SeatOut]:
+        """The seats as everyone may see them."""
+        return [SeatOut(seat=s.seat, name=s.name, kind=s.kind,  # type: ignore[arg-type]
+                        level=s.level, controller=s.controller,  # type: ignore[arg-type]
+                        connected=self.connected(table.id, s.seat)) for s in table.seats]
+
+    def table_out(self, table: LiveTable) -> TableOut:
+        """Public facts about ``table``."""
+        match = None if table.match is None else match_out(table.match, table.row.match_no)
+        return TableOut(id=table.id, rules=table.rules.name, options=table.row.options,
+                        status=table.status, version=table.version,  # type: ignore[arg-type]
+                        seats=self.seats_out(table), match=match,
+                        rematch_votes=sorted(table.rematch_votes))
+
+    def sync_text(self, table: LiveTable, recipient: int) -> str:
+        """A full resync for ``recipient``."""
+        seen = table.viewer(recipient)
+        return SyncOut(version=table.version, table=self.table_out(table),
+                       view=None if seen is None else view_out(seen),
+                       legal=[] if seen is None else legal_out(seen)).model_dump_json()
+
+    def lobby(self) -> list[TableOut]:
+        """The newest tables in memory."""
+        newest = sorted(self.tables.values(), key=lambda t: t.row.created, reverse=True)
+        return [self.table_out(t) for t in newest[:self.settings.lobby_size]]
+
+    # -- broadcasting -------------------------------------------------------------
+    def _broadcast(self, table: LiveTable, events: list[Event]) -> None:
+        for conn in list(self.conns.get(table.id, ())):
+            for event in events:
+                conn.send(render_event(event, conn.recipient))
+
+    def _broadcast_seats(self, table: LiveTable) -> None:
+        text = SeatsOut(seats=self.seats_out(table),
+                        rematch_votes=sorted(table.rematch_votes)).model_dump_json()
+        for conn in list(self.conns.get(table.id, ())):
+            conn.send(text)
+
+    async def _commit(self, table: LiveTable, change: Change) -> None:
+        """Store ``change``, then tell everyone; on a storage failure reload the table."""
+        row = dataclasses.replace(table.row)
+        try:
+            await self.db(self.storage.commit, row, change.rows, change.finished)
+        except Exception:
+            log.exception("commit failed for table %s; reloading it", table.id)
+            self.tables.pop(table.id, None)
+            fresh = await self.get(table.id)
+            self._broadcast_seats(fresh)
+            raise ServerError("unavailable", "storage failed; the move was not made") from None
+        table.remember(change)
+        self._broadcast(table, change.events)
+        self._schedule_bot(table)
+
+    # -- tables and seats ---------------------------------------------------------
+    async def create(self, spec: CreateTable) -> tuple[LiveTable, list[SeatToken]]:
+        """Open a table; it starts as soon as every human seat is taken."""
+        if spec.seed is not None and not self.settings.allow_seeds:
+            raise ServerError("bad_request", "seed: this server does not accept seeds")
+        rules = table_rules(spec.rules, spec.options, self.settings.max_turns_per_hand)
+        try:
+            rules.check_players(len(spec.seats))
+            HandState.check_supported(rules, len(spec.seats))
+        except RummyError as error:
+            raise ServerError("bad_request", f"seats: {error}") from None
+        seats, tokens = [], []
+        for index, want in enumerate(spec.seats):
+            if want.kind == "bot":
+                level = want.level or "medium"
+                if level not in BOTS:
+                    raise ServerError("bad_request", f"seats[{index}].level: unknown bot "
+                                      f"{level!r}: expected one of {', '.join(BOTS)}")
+                name = want.name or f"Bot {index + 1} ({level})"
+                seats.append(SeatRow(index, "bot", name, level, None, "bot"))
+            elif want.level is not None:
+                raise ServerError("bad_request", f"seats[{index}].level: only bots have one")
+            elif want.name is None:
+                seats.append(SeatRow(index, "human", None, None, None, "open"))
+            else:
+                token = secrets.token_urlsafe(24)
+                tokens.append(SeatToken(seat=index, name=want.name, token=token))
+                seats.append(SeatRow(index, "human", want.name, None, hash_token(token),
+                                     "human"))
+        row = TableRow(secrets.token_urlsafe(8), spec.rules, dict(spec.options), "waiting",
+                       0, 0, spec.seed)
+        table = LiveTable(row, seats, rules, self.settings.history)
+        async with self.lock(table.id):
+            await self.db(self.storage.create_table, dataclasses.replace(row),
+                          [dataclasses.replace(s) for s in seats])
+            self.tables[table.id] = table
+            await self._start_if_full(table)
+        return table, tokens
+
+    async def _start_if_full(self, table: LiveTable) -> None:
+        if table.status != "waiting" or any(s.controller == "open" for s in table.seats):
+            return
+        await self._commit(table, table.start_match())
+        for seat in table.seats:
+            self._watch(table, seat.seat)
+
+    async def join(self, table_id: str, name: str) -> SeatToken:
+        """Take the first open seat of a waiting table."""
+        table = await self.get(table_id)
+        async with self.lock(table.id):
+            seat = next((s for s in table.seats if s.controller == "open"), None)
+            if table.status != "waiting" or seat is None:
+                raise ServerError("no_open_seat", "this table has no open seat")
+            token = secrets.token_urlsafe(24)
+            updated = dataclasses.replace(seat, name=name, token_hash=hash_token(token),
+                                          controller="human")
+            await self.db(self.storage.save_seat, table.id, updated)
+            table.seats[seat.seat] = updated
+            self._broadcast_seats(table)
+            await self._start_if_full(table)
+        return SeatToken(seat=seat.seat, name=name, token=token)
+
+    async def _set_controller(self, table: LiveTable, seat: int, controller: str,
+                              release: bool = False) -> None:
+        updated = dataclasses.replace(table.seats[seat], controller=controller)
+        if release:  # an open seat again: no name, the old token is void
+            updated.name = updated.token_hash = None
+        await self.db(self.storage.save_seat, table.id, updated)
+        table.seats[seat] = updated
+        self._broadcast_seats(table)
+        self._schedule_bot(table)
+
+    async def leave(self, table: LiveTable, seat: int) -> None:
+        """A player leaves: an open seat again before the start, else a bot plays it."""
+        async with self.lock(table.id):
+            table.rematch_votes.discard(seat)
+            if table.status == "waiting":
+                await self._set_controller(table, seat, "open", release=True)
+            elif table.seats[seat].controller == "human":
+                await self._set_controller(table, seat, "bot")
+            else:
+                self._broadcast_seats(table)
+            if table.status == "over":
+                await self._rematch_if_agreed(table)
+
+    async def take_back(self, table: LiveTable, seat: int) -> None:
+        """The human of ``seat`` plays again (after a bot took over)."""
+        self._cancel_timer(table.id, seat)
+        if table.seats[seat].kind == "human" and table.seats[seat].controller == "bot":
+            async with self.lock(table.id):
+                await self._set_controller(table, seat, "human")
+
+    async def vote_rematch(self, table: LiveTable, seat: int) -> None:
+        """``seat`` wants a rematch; it starts when every human-played seat does."""
+        async with self.lock(table.id):
+            if table.status != "over":
+                raise ServerError("not_over", "a rematch can start only after the match")
+            table.rematch_votes.add(seat)
+            self._broadcast_seats(table)
+            await self._rematch_if_agreed(table)
+
+    async def _rematch_if_agreed(self, table: LiveTable) -> None:
+        humans = {s.seat for s in table.seats if s.controller == "human"}
+        if table.status == "over" and table.rematch_votes and humans <= table.rematch_votes:
+            await self._commit(table, table.rematch())
+            self._broadcast_seats(table)
+
+    # -- moves --------------------------------------------------------------------
+    async def move(self, table: LiveTable, seat: int, text: str, version: int) -> int:
+        """Make a move; returns the version it was committed as."""
+        async with self.lock(table.id):
+            change = table.play(seat, text, version)
+            committed = change.events[0].version
+            await self._commit(table, change)
+            return committed
+
+    # -- connections --------------------------------------------------------------
+    async def connect(self, conn: Outbox, table: LiveTable, since: int | None) -> None:
+        """Register ``conn``; send the events it missed since ``since``, or a resync."""
+        async with self.lock(table.id):
+            recipient = conn.recipient
+            conn.send(Welcome(table=table.id, seat=None if recipient == SPECTATOR else recipient,
+                              role="spectator" if recipient == SPECTATOR else "player"
+                              ).model_dump_json())
+            missed = None if since is None else table.backlog(since)
+            if missed is None:
+                conn.send(self.sync_text(table, recipient))
+            else:
+                for event in missed:
+                    conn.send(render_event(event, recipient))
+            self.conns.setdefault(table.id, set()).add(conn)
+            self._broadcast_seats(table)
+        if recipient != SPECTATOR:
+            await self.take_back(table, recipient)
+
+    def disconnect(self, conn: Outbox) -> None:
+        """Forget ``conn``; a human seat left without connection starts its grace period."""
+        group = self.conns.get(conn.table_id)
+        if group is None or conn not in group:
+            return
+        group.discard(conn)
+        table = self.tables.get(conn.table_id)
+        if table is None:
+            return
+        if not group and table.status == "over":
+            del self.conns[conn.table_id]
+            self.tables.pop(table.id, None)  # reloaded from storage when asked for
+            return
+        self._broadcast_seats(table)
+        if conn.recipient != SPECTATOR:
+            self._watch(table, conn.recipient)
+
+    # -- grace periods and bots ---------------------------------------------------
+    def _cancel_timer(self, table_id: str, seat: int) -> None:
+        timer = self._timers.pop((table_id, seat), None)
+        if timer is not None:
+            timer.cancel()
+
+    def _watch(self, table: LiveTable, seat: int) -> None:
+        row = table.seats[seat]
+        if (table.status != "playing" or row.controller != "human"
+                or self.connected(table.id, seat) or (table.id, seat) in self._timers):
+            return
+        self._timers[table.id, seat] = asyncio.create_task(self._take_over(table.id, seat))
+
+    async def _take_over(self, table_id: str, seat: int) -> None:
+        await asyncio.sleep(self.settings.grace_seconds)
+        self._timers.pop((table_id, seat), None)
+        table = self.tables.get(table_id)
+        if table is None or self.connected(table_id, seat):
+            return
+        async with self.lock(table_id):
+            if table.status == "playing" and table.seats[seat].controller == "human":
+                log.info("table %s: a bot takes over seat %d", table_id, seat)
+                await self._set_controller(table, seat, "bot")
+
+    def _schedule_bot(self, table: LiveTable) -> None:
+        seat = table.to_move()
+        if seat is None or table.seats[seat].controller != "bot":
+            return
+        task = self._bot_tasks.get(table.id)
+        if task is None or task.done():
+            self._bot_tasks[table.id] = asyncio.create_task(self._bot_turns(table))
+
+    async def _bot_turns(self, table: LiveTable) -> None:
+        """Play bot seats while one is to move."""
+        try:
+            while True:
+                await asyncio.sleep(self.settings.bot_delay)
+                seat = table.to_move()
+                if (seat is None or table.seats[seat].controller != "bot"
+                        or self.tables.get(table.id) is not table):
+                    return
+                seen = table.viewer(seat)
+                assert seen is not None
+                level = table.seats[seat].level or self.settings.takeover_level
+                version = table.version
+                text = await self._bots.choose(level, seen, self._rng.getrandbits(63))
+                try:
+                    await self.move(table, seat, text, version)
+                except ServerError as error:
+                    if error.code != "stale_version":
+                        log.warning("table %s: bot move %r refused: %s", table.id, text,
+                                    error.message)
+                        return
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug must not kill the server; the table waits
+            log.exception("table %s: bot failed", table.id)
+

@@ -1,0 +1,56 @@
+"""Engine values in wire form. Renders what :mod:`rummykit.views` allows, hides nothing
+itself: a view is rendered whole."""
+
+from __future__ import annotations
+
+from rummykit import handset
+from rummykit.cards import format_card
+from rummykit.match import Match
+from rummykit.melds import format_placed
+from rummykit.server.wire import MatchOut, MeldOut, ResultOut, ViewOut
+from rummykit.views import PlayerView
+
+
+def _cards(hand: int) -> list[str]:
+    return [format_card(c) for c in handset.cards(hand)]
+
+
+def view_out(seen: PlayerView) -> ViewOut:
+    """The wire form of a view (a spectator's has seat -1, sent as null)."""
+    result = seen.result
+    return ViewOut(
+        rules=seen.rules.name,
+        seat=None if seen.seat < 0 else seen.seat,
+        hand_number=seen.deal_index,
+        dealer=seen.dealer,
+        to_move=seen.to_move,
+        phase=seen.phase,
+        hand=_cards(seen.hand),
+        hand_sizes=list(seen.hand_sizes),
+        table=[MeldOut(number=i + 1, kind=m.kind, cards=[format_placed(c) for c in m.cards],
+                       placed_by=list(m.placed_by)) for i, m in enumerate(seen.table)],
+        discard=[format_card(c) for c in seen.discard],
+        stock_size=seen.stock_size,
+        known=[_cards(k) for k in seen.known],
+        discarded=[_cards(d) for d in seen.discarded],
+        taken=None if seen.taken < 0 else format_card(seen.taken),
+        turn_count=seen.turn_count,
+        rebuilds=seen.rebuilds,
+        down=[s for s in range(seen.num_players) if seen.down >> s & 1],
+        result=None if result is None else ResultOut(
+            result=result.result, winner=result.winner, rummy=result.rummy,
+            reason=result.reason, scores=list(result.scores)),
+        revealed=[_cards(h) for h in seen.revealed] if seen.revealed else None,
+    )
+
+
+def legal_out(seen: PlayerView) -> list[str]:
+    """The viewer's legal moves in canonical notation (empty unless it is to move)."""
+    return [str(m) for m in seen.legal]
+
+
+def match_out(match: Match, number: int) -> MatchOut:
+    """The public state of a match."""
+    done = sum(1 for log in match.hands if log.result is not None)
+    return MatchOut(number=number, hands_played=done, totals=list(match.totals),
+                    over=match.over, winners=list(match.winners))

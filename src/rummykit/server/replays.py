@@ -1,0 +1,64 @@
+"""Uploaded records, stepped through for watching: one frame per deal and per move."""
+
+from __future__ import annotations
+
+from rummykit.errors import RummyError
+from rummykit.match import Match
+from rummykit.record import Record, replay
+from rummykit.rules import Rules
+from rummykit.server.errors import ServerError
+from rummykit.server.render import view_out
+from rummykit.server.wire import Frame
+from rummykit.views import public_view, view
+
+#: the longest record accepted for watching, in frames
+MAX_FRAMES = 20000
+
+
+def check(record: Record) -> int:
+    """Replay ``record``; its number of frames, or ``record``-coded :class:`ServerError`."""
+    done = replay(record)
+    if done.error is not None:
+        error = done.error
+        where = "" if error.hand is None else f"hand {error.hand}"
+        if error.move is not None:
+            where += f", move {error.move} ({error.text!r})"
+        raise ServerError("record", f"{where + ': ' if where else ''}{error.message}")
+    frames = len(record.hands) + sum(len(h.moves) for h in record.hands)
+    if frames > MAX_FRAMES:
+        raise ServerError("record", f"the record has {frames} steps; at most {MAX_FRAMES}")
+    return frames
+
+
+def frames(record: Record, seat: int | None) -> list[Frame]:
+    """Every step of a valid record as ``seat`` saw it (None: as a spectator)."""
+    if seat is not None and not 0 <= seat < len(record.players):
+        raise ServerError("bad_request", f"seat {seat}: the record has "
+                          f"{len(record.players)} seats")
+    try:
+        rules = Rules.from_options(record.rules, record.options)
+        match = Match(rules, record.players, seed=record.seed, dealer=record.dealer)
+        out: list[Frame] = []
+        for index, hand in enumerate(record.hands):
+            if hand.deal is not None:
+                state = match.start_hand(deal=(hand.deal.hands, hand.deal.upcard,
+                                               hand.deal.stock), restocks=hand.restocks)
+            else:
+                state = match.start_hand(hand.deck, restocks=hand.restocks)
+            out.append(_frame(match, index, None, None, seat, len(out)))
+            for text in hand.moves:
+                mover = state.to_move
+                move = str(match.play(text))
+                out.append(_frame(match, index, mover, move, seat, len(out)))
+        return out
+    except RummyError as error:
+        raise ServerError("record", str(error)) from None
+
+
+def _frame(match: Match, index: int, mover: int | None, move: str | None,
+           seat: int | None, number: int) -> Frame:
+    state = match.state
+    assert state is not None
+    seen = public_view(state) if seat is None else view(state, seat)
+    return Frame(index=number, hand_index=index, seat=mover, move=move,
+                 view=view_out(seen), totals=list(match.totals))

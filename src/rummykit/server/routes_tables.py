@@ -1,0 +1,93 @@
+"""HTTP: the lobby, tables, seats and finished matches' records."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, Request, Response
+
+from rummykit.server.errors import ServerError
+from rummykit.server.hub import Hub
+from rummykit.server.wire import (
+    Created,
+    CreateTable,
+    JoinTable,
+    SeatOfToken,
+    SeatToken,
+    TableOut,
+)
+
+router = APIRouter(prefix="/api", tags=["tables"])
+
+
+def get_hub(request: Request) -> Hub:
+    """The application's hub."""
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+HubDep = Annotated[Hub, Depends(get_hub)]
+TokenHeader = Annotated[str, Header(alias="X-Seat-Token", min_length=1, max_length=100)]
+
+
+@router.post("/tables", status_code=201)
+async def create_table(spec: CreateTable, hub: HubDep) -> Created:
+    """Open a table: named human seats get their tokens, open ones wait for the lobby."""
+    table, tokens = await hub.create(spec)
+    return Created(table=hub.table_out(table), tokens=tokens)
+
+
+@router.get("/tables")
+async def list_tables(hub: HubDep) -> list[TableOut]:
+    """The lobby: the newest tables."""
+    return hub.lobby()
+
+
+@router.get("/tables/{table_id}")
+async def get_table(table_id: str, hub: HubDep) -> TableOut:
+    """One table's public facts."""
+    return hub.table_out(await hub.get(table_id))
+
+
+@router.post("/tables/{table_id}/join")
+async def join_table(table_id: str, body: JoinTable, hub: HubDep) -> SeatToken:
+    """Take an open seat; the reply holds the seat's secret token."""
+    return await hub.join(table_id, body.name)
+
+
+@router.post("/tables/{table_id}/leave")
+async def leave_table(table_id: str, token: TokenHeader, hub: HubDep) -> TableOut:
+    """Leave a seat (``X-Seat-Token``): open again before the start, else a bot plays."""
+    table, seat = await hub.by_token(token)
+    if table.id != table_id:
+        raise ServerError("bad_token", "this token belongs to another table")
+    await hub.leave(table, seat)
+    return hub.table_out(table)
+
+
+@router.post("/tables/{table_id}/rematch")
+async def rematch(table_id: str, token: TokenHeader, hub: HubDep) -> TableOut:
+    """Vote for a rematch (``X-Seat-Token``)."""
+    table, seat = await hub.by_token(token)
+    if table.id != table_id:
+        raise ServerError("bad_token", "this token belongs to another table")
+    await hub.vote_rematch(table, seat)
+    return hub.table_out(table)
+
+
+@router.get("/seats/{token}")
+async def seat_of_token(token: str, hub: HubDep) -> SeatOfToken:
+    """Where a secret token sits (for a private URL)."""
+    table, seat = await hub.by_token(token)
+    return SeatOfToken(table=table.id, seat=seat, name=table.seats[seat].name or "")
+
+
+@router.get("/tables/{table_id}/matches/{match_no}/record")
+async def match_record(table_id: str, match_no: int, hub: HubDep) -> Response:
+    """A finished match as a ``.rummy.json`` record (never a match still in play)."""
+    text = await hub.db(hub.storage.record, table_id, match_no)
+    if text is None:
+        raise ServerError("not_found", f"table {table_id!r} has no finished match {match_no}")
+    name = f"{table_id}-{match_no}.rummy.json"
+    return Response(text, media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})

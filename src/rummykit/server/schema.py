@@ -1,0 +1,80 @@
+"""The database tables (SQLAlchemy Core). Changes go through an Alembic migration."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+#: one row per table: its rules and where it stands
+tables = Table(
+    "tables", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("rules", String(32), nullable=False),
+    Column("options", Text, nullable=False),  # JSON
+    Column("status", String(16), nullable=False, index=True),  # waiting, playing, over
+    Column("match_no", Integer, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=True),
+    Column("created", Float, nullable=False),
+)
+
+#: the seats of a table; a human seat's token is kept only as its SHA-256
+seats = Table(
+    "seats", metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # human, bot
+    Column("name", String(64), nullable=True),
+    Column("level", String(16), nullable=True),
+    Column("token_hash", String(64), nullable=True, unique=True),
+    Column("controller", String(8), nullable=False),  # human, bot, open
+)
+
+#: the event log: a deal (the pack's order) or a move, with any stock rebuilds it caused;
+#: the current match's events are its game record
+events = Table(
+    "events", metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("version", Integer, primary_key=True),
+    Column("match_no", Integer, nullable=False),
+    Column("kind", String(8), nullable=False),  # deal, move
+    Column("data", Text, nullable=False),  # JSON
+)
+
+#: finished matches as .rummy.json records
+matches = Table(
+    "matches", metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("match_no", Integer, primary_key=True),
+    Column("record", Text, nullable=False),
+    Column("finished", Float, nullable=False),
+)
+
+#: results per player name and rule set
+stats = Table(
+    "stats", metadata,
+    Column("name", String(64), primary_key=True),
+    Column("rules", String(32), primary_key=True),
+    Column("played", Integer, nullable=False),
+    Column("won", Integer, nullable=False),
+    Column("lost", Integer, nullable=False),
+)
+
+#: records uploaded for watching
+replays = Table(
+    "replays", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("record", Text, nullable=False),
+    Column("created", Float, nullable=False),
+)

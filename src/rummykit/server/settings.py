@@ -1,0 +1,47 @@
+"""Server settings from the environment (``RUMMYKIT_*``) and the command line."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DATABASE_URL = "sqlite:///rummykit.db"
+
+
+class Settings(BaseSettings):
+    """Every knob of the server; ``RUMMYKIT_PORT=9000`` sets ``port`` and so on."""
+
+    model_config = SettingsConfigDict(env_prefix="RUMMYKIT_", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    #: SQLAlchemy URL; the SQLite file is created on first run. PostgreSQL:
+    #: ``postgresql+psycopg://user:password@host/db``.
+    database_url: str = DEFAULT_DATABASE_URL
+    #: SQLite only: ``FULL`` syncs every commit to disk, ``NORMAL`` (WAL) survives a crash of
+    #: the process but may lose the last commits on a power cut.
+    sqlite_synchronous: Literal["FULL", "NORMAL"] = "NORMAL"
+    #: seconds a human seat may stay disconnected before a bot plays it
+    grace_seconds: float = Field(default=30.0, ge=0)
+    #: the level of the bot that takes over a disconnected or departed seat
+    takeover_level: str = "medium"
+    #: seconds a bot waits before moving (lets people follow the play); 0 in tests
+    bot_delay: float = Field(default=0.4, ge=0)
+    #: bot decisions run in threads (0) or in this many worker processes
+    bot_processes: int = Field(default=0, ge=0)
+    #: largest client message in bytes; larger ones are refused with ``too_large``
+    max_message_bytes: int = Field(default=4096, ge=256)
+    #: per-connection rate limit: sustained messages per second, and the burst allowed
+    rate_per_second: float = Field(default=20.0, gt=0)
+    rate_burst: int = Field(default=40, ge=1)
+    #: events kept in memory per table for reconnects; older versions get a full resync
+    history: int = Field(default=256, ge=0)
+    #: tables listed by the lobby
+    lobby_size: int = Field(default=100, ge=1)
+    #: accept a ``seed`` when creating a table (tests and benchmarks only: a known seed
+    #: gives the deck away)
+    allow_seeds: bool = False
+    #: turn limit added to every table's rules unless the table sets one (bots can cycle)
+    max_turns_per_hand: int = Field(default=2000, ge=10)

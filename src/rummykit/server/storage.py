@@ -1,0 +1,277 @@
+"""Storage behind a small protocol; :class:`SqlStorage` keeps it in SQLite or PostgreSQL.
+
+Calls are blocking: the server makes them from one worker thread, in order.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, insert, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.pool import ConnectionPoolEntry
+
+from rummykit.server import schema
+
+
+@dataclass(slots=True)
+class TableRow:
+    """A table's metadata."""
+
+    id: str
+    rules: str
+    options: dict[str, Any]
+    status: str
+    match_no: int
+    version: int
+    seed: int | None
+    created: float = field(default_factory=time.time)
+
+
+@dataclass(slots=True)
+class SeatRow:
+    """A seat: ``controller`` is who plays it now (``open`` until a human takes it)."""
+
+    seat: int
+    kind: str
+    name: str | None
+    level: str | None
+    token_hash: str | None
+    controller: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """A logged event: ``deal`` holds ``{"deck": [...]}``, ``move`` holds
+    ``{"seat": s, "move": "draw"}``; both may hold ``"restocks"`` they caused."""
+
+    version: int
+    match_no: int
+    kind: str
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One seat's line for the statistics."""
+
+    name: str
+    won: bool
+    lost: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """A match that ended with the events committed alongside."""
+
+    match_no: int
+    rules: str
+    record: str
+    results: tuple[SeatResult, ...]
+
+
+@dataclass(slots=True)
+class StoredTable:
+    """A table as loaded back: metadata, seats and the current match's events."""
+
+    table: TableRow
+    seats: list[SeatRow]
+    events: list[EventRow]
+
+
+class Storage(Protocol):
+    """What the server needs from storage."""
+
+    def create_table(self, table: TableRow, seats: list[SeatRow]) -> None:
+        """Store a new table and its seats."""
+
+    def save_seat(self, table_id: str, seat: SeatRow) -> None:
+        """Update one seat."""
+
+    def commit(self, table: TableRow, new: list[EventRow], finished: Finished | None) -> None:
+        """Append events and update the table (and the statistics) in one transaction."""
+
+    def unfinished(self) -> list[str]:
+        """Ids of the tables still waiting or playing."""
+
+    def load(self, table_id: str) -> StoredTable | None:
+        """A table with its current match's events, or None."""
+
+    def find_token(self, token_hash: str) -> tuple[str, int] | None:
+        """The table and seat of a token."""
+
+    def record(self, table_id: str, match_no: int) -> str | None:
+        """A finished match's record."""
+
+    def stats(self, name: str) -> dict[str, tuple[int, int, int]]:
+        """Played, won and lost per rule set."""
+
+    def save_replay(self, replay_id: str, record: str) -> None:
+        """Keep an uploaded record."""
+
+    def replay(self, replay_id: str) -> str | None:
+        """An uploaded record."""
+
+    def close(self) -> None:
+        """Release connections."""
+
+
+def _sqlite_pragmas(synchronous: str) -> Any:
+    def on_connect(dbapi: DBAPIConnection, _: ConnectionPoolEntry) -> None:
+        cursor = dbapi.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.close()
+    return on_connect
+
+
+def make_engine(url: str, sqlite_synchronous: str = "NORMAL") -> Engine:
+    """An engine for ``url``; a SQLite file's folder is created when missing."""
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[1] if "///" in url else ""
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_pragmas(sqlite_synchronous))
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to date with the migrations shipped in the package."""
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def _table_values(table: TableRow) -> dict[str, Any]:
+    return {"id": table.id, "rules": table.rules, "options": json.dumps(table.options),
+            "status": table.status, "match_no": table.match_no, "version": table.version,
+            "seed": table.seed, "created": table.created}
+
+
+def _seat_values(seat: SeatRow) -> dict[str, Any]:
+    return {"seat": seat.seat, "kind": seat.kind, "name": seat.name, "level": seat.level,
+            "token_hash": seat.token_hash, "controller": seat.controller}
+
+
+class SqlStorage:
+    """:class:`Storage` on SQLAlchemy Core (SQLite or PostgreSQL)."""
+
+    def __init__(self, url: str, sqlite_synchronous: str = "NORMAL") -> None:
+        self.engine = make_engine(url, sqlite_synchronous)
+        migrate(self.engine)
+
+    def create_table(self, table: TableRow, seats: list[SeatRow]) -> None:
+        with self.engine.begin() as db:
+            db.execute(insert(schema.tables).values(_table_values(table)))
+            db.execute(insert(schema.seats),
+                       [{"table_id": table.id, **_seat_values(s)} for s in seats])
+
+    def save_seat(self, table_id: str, seat: SeatRow) -> None:
+        with self.engine.begin() as db:
+            db.execute(update(schema.seats)
+                       .where(schema.seats.c.table_id == table_id,
+                              schema.seats.c.seat == seat.seat)
+                       .values(_seat_values(seat)))
+
+    def commit(self, table: TableRow, new: list[EventRow], finished: Finished | None) -> None:
+        with self.engine.begin() as db:
+            if new:
+                db.execute(insert(schema.events), [
+                    {"table_id": table.id, "version": e.version, "match_no": e.match_no,
+                     "kind": e.kind, "data": json.dumps(e.data)} for e in new])
+            values = _table_values(table)
+            del values["id"], values["created"]
+            db.execute(update(schema.tables).where(schema.tables.c.id == table.id)
+                       .values(values))
+            if finished is not None:
+                db.execute(insert(schema.matches).values(
+                    table_id=table.id, match_no=finished.match_no, record=finished.record,
+                    finished=time.time()))
+                for line in finished.results:
+                    self._count(db, line, finished.rules)
+
+    @staticmethod
+    def _count(db: Connection, line: SeatResult, rules: str) -> None:
+        key = (schema.stats.c.name == line.name, schema.stats.c.rules == rules)
+        row = db.execute(select(schema.stats).where(*key)).first()
+        won, lost = int(line.won), int(line.lost)
+        if row is None:
+            db.execute(insert(schema.stats).values(name=line.name, rules=rules, played=1,
+                                                   won=won, lost=lost))
+        else:
+            db.execute(update(schema.stats).where(*key).values(
+                played=row.played + 1, won=row.won + won, lost=row.lost + lost))
+
+    def unfinished(self) -> list[str]:
+        with self.engine.connect() as db:
+            rows = db.execute(select(schema.tables.c.id)
+                              .where(schema.tables.c.status != "over")
+                              .order_by(schema.tables.c.created))
+            return [r.id for r in rows]
+
+    def load(self, table_id: str) -> StoredTable | None:
+        with self.engine.connect() as db:
+            row = db.execute(select(schema.tables)
+                             .where(schema.tables.c.id == table_id)).first()
+            if row is None:
+                return None
+            table = TableRow(row.id, row.rules, json.loads(row.options), row.status,
+                             row.match_no, row.version, row.seed, row.created)
+            seat_rows = db.execute(select(schema.seats)
+                                   .where(schema.seats.c.table_id == table_id)
+                                   .order_by(schema.seats.c.seat))
+            seats = [SeatRow(s.seat, s.kind, s.name, s.level, s.token_hash, s.controller)
+                     for s in seat_rows]
+            event_rows = db.execute(select(schema.events)
+                                    .where(schema.events.c.table_id == table_id,
+                                           schema.events.c.match_no == table.match_no)
+                                    .order_by(schema.events.c.version))
+            log = [EventRow(e.version, e.match_no, e.kind, json.loads(e.data))
+                   for e in event_rows]
+            return StoredTable(table, seats, log)
+
+    def find_token(self, token_hash: str) -> tuple[str, int] | None:
+        with self.engine.connect() as db:
+            row = db.execute(select(schema.seats.c.table_id, schema.seats.c.seat)
+                             .where(schema.seats.c.token_hash == token_hash)).first()
+            return None if row is None else (row.table_id, row.seat)
+
+    def record(self, table_id: str, match_no: int) -> str | None:
+        with self.engine.connect() as db:
+            found = db.execute(select(schema.matches.c.record)
+                               .where(schema.matches.c.table_id == table_id,
+                                      schema.matches.c.match_no == match_no)).scalar()
+            return None if found is None else str(found)
+
+    def stats(self, name: str) -> dict[str, tuple[int, int, int]]:
+        with self.engine.connect() as db:
+            rows = db.execute(select(schema.stats).where(schema.stats.c.name == name)
+                              .order_by(schema.stats.c.rules))
+            return {r.rules: (r.played, r.won, r.lost) for r in rows}
+
+    def save_replay(self, replay_id: str, record: str) -> None:
+        with self.engine.begin() as db:
+            db.execute(insert(schema.replays).values(id=replay_id, record=record,
+                                                     created=time.time()))
+
+    def replay(self, replay_id: str) -> str | None:
+        with self.engine.connect() as db:
+            found = db.execute(select(schema.replays.c.record)
+                               .where(schema.replays.c.id == replay_id)).scalar()
+            return None if found is None else str(found)
+
+    def close(self) -> None:
+        self.engine.dispose()

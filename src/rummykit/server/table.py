@@ -1,0 +1,230 @@
+"""A live table: seats, the match in play, its versioned events. No I/O here: the hub
+commits what this returns before anything is acknowledged or sent."""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from rummykit.cards import format_card, parse_card
+from rummykit.errors import RummyError
+from rummykit.match import Match
+from rummykit.record import HandRecord, Record, dumps, options_of, record_of, replay
+from rummykit.rules import Rules
+from rummykit.server.errors import ServerError, from_engine
+from rummykit.server.render import match_out
+from rummykit.server.storage import EventRow, Finished, SeatResult, SeatRow, StoredTable, TableRow
+from rummykit.server.wire import MatchOut
+from rummykit.views import PlayerView, public_view, view
+
+SPECTATOR = -1
+
+
+@dataclass(slots=True)
+class Event:
+    """A committed event and what each viewer saw after it (rendered when first sent)."""
+
+    version: int
+    kind: str
+    seat: int | None
+    move: str | None
+    views: dict[int, PlayerView]
+    match_no: int
+    match: MatchOut
+    rendered: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Change:
+    """What a step produced: events to commit (and the finished match, if it ended)."""
+
+    rows: list[EventRow]
+    events: list[Event]
+    finished: Finished | None
+
+
+def table_rules(name: str, options: dict[str, Any], max_turns: int) -> Rules:
+    """The rules of a table; a turn limit is added unless the options set one."""
+    options = dict(options)
+    options.setdefault("max_turns_per_hand", max_turns)
+    try:
+        return Rules.from_options(name, options)
+    except RummyError as error:
+        raise ServerError("bad_request", f"options: {error}") from None
+
+
+class LiveTable:
+    """One table in memory, rebuilt from storage after a restart."""
+
+    def __init__(self, row: TableRow, seats: list[SeatRow], rules: Rules,
+                 history: int) -> None:
+        self.row = row
+        self.seats = seats
+        self.rules = rules
+        self.match: Match | None = None
+        self.history: deque[Event] = deque(maxlen=max(history, 1))
+        self.rematch_votes: set[int] = set()
+        self._restocks_logged = 0
+
+    # -- facts --------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        """The public id (spectators use it)."""
+        return self.row.id
+
+    @property
+    def version(self) -> int:
+        """The number of events so far."""
+        return self.row.version
+
+    @property
+    def status(self) -> str:
+        """``waiting``, ``playing`` or ``over``."""
+        return self.row.status
+
+    def seat_of_hash(self, token_hash: str) -> int | None:
+        """The seat whose token hashes to ``token_hash``."""
+        for seat in self.seats:
+            if seat.token_hash is not None and seat.token_hash == token_hash:
+                return seat.seat
+        return None
+
+    def to_move(self) -> int | None:
+        """The seat to move, if a hand is being played."""
+        if self.row.status != "playing" or self.match is None or self.match.state is None:
+            return None
+        state = self.match.state
+        return None if state.is_over else state.to_move
+
+    def viewer(self, recipient: int) -> PlayerView | None:
+        """What ``recipient`` (a seat, or :data:`SPECTATOR`) sees now."""
+        if self.match is None or self.match.state is None:
+            return None
+        state = self.match.state
+        return public_view(state) if recipient == SPECTATOR else view(state, recipient)
+
+    # -- steps --------------------------------------------------------------------
+    def start_match(self) -> Change:
+        """Deal the first hand of a new match (the first, or a rematch)."""
+        names = [s.name or f"Seat {s.seat + 1}" for s in self.seats]
+        seed = None if self.row.seed is None else self.row.seed + self.row.match_no
+        self.match = Match(self.rules, names, seed=seed)
+        self.row.status = "playing"
+        self.rematch_votes.clear()
+        return self._deal_until_playing(Change([], [], None))
+
+    def rematch(self) -> Change:
+        """Start the next match at this table."""
+        self.row.match_no += 1
+        return self.start_match()
+
+    def play(self, seat: int, text: str, version: int) -> Change:
+        """Make ``seat``'s move ``text`` made against ``version``; raises :class:`ServerError`
+        (state unchanged) when it is refused."""
+        if self.row.status == "waiting":
+            raise ServerError("not_started", "the match has not started: seats are open")
+        if self.row.status == "over" or self.match is None or self.match.state is None:
+            raise ServerError("match_over", "the match is over")
+        if version != self.row.version:
+            raise ServerError("stale_version", f"the move was made against version {version}, "
+                              f"the table is at version {self.row.version}")
+        if seat != self.match.state.to_move:
+            raise ServerError("not_your_turn",
+                              f"it is seat {self.match.state.to_move}'s turn, not seat {seat}'s")
+        try:
+            move = self.match.play(text)
+        except RummyError as error:
+            raise from_engine(error) from None
+        change = Change([], [], None)
+        self._log(change, "move", seat, str(move), {"seat": seat, "move": str(move)})
+        return self._deal_until_playing(change)
+
+    def _deal_until_playing(self, change: Change) -> Change:
+        match = self.match
+        assert match is not None
+        while not match.over and (match.state is None or match.state.is_over):
+            state = match.start_hand()
+            self._restocks_logged = 0
+            deck = match.hands[-1].deck
+            assert deck is not None
+            self._log(change, "deal", None, None, {"deck": [format_card(c) for c in deck],
+                                                    "dealer": state.dealer})
+        if match.over:
+            self.row.status = "over"
+            change.finished = Finished(self.row.match_no, self.rules.name,
+                                       dumps(record_of(match)),
+                                       tuple(SeatResult(r.name, r.won, r.lost)
+                                             for r in match.results()))
+        return change
+
+    def _log(self, change: Change, kind: str, seat: int | None, move: str | None,
+             data: dict[str, Any]) -> None:
+        match = self.match
+        assert match is not None and match.state is not None
+        restocks = match.state.restocks[self._restocks_logged:]
+        if restocks:
+            data["restocks"] = [[format_card(c) for c in r] for r in restocks]
+            self._restocks_logged = len(match.state.restocks)
+        self.row.version += 1
+        version = self.row.version
+        change.rows.append(EventRow(version, self.row.match_no, kind, data))
+        views = {s: view(match.state, s) for s in range(match.num_players)}
+        views[SPECTATOR] = public_view(match.state)
+        out = match_out(match, self.row.match_no)
+        change.events.append(Event(version, kind, seat, move, views, self.row.match_no, out))
+
+    def remember(self, change: Change) -> None:
+        """Keep committed events for reconnects."""
+        self.history.extend(change.events)
+
+    def backlog(self, since: int) -> list[Event] | None:
+        """The events after version ``since``, or None when they are no longer all kept."""
+        if since == self.row.version:
+            return []
+        if since > self.row.version or not self.history:
+            return None
+        first = self.history[0].version
+        if since + 1 < first:
+            return None
+        return [e for e in self.history if e.version > since]
+
+    # -- loading ------------------------------------------------------------------
+    @classmethod
+    def restore(cls, stored: StoredTable, rules: Rules, history: int) -> LiveTable:
+        """Rebuild a table from storage: replay its current match's record."""
+        table = cls(stored.table, stored.seats, rules, history)
+        if stored.table.status == "waiting":
+            return table
+        hands: list[HandRecord] = []
+        restocks: list[list[tuple[int, ...]]] = []
+        moves: list[list[str]] = []
+        for event in stored.events:
+            if event.kind == "deal":
+                hands.append(HandRecord(deck=tuple(parse_card(c) for c in event.data["deck"])))
+                restocks.append([])
+                moves.append([])
+            else:
+                moves[-1].append(event.data["move"])
+            restocks[-1].extend(tuple(parse_card(c) for c in r)
+                                for r in event.data.get("restocks", []))
+        records = tuple(HandRecord(deck=h.deck, restocks=tuple(r), moves=tuple(m))
+                        for h, r, m in zip(hands, restocks, moves, strict=True))
+        names = tuple(s.name or f"Seat {s.seat + 1}" for s in stored.seats)
+        seed = None if stored.table.seed is None else stored.table.seed + stored.table.match_no
+        first = stored.events[0] if stored.events else None
+        dealer = first.data.get("dealer") if first is not None else None
+        record = Record(rules=rules.name, players=names, hands=records,
+                        options=options_of(rules), dealer=dealer,
+                        seed=seed)
+        replayed = replay(record)
+        if replayed.error is not None or replayed.match is None:
+            raise RuntimeError(f"table {stored.table.id}: stored events do not replay: "
+                               f"{replayed.error}")
+        table.match = replayed.match
+        if seed is None:  # the replay's generator was seeded from the clock; keep it secret
+            table.match.rng.seed(random.SystemRandom().getrandbits(64))
+        if table.match.state is not None:
+            table._restocks_logged = len(table.match.state.restocks)
+        return table

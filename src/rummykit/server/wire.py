@@ -1,0 +1,315 @@
+"""Wire schemas: the JSON messages and HTTP bodies, separate from the engine's types.
+
+Every message from a client is parsed here at the edge (:data:`CLIENT_MESSAGE`); every
+message to a client is one of the ``*Out`` models below. Cards are in the notation of
+RULES.md §1.2 and moves in FORMATS.md §1.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40,
+                                        pattern=r"^[^\x00-\x1f\x7f]+$")]
+Token = Annotated[str, StringConstraints(min_length=1, max_length=100)]
+TableId = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+
+
+class Strict(BaseModel):
+    """A message with no unknown fields."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# -- client to server (WebSocket) -----------------------------------------------------
+
+class Hello(Strict):
+    """The first message: a seat token (a player) or a table id (a spectator), and the
+    last version seen (``null`` on a first connection)."""
+
+    type: Literal["hello"]
+    token: Token | None = None
+    table: TableId | None = None
+    version: int | None = Field(default=None, ge=0)
+
+
+class MoveIn(Strict):
+    """A move in notation, made against ``version``; ``ack`` comes back in the reply."""
+
+    type: Literal["move"]
+    move: Annotated[str, StringConstraints(min_length=1, max_length=300)]
+    version: int = Field(ge=0)
+    ack: int = Field(ge=0, le=2**53)
+
+
+class Ping(Strict):
+    """Keep-alive; answered by ``pong``."""
+
+    type: Literal["ping"]
+
+
+class SyncIn(Strict):
+    """Ask for a full resync."""
+
+    type: Literal["sync"]
+
+
+class Rematch(Strict):
+    """Ask for a new match at the same table once the match is over."""
+
+    type: Literal["rematch"]
+
+
+class Leave(Strict):
+    """Leave the seat: a bot plays it until the token is used again."""
+
+    type: Literal["leave"]
+
+
+ClientMessage = Annotated[Hello | MoveIn | Ping | SyncIn | Rematch | Leave,
+                          Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+CLIENT_TYPES = ("hello", "move", "ping", "sync", "rematch", "leave")
+
+
+# -- what a viewer sees ---------------------------------------------------------------
+
+class MeldOut(Strict):
+    """A meld on the table, numbered from 1 in the order placed (``lay X on N``)."""
+
+    number: int
+    kind: str
+    cards: list[str]
+    placed_by: list[int]
+
+
+class ResultOut(Strict):
+    """How a hand ended (FORMATS.md §3)."""
+
+    result: str
+    winner: int | None
+    rummy: bool
+    reason: str | None
+    scores: list[int]
+
+
+class ViewOut(Strict):
+    """One viewer's view of the current hand: exactly a ``PlayerView`` in wire form.
+
+    ``seat`` is null for spectators (no hand, no legal moves); ``revealed`` holds every
+    hand once the hand is over, else null.
+    """
+
+    rules: str
+    seat: int | None
+    hand_number: int
+    dealer: int
+    to_move: int
+    phase: str
+    hand: list[str]
+    hand_sizes: list[int]
+    table: list[MeldOut]
+    discard: list[str]
+    stock_size: int
+    known: list[list[str]]
+    discarded: list[list[str]]
+    taken: str | None
+    turn_count: int
+    rebuilds: int
+    down: list[int]
+    result: ResultOut | None
+    revealed: list[list[str]] | None
+
+
+class SeatOut(Strict):
+    """A seat as everyone may see it."""
+
+    seat: int
+    name: str | None
+    kind: Literal["human", "bot"]
+    level: str | None
+    controller: Literal["human", "bot", "open"]
+    connected: bool
+
+
+class MatchOut(Strict):
+    """The match in progress at a table: its number, hands, totals and winners."""
+
+    number: int
+    hands_played: int
+    totals: list[int]
+    over: bool
+    winners: list[int]
+
+
+class TableOut(Strict):
+    """Public facts about a table (lobby, spectators)."""
+
+    id: str
+    rules: str
+    options: dict[str, Any]
+    status: Literal["waiting", "playing", "over"]
+    version: int
+    seats: list[SeatOut]
+    match: MatchOut | None
+    rematch_votes: list[int]
+
+
+# -- server to client (WebSocket) -----------------------------------------------------
+
+class Welcome(Strict):
+    """Reply to ``hello``: who you are at which table."""
+
+    type: Literal["welcome"] = "welcome"
+    table: str
+    seat: int | None
+    role: Literal["player", "spectator"]
+
+
+class EventOut(Strict):
+    """A versioned event filtered for its recipient: ``deal`` (a hand starts) or ``move``
+    (``seat`` made ``move``), with the recipient's view after it and its legal moves."""
+
+    type: Literal["event"] = "event"
+    version: int
+    kind: Literal["deal", "move"]
+    seat: int | None
+    move: str | None
+    match: MatchOut
+    view: ViewOut
+    legal: list[str]
+
+
+class SyncOut(Strict):
+    """A full resync: the table, and the recipient's view and legal moves (null view
+    before the first deal)."""
+
+    type: Literal["sync"] = "sync"
+    version: int
+    table: TableOut
+    view: ViewOut | None
+    legal: list[str]
+
+
+class SeatsOut(Strict):
+    """Seats changed (joined, connected, left, taken over by a bot); not versioned."""
+
+    type: Literal["seats"] = "seats"
+    seats: list[SeatOut]
+    rematch_votes: list[int]
+
+
+class Ack(Strict):
+    """The move with this ``ack`` id was committed as ``version``."""
+
+    type: Literal["ack"] = "ack"
+    ack: int
+    version: int
+
+
+class ErrorOut(Strict):
+    """A refused message: a stable ``code`` and the reason; ``ack`` echoes a move's id."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    ack: int | None = None
+
+
+class Pong(Strict):
+    """Reply to ``ping``."""
+
+    type: Literal["pong"] = "pong"
+
+
+# -- HTTP -----------------------------------------------------------------------------
+
+class SeatSpec(Strict):
+    """A seat of a new table: a human (named, or open for the lobby) or a bot."""
+
+    kind: Literal["human", "bot"]
+    name: Name | None = None
+    level: str | None = None
+
+
+class CreateTable(Strict):
+    """``POST /api/tables``."""
+
+    rules: Literal["basic", "traditional", "contract"] = "basic"
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatSpec] = Field(min_length=2, max_length=8)
+    seed: int | None = Field(default=None, ge=0, le=2**63)
+
+
+class SeatToken(Strict):
+    """A seat's secret token: keep it private, it is the seat's key."""
+
+    seat: int
+    name: str
+    token: str
+
+
+class Created(Strict):
+    """Reply to ``POST /api/tables``: the public id and the tokens of the named seats."""
+
+    table: TableOut
+    tokens: list[SeatToken]
+
+
+class JoinTable(Strict):
+    """``POST /api/tables/{id}/join``: take an open seat under this name."""
+
+    name: Name
+
+
+class SeatOfToken(Strict):
+    """``GET /api/seats/{token}``: where a token sits."""
+
+    table: str
+    seat: int
+    name: str
+
+
+class StatLine(Strict):
+    """Matches played, won and lost under one rule set."""
+
+    played: int
+    won: int
+    lost: int
+
+
+class PlayerStats(Strict):
+    """``GET /api/stats/{name}``: a player's results per rule set."""
+
+    name: str
+    rules: dict[str, StatLine]
+
+
+class ReplayCreated(Strict):
+    """Reply to ``POST /api/replays``."""
+
+    id: str
+    frames: int
+
+
+class Frame(Strict):
+    """One step of an uploaded record: after ``move`` by ``seat`` (null at a deal)."""
+
+    index: int
+    hand_index: int
+    seat: int | None
+    move: str | None
+    view: ViewOut
+    totals: list[int]
+
+
+class ReplayOut(Strict):
+    """``GET /api/replays/{id}``: the frames of a record for one viewer."""
+
+    id: str
+    players: list[str]
+    rules: str
+    frames: list[Frame]
+    result: dict[str, Any]
