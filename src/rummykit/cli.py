@@ -206,6 +206,7 @@ def replay(
 app.command("arena")(__import__("rummykit.cli_arena", fromlist=["arena"]).arena)
 app.command("hint")(__import__("rummykit.cli_hint", fromlist=["hint"]).hint)
 app.command("agent")(__import__("rummykit.cli_agent", fromlist=["agent"]).agent)
+app.command("serve")(__import__("rummykit.server.serve", fromlist=["serve"]).serve)
 
 
 def main() -> None:

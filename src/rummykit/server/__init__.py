@@ -1,12 +1,6 @@
 """The multiplayer server: tables, seats, versioned events per viewer, storage.
 
-``create_app(settings)`` builds the FastAPI application; ``rummykit serve`` runs it with
-uvicorn. The wire protocol is documented in ``docs/protocol.md``.
+``rummykit.server.app.create_app(settings)`` builds the FastAPI application;
+``rummykit serve`` runs it with uvicorn. The wire protocol is in ``docs/protocol.md``.
+Nothing heavy is imported here, so the command line stays quick to start.
 """
-
-from __future__ import annotations
-
-from rummykit.server.app import create_app
-from rummykit.server.settings import Settings
-
-__all__ = ["Settings", "create_app"]
