@@ -8,6 +8,31 @@ when they are made.
 
 from __future__ import annotations
 
-from rummykit.rl.actions import ActionSpace, Decision
+from collections.abc import Mapping
+from typing import Any
 
-__all__ = ["ActionSpace", "Decision"]
+from rummykit.rl.actions import ActionSpace, Decision
+from rummykit.rl.observation import Observation
+from rummykit.rules import Rules
+
+__all__ = ["ActionSpace", "Decision", "Observation", "gym_env", "pettingzoo_env"]
+
+
+def pettingzoo_env(rules: str | Rules = "basic", players: int = 2, *,
+                   options: Mapping[str, Any] | None = None, reward: str = "match",
+                   zero_sum: bool = False, render_mode: str | None = None) -> Any:
+    """The PettingZoo AEC environment of :mod:`rummykit.rl.aec_env`."""
+    from rummykit.rl import aec_env
+
+    return aec_env.pettingzoo_env(rules, players, options=options, reward=reward,
+                                  zero_sum=zero_sum, render_mode=render_mode)
+
+
+def gym_env(rules: str | Rules = "basic", players: int = 2, *, seat: int = 0,
+            opponents: str = "medium", options: Mapping[str, Any] | None = None,
+            reward: str = "match", render_mode: str | None = None) -> Any:
+    """The Gymnasium single-agent environment of :mod:`rummykit.rl.single_agent`."""
+    from rummykit.rl import single_agent
+
+    return single_agent.RummyGymEnv(rules, players, seat=seat, opponents=opponents,
+                                    options=options, reward=reward, render_mode=render_mode)

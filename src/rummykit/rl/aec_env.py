@@ -1,0 +1,127 @@
+"""PettingZoo AEC environment: every rule set, 2-8 players, a whole match or one hand.
+
+Agents are ``player_0`` .. ``player_{n-1}`` (seat order). Each observation is a dict:
+``observation`` (the flat ``float32`` array of :mod:`rummykit.rl.observation`) and
+``action_mask`` (``int8``, the legal ids of :mod:`rummykit.rl.actions` for the agent to
+move, all zero for the others). A ``meld`` of several groups (going down in contract) is
+one action per group by the same agent (the two-step decomposition of
+:mod:`rummykit.rl.actions`). An illegal action raises ``ValueError`` naming the legal ones.
+
+Rewards are real points (:mod:`rummykit.rl.game`): with ``reward="hand"`` an episode is one
+hand, ending with its scores (a hand stopped by the ``max_turns_per_hand`` safety valve is a
+truncation); with ``reward="match"`` each hand's scores come as the hand ends and the
+episode ends with the match. Make it with :func:`rummykit.rl.pettingzoo_env`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from rummykit.rl.game import Game
+from rummykit.rules import Rules
+
+ObsDict = dict[str, np.ndarray[Any, Any]]
+
+
+class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
+    """The AEC environment (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "rummykit_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+    def __init__(self, rules: str | Rules = "basic", players: int = 2, *,
+                 options: Mapping[str, Any] | None = None, reward: str = "match",
+                 zero_sum: bool = False, render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode {render_mode!r}: expected ansi or human")
+        self.game = Game(rules, players, options=options, reward=reward, zero_sum=zero_sum)
+        self.render_mode = render_mode
+        self.possible_agents = list(self.game.names)
+        obs = self.game.observation
+        size = self.game.actions.size
+        observation = spaces.Dict({
+            "observation": spaces.Box(low=np.zeros(obs.size, dtype=np.float32),
+                                      high=obs.high, dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: observation for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new match (a seed makes it reproducible); ``options`` are not used."""
+        self.game.reset(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[self.game.to_move]
+
+    def observe(self, agent: str) -> ObsDict:
+        seat = self._seat[agent]
+        return {"observation": self.game.observe(seat), "action_mask": self.game.mask(seat)}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to move: expected an action id, got None")
+        game = self.game
+        self._cumulative_rewards[agent] = 0.0
+        game.act(int(action))
+        for name, reward in zip(self.agents, game.rewards, strict=True):
+            self.rewards[name] = reward
+        if game.done:
+            ended = self.truncations if game.truncated else self.terminations
+            for name in self.agents:
+                ended[name] = True
+        else:
+            self.agent_selection = self.agents[game.to_move]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The hand in words, as the agent to move sees it (``ansi``: returned; ``human``:
+        printed)."""
+        text = self.game.describe()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def pettingzoo_env(rules: str | Rules = "basic", players: int = 2, *,
+                   options: Mapping[str, Any] | None = None, reward: str = "match",
+                   zero_sum: bool = False, render_mode: str | None = None) -> Any:
+    """The PettingZoo AEC environment, behind PettingZoo's order-enforcing wrapper.
+
+    >>> env = pettingzoo_env(rules="basic", players=2, reward="hand")
+    >>> env.reset(seed=1)
+    >>> obs, reward, terminated, truncated, info = env.last()
+    >>> env.agent_selection, obs["observation"].shape, int(obs["action_mask"].sum())
+    ('player_1', (1266,), 2)
+    """
+    return wrappers.OrderEnforcingWrapper(
+        RummyAECEnv(rules, players, options=options, reward=reward, zero_sum=zero_sum,
+                    render_mode=render_mode))

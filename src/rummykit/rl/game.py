@@ -1,0 +1,193 @@
+"""The match an environment runs: seats, observations, masks, action steps and rewards.
+
+Both environments drive one :class:`Game`; it sees the hands only through
+:func:`~rummykit.views.view`, so a seat's observation and mask come from its
+:class:`~rummykit.views.PlayerView` and the public match totals alone.
+
+Rewards are real points: each seat's share of a hand's scores as the rule set gives them
+(RULES.md §2.4, §4.9), signed so that more is better: ``winner_collects`` points count
+positive, ``penalty`` points negative. ``zero_sum`` subtracts the mean over the seats.
+
+>>> import random
+>>> game = Game("basic", 2, reward="hand")
+>>> game.reset(seed=3)
+>>> game.to_move, int(game.mask(game.to_move).sum()), game.done
+(0, 2, False)
+>>> rng = random.Random(0)
+>>> while not game.done:
+...     _ = game.act(rng.choice(game.legal_ids()))
+>>> game.result.result, game.rewards
+('win', [0.0, 4.0])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from rummykit.cards import format_card
+from rummykit.engine import HandState
+from rummykit.match import Match
+from rummykit.moves import Move
+from rummykit.outcome import ABORTED, HandResult
+from rummykit.rl.actions import ActionSpace, Decision, Mask
+from rummykit.rl.observation import Array, Observation
+from rummykit.rules import Rules, find_rules
+from rummykit.views import PlayerView, view
+
+#: ``max_turns_per_hand`` set when the rules leave it unset (an engine safety valve, not a
+#: rule: random players can otherwise prolong a hand for a very long time)
+DEFAULT_MAX_TURNS = 1000
+REWARDS = ("match", "hand")
+
+
+def make_rules(rules: str | Rules, options: Mapping[str, Any] | None = None) -> Rules:
+    """A preset by name (with knob ``options``, RULES.md §5), or a :class:`Rules` as is."""
+    if isinstance(rules, str):
+        made = Rules.from_options(rules, dict(options)) if options else find_rules(rules)
+    else:
+        if options:
+            raise ValueError("options go with a rule set name, not with a Rules value")
+        made = rules
+    if made.max_turns_per_hand is None:
+        made = dataclasses.replace(made, max_turns_per_hand=DEFAULT_MAX_TURNS)
+    return made
+
+
+class Game:
+    """One match (``reward="match"``) or one hand (``reward="hand"``) played action by action."""
+
+    def __init__(self, rules: str | Rules = "basic", players: int = 2, *,
+                 options: Mapping[str, Any] | None = None, reward: str = "match",
+                 zero_sum: bool = False) -> None:
+        if reward not in REWARDS:
+            raise ValueError(f"reward {reward!r}: expected 'match' or 'hand'")
+        self.rules = make_rules(rules, options)
+        self.players = players
+        self.actions = ActionSpace(self.rules, players)
+        self.observation = Observation(self.rules, players)
+        self.reward = reward
+        self.zero_sum = zero_sum
+        self.sign = -1.0 if self.rules.scoring == "penalty" else 1.0
+        self.names = [f"player_{i}" for i in range(players)]
+        self._seeds = random.Random()
+        self.match: Match
+        self.state: HandState
+        self.rewards = [0.0] * players
+        self.done = False
+        self.truncated = False
+        self.result: HandResult | None = None
+        self._seen: PlayerView | None = None
+        self._decision: Decision | None = None
+
+    # -- episode -----------------------------------------------------------------------
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new match (and its first hand); a seed makes it the same match again,
+        and seeds the next resets' matches."""
+        if seed is not None:
+            self._seeds.seed(seed)
+        self.match = Match(self.rules, self.names, seed=self._seeds.getrandbits(64))
+        self.rewards = [0.0] * self.players
+        self.done = self.truncated = False
+        self.result = None
+        self._deal()
+
+    def _deal(self) -> None:
+        self.state = self.match.start_hand()
+        self._forget()
+        if self.state.result is not None:  # pragma: no cover - no preset ends at the deal
+            self._hand_over(self.state.result)
+
+    def _forget(self) -> None:
+        self._seen = None
+        self._decision = None
+
+    @property
+    def to_move(self) -> int:
+        """The seat to move."""
+        return self.state.to_move
+
+    # -- what a seat sees ----------------------------------------------------------------
+    def seen(self, seat: int) -> PlayerView:
+        """The seat's view of the current hand."""
+        if seat == self.state.to_move:
+            if self._seen is None:
+                self._seen = view(self.state, seat)
+            return self._seen
+        return view(self.state, seat)
+
+    def decision(self) -> Decision:
+        """The choice the seat to move is making (a ``meld`` of several groups takes
+        several steps)."""
+        if self._decision is None:
+            self._decision = self.actions.decision(self.seen(self.state.to_move))
+        return self._decision
+
+    def observe(self, seat: int, out: Array | None = None) -> Array:
+        """The seat's flat observation."""
+        return self.observation.build(self.seen(seat), self.match.totals, out)
+
+    def mask(self, seat: int) -> Mask:
+        """The seat's legal-action mask (all zero when it is not to move)."""
+        if seat != self.state.to_move or self.done:
+            return np.zeros(self.actions.size, dtype=np.int8)
+        return self.decision().mask()
+
+    def legal_ids(self) -> list[int]:
+        """The legal action ids of the seat to move."""
+        return [] if self.done else self.decision().legal_ids()
+
+    # -- acting --------------------------------------------------------------------------
+    def act(self, action: int) -> Move | None:
+        """One action of the seat to move; returns the move once it is complete. Sets
+        :attr:`rewards` (this action's), :attr:`done` and :attr:`truncated`."""
+        if self.done:
+            raise ValueError("the episode is over: reset the environment")
+        self.rewards = [0.0] * self.players
+        try:
+            move = self.decision().choose(action)
+        except ValueError as exc:
+            legal = ", ".join(self.actions.describe(a) for a in self.decision().legal_ids())
+            raise ValueError(f"{exc}; legal: {legal}") from None
+        if move is None:
+            return None
+        self._forget()
+        self.match.push(move)
+        result = self.state.result
+        if result is not None:
+            self._hand_over(result)
+        return move
+
+    def _hand_over(self, result: HandResult) -> None:
+        self.result = result
+        points = [self.sign * s for s in result.scores]
+        if self.zero_sum:
+            mean = sum(points) / len(points)
+            points = [p - mean for p in points]
+        self.rewards = [float(p) for p in points]
+        if self.reward == "hand":
+            self.done = True
+            self.truncated = result.result == ABORTED
+        elif self.match.over:
+            self.done = True
+        else:
+            self._deal()
+
+    def describe(self, seat: int | None = None) -> str:
+        """The hand in words, as ``seat`` sees it (the seat to move by default)."""
+        seen = self.seen(self.state.to_move if seat is None else seat)
+        lines = [f"hand {len(self.match.hands)}, seat {seen.to_move} to move ({seen.phase})",
+                 f"totals: {list(self.match.totals)}",
+                 f"discard top: {_card(seen.discard_top)}; stock: {seen.stock_size}",
+                 f"hand sizes: {list(seen.hand_sizes)}"]
+        lines += [f"meld {i + 1}: {meld}" for i, meld in enumerate(seen.table)]
+        return "\n".join(lines)
+
+
+
+def _card(card: int | None) -> str:
+    return "-" if card is None else format_card(card)

@@ -1,0 +1,244 @@
+"""Observations built from one seat's :class:`~rummykit.views.PlayerView` (and the public
+match totals), as one flat ``float32`` array and as a dict of named parts.
+
+Seats are relative: row 0 of a per-seat part is the observing seat, row ``i`` the seat
+``i`` places to its left. ``C`` is the number of card kinds (52, or 53 when the pack has
+jokers: column 52 is the joker), ``n`` the players, ``M`` the most melds the table can hold
+(pack size // 3). Card columns follow :mod:`rummykit.cards` (``suit * 13 + rank - 1``).
+Parts, in this order (those marked *contract* exist only when the rule set needs them):
+
+=================  ========  ===========================================================
+part               shape     content
+=================  ========  ===========================================================
+``hand``           (C,)      copies of each card in the seat's hand
+``known``          (n-1, C)  cards each other seat took from the discard pile and holds
+``discarded``      (n, C)    1 where the seat discarded that card this hand
+``discard_top``    (C,)      one-hot top of the discard pile
+``discard_pile``   (C,)      copies of each card in the discard pile
+``taken``          (C,)      one-hot card taken as the discard top this turn (not to be
+                             discarded again this turn)
+``table``          (M, C)    row ``t``: the cards of table meld ``t + 1`` (placement order,
+                             as in the actions' meld numbers), by identity
+``table_jokers``   (M, C)    *jokers*: the identities jokers stand for in meld ``t + 1``
+``dig_duty``       (C,)      *contract*: one-hot dug card still to be placed this turn
+``discard_depth``  (C,)      *digs*: depth of each card's topmost copy (1 = top), 0 if absent
+``hand_sizes``     (n,)      cards held by each seat
+``stock_size``     (1,)      cards in the stock
+``scores``         (n,)      match totals before this hand
+``dealer``         (n,)      one-hot dealer
+``to_move``        (n,)      one-hot seat to move (all 0 once the hand is over)
+``phase``          (2,)      one-hot draw / play step
+``turn``           (4,)      melds this turn, placed this turn (0/1), turns done this hand,
+                             stock rebuilds this hand
+``placed``         (n,)      1 where the seat placed cards on an earlier turn this hand
+``deal``           (1,)      hands already played in the match
+``contract``       (2,)      *contract*: sets and runs of this deal's contract
+``down``           (n,)      *contract*: 1 where the seat has gone down
+``joker_duty``     (1,)      *contract*: jokers taken by swaps still to be placed this turn
+=================  ========  ===========================================================
+
+The card parts come first, so ``flat[:k * C].reshape(k, C)`` is every card plane.
+
+>>> import random
+>>> from rummykit import BASIC, HandState, view
+>>> obs = Observation(BASIC, 2)
+>>> obs.size, obs.shapes["table"], obs.shapes["scores"]
+(1266, (17, 52), (2,))
+>>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(1))
+>>> parts = obs.as_dict(obs.build(view(state, 1), totals=[30, 12]))
+>>> int(parts["hand"].sum()), parts["stock_size"].tolist(), parts["scores"].tolist()
+(10, [31.0], [12.0, 30.0])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from rummykit import handset
+from rummykit.cards import JOKER, NUM_NATURALS
+from rummykit.melds import JOKER_AS, TableMeld
+from rummykit.rules import Rules
+from rummykit.views import PlayerView
+
+__all__ = ["Observation"]
+
+Array = npt.NDArray[np.float32]
+_NATURALS = (1 << NUM_NATURALS) - 1
+#: the upper bound given for parts without one (scores, turns, hands played)
+UNBOUNDED = 1e6
+_PHASES = {"draw": (1.0, 0.0), "play": (0.0, 1.0)}
+
+
+class Observation:
+    """The observation layout of one rule set and player count, and its builder."""
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        rules.check_players(players)
+        decks, jokers = rules.pack_spec(players)
+        n = players
+        self.rules = rules
+        self.players = n
+        self.multi = (decks, jokers) != (1, 0)
+        self.num_cards = c = NUM_NATURALS + (1 if jokers else 0)
+        self.max_melds = m = (decks * NUM_NATURALS + jokers) // 3
+        contract = bool(rules.contract_schedule)
+        self.contract = contract
+        self.digs = rules.discard_dig
+        single = 0  # rows of a plane that is one card vector, of shape (C,)
+        planes: list[tuple[str, int]] = [
+            ("hand", single), ("known", n - 1), ("discarded", n), ("discard_top", single),
+            ("discard_pile", single), ("taken", single), ("table", m)]
+        if jokers:
+            planes.append(("table_jokers", m))
+        if contract:
+            planes.append(("dig_duty", single))
+        if self.digs:
+            planes.append(("discard_depth", single))
+        scalars = [("hand_sizes", n), ("stock_size", 1), ("scores", n), ("dealer", n),
+                   ("to_move", n), ("phase", 2), ("turn", 4), ("placed", n), ("deal", 1)]
+        if contract:
+            scalars += [("contract", 2), ("down", n), ("joker_duty", 1)]
+        self.shapes: dict[str, tuple[int, ...]] = {}
+        self.offsets: dict[str, int] = {}
+        offset = 0
+        for name, rows in planes:
+            self.shapes[name] = (rows, c) if rows else (c,)
+            self.offsets[name] = offset
+            offset += max(rows, 1) * c
+        for name, width in scalars:
+            self.shapes[name] = (width,)
+            self.offsets[name] = offset
+            offset += width
+        self.size = offset
+        self.high = self._bounds(decks, jokers)
+        self._melds: dict[int, tuple[TableMeld, int, int]] = {}
+
+    def _bounds(self, decks: int, jokers: int) -> Array:
+        """Upper bounds of every entry (all entries are at least 0)."""
+        high = np.ones(self.size, dtype=np.float32)
+        pack = decks * NUM_NATURALS + jokers
+        counts = {"hand": decks, "known": decks, "discard_pile": decks, "table": 2,
+                  "table_jokers": 2, "discard_depth": pack, "hand_sizes": pack,
+                  "stock_size": pack, "scores": UNBOUNDED, "turn": UNBOUNDED, "deal": UNBOUNDED,
+                  "contract": 3, "joker_duty": jokers}
+        for name, bound in counts.items():
+            if name in self.shapes:
+                part = self.part(high, name)
+                part[...] = bound
+                if self.num_cards > NUM_NATURALS and part.ndim and name in (
+                        "hand", "known", "discard_pile", "table_jokers"):
+                    part[..., NUM_NATURALS] = max(jokers, 1)
+        return high
+
+    def part(self, flat: Array, name: str) -> Array:
+        """One named part of a flat observation, as a view with its shape."""
+        shape = self.shapes[name]
+        start = self.offsets[name]
+        return flat[start:start + int(np.prod(shape))].reshape(shape)
+
+    def as_dict(self, flat: Array) -> dict[str, Array]:
+        """Every named part of a flat observation (views, not copies)."""
+        return {name: self.part(flat, name) for name in self.shapes}
+
+    # -- building ----------------------------------------------------------------------
+    def _meld_planes(self, meld: TableMeld) -> tuple[int, int]:
+        found = self._melds.get(id(meld))
+        if found is not None and found[0] is meld:
+            return found[1], found[2]
+        cards = jokers = 0
+        for code in meld.cards:
+            ident = code - JOKER_AS if code >= JOKER_AS else code
+            if code >= JOKER_AS:
+                jokers |= 1 << ident
+            cards = handset.add(cards, ident) if cards >> ident & 1 else cards | 1 << ident
+        if len(self._melds) > 20_000:
+            self._melds.clear()
+        self._melds[id(meld)] = (meld, cards, jokers)
+        return cards, jokers
+
+    def build(self, seen: PlayerView, totals: Sequence[int] | None = None,
+              out: Array | None = None) -> Array:
+        """The flat observation of ``seen``; ``totals`` are the match totals by seat."""
+        n = self.players
+        seat = seen.seat
+        order = [(seat + i) % n for i in range(n)]
+        multi = self.multi
+        pile = seen.discard
+        if multi:
+            pile_cards = handset.of_cards(pile)
+            discarded = [_bits_to_hand(seen.discarded[s]) if seen.discarded else 0
+                         for s in order]
+        else:
+            pile_cards = 0
+            for card in pile:
+                pile_cards |= 1 << card
+            discarded = [seen.discarded[s] for s in order] if seen.discarded else [0] * n
+        top = _one(pile[-1]) if pile else 0
+        planes = [seen.hand, *[seen.known[s] for s in order[1:]], *discarded, top,
+                  pile_cards, _one(seen.taken)]
+        melds = [self._meld_planes(meld) for meld in seen.table]
+        empty = self.max_melds - len(melds)
+        planes += [cards for cards, _ in melds]
+        planes += [0] * empty
+        if self.num_cards > NUM_NATURALS:
+            planes += [_bits_to_hand(jokers) for _, jokers in melds]
+            planes += [0] * empty
+        if self.contract:
+            planes.append(_one(seen.dig_duty))
+        if out is None:
+            out = np.empty(self.size, dtype=np.float32)
+        c = self.num_cards
+        k = len(planes)
+        block = out[:k * c].reshape(k, c)
+        if multi:
+            raw = np.frombuffer(b"".join([p.to_bytes(32, "little") for p in planes]),
+                                dtype=np.uint8).reshape(k, 32)
+            bits = np.unpackbits(raw[:, :24], axis=1, bitorder="little").reshape(k, 3, 64)
+            np.sum(bits[:, :, :NUM_NATURALS], axis=1, out=block[:, :NUM_NATURALS])
+            block[:, NUM_NATURALS] = raw[:, 24]
+        else:
+            raw = np.frombuffer(b"".join([p.to_bytes(8, "little") for p in planes]),
+                                dtype=np.uint8)
+            block[...] = np.unpackbits(raw, bitorder="little").reshape(k, 64)[:, :c]
+        at = k * c
+        if self.digs:
+            depth = out[at:at + c]
+            depth[...] = 0.0
+            for i, card in enumerate(reversed(pile)):
+                if not depth[card]:
+                    depth[card] = i + 1
+            at += c
+        sizes = seen.hand_sizes
+        scores = [float(totals[s]) for s in order] if totals is not None else [0.0] * n
+        over = seen.result is not None
+        placed = seen.ever_placed
+        scalars = [*[float(sizes[s]) for s in order], float(seen.stock_size), *scores,
+                   *[float(s == seen.dealer) for s in order],
+                   *[float(s == seen.to_move and not over) for s in order],
+                   *_PHASES.get(seen.phase, (0.0, 0.0)),
+                   float(seen.melds_this_turn), float(seen.placed_this_turn),
+                   float(seen.turn_count), float(seen.rebuilds),
+                   *[float(placed >> s & 1) for s in order], float(seen.deal_index)]
+        if self.contract:
+            schedule = self.rules.contract_schedule
+            sets, runs = schedule[seen.deal_index % len(schedule)]
+            down = seen.down
+            scalars += [float(sets), float(runs), *[float(down >> s & 1) for s in order],
+                        float(seen.joker_duty)]
+        out[at:] = scalars
+        return out
+
+
+def _one(card: int) -> int:
+    """A one-card hand (``0`` for no card, -1)."""
+    if card < 0:
+        return 0
+    return handset.ONE_JOKER if card == JOKER else 1 << card
+
+
+def _bits_to_hand(bits: int) -> int:
+    """A bit set of cards with the joker as bit 52, as a hand (joker count at its place)."""
+    return (bits & _NATURALS) | (bits >> NUM_NATURALS & 1) << handset.JOKER_SHIFT
