@@ -8,7 +8,7 @@ when they are made.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rummykit.rl.actions import ActionSpace, Decision
@@ -29,10 +29,13 @@ def pettingzoo_env(rules: str | Rules = "basic", players: int = 2, *,
 
 
 def gym_env(rules: str | Rules = "basic", players: int = 2, *, seat: int = 0,
-            opponents: str = "medium", options: Mapping[str, Any] | None = None,
-            reward: str = "match", render_mode: str | None = None) -> Any:
-    """The Gymnasium single-agent environment of :mod:`rummykit.rl.single_agent`."""
+            opponents: str | Sequence[str] = "medium", options: Mapping[str, Any] | None = None,
+            reward: str = "match", illegal_reward: float | None = -100.0,
+            render_mode: str | None = None) -> Any:
+    """The Gymnasium single-agent environment of :mod:`rummykit.rl.single_agent` (also
+    made by ``gymnasium.make("rummykit/Rummy-v0", rules=..., ...)``)."""
     from rummykit.rl import single_agent
 
     return single_agent.RummyGymEnv(rules, players, seat=seat, opponents=opponents,
-                                    options=options, reward=reward, render_mode=render_mode)
+                                    options=options, reward=reward,
+                                    illegal_reward=illegal_reward, render_mode=render_mode)

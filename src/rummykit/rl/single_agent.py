@@ -39,6 +39,8 @@ Obs = dict[str, np.ndarray[Any, Any]]
 class RummyGymEnv(gym.Env[Obs, np.int64]):
     """One seat of a rummykit match, the other seats played by bots."""
 
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012
+
     def __init__(self, rules: str | Rules = "basic", players: int = 2, *, seat: int = 0,
                  opponents: str | Sequence[str] = "medium",
                  options: Mapping[str, Any] | None = None, reward: str = "match",
@@ -46,7 +48,6 @@ class RummyGymEnv(gym.Env[Obs, np.int64]):
                  render_mode: str | None = None) -> None:
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode {render_mode!r}: expected ansi or human")
-        self.metadata = {"render_modes": ["ansi", "human"]}
         self.game = Game(rules, players, options=options, reward=reward)
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat}: expected 0..{players - 1}")

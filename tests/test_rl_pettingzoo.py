@@ -1,0 +1,74 @@
+"""The PettingZoo AEC environment passes PettingZoo's own tests and pays real points."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from rummykit.rl import pettingzoo_env
+
+CASES = [("basic", 2, "hand"), ("basic", 4, "match"), ("traditional", 2, "match"),
+         ("traditional", 3, "hand"), ("contract", 3, "hand"), ("contract", 5, "match")]
+
+
+@pytest.mark.parametrize(("rules", "players", "reward"), CASES)
+def test_api_and_seed(rules: str, players: int, reward: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # dict observations, as in PettingZoo's classic envs
+        api_test(pettingzoo_env(rules=rules, players=players, reward=reward), num_cycles=150)
+        seed_test(lambda: pettingzoo_env(rules=rules, players=players, reward=reward),
+                  num_cycles=60)
+
+
+def _play(env, rng: random.Random) -> dict[str, float]:
+    """Play random legal actions to the end; the rewards each agent collected."""
+    got = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        got[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = [i for i, ok in enumerate(obs["action_mask"]) if ok]
+        env.step(rng.choice(legal))
+    return got
+
+
+@pytest.mark.parametrize(("rules", "players", "options", "reward"), [
+    ("basic", 3, {"target_score": 25}, "match"), ("contract", 3, {}, "hand")])
+def test_rewards_are_the_match_points(rules: str, players: int, options: dict,
+                                      reward: str) -> None:
+    env = pettingzoo_env(rules=rules, players=players, options=options, reward=reward)
+    env.reset(seed=11)
+    game = env.unwrapped.game
+    got = _play(env, random.Random(11))
+    assert not env.agents and (game.match.over or reward == "hand")
+    sign = -1 if rules == "contract" else 1
+    assert [got[a] for a in env.possible_agents] == [sign * t for t in game.match.totals]
+
+
+def test_hand_rewards_zero_sum_and_terminal() -> None:
+    env = pettingzoo_env(rules="basic", players=2, reward="hand", zero_sum=True)
+    env.reset(seed=4)
+    got = _play(env, random.Random(4))
+    game = env.unwrapped.game
+    assert len(game.match.hands) == 1 and game.result is not None
+    assert sum(got.values()) == 0.0
+    if game.result.winner is not None:
+        assert got[f"player_{game.result.winner}"] == game.result.scores[game.result.winner] / 2
+
+
+def test_illegal_action_is_refused_with_the_legal_ones() -> None:
+    env = pettingzoo_env(rules="basic", players=2)
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match="legal: draw, take"):
+        env.step(100)
+
+
+def test_render_ansi() -> None:
+    env = pettingzoo_env(rules="basic", players=2, render_mode="ansi")
+    env.reset(seed=2)
+    assert "to move" in env.render()
