@@ -128,8 +128,11 @@ def play(
     option: OptionArg = None,
     save: Annotated[Path | None, typer.Option(
         help="Write the match record (JSON) here after each hand and on leaving.")] = None,
+    plain: Annotated[bool, typer.Option(
+        "--plain", help="Line mode even in a terminal (the full-screen table is the default "
+        "when standard input and output are a terminal).")] = False,
 ) -> None:
-    """Play a match in the terminal against bots, one line per move."""
+    """Play a match in the terminal against bots: a full-screen table, or one line per move."""
     from rummykit.cli_play import PlaySession
 
     try:
@@ -145,6 +148,13 @@ def play(
         fail(f"--save {str(save)!r}: the folder {str(save.parent)!r} does not exist")
     if seed is None:
         seed = random.SystemRandom().randrange(1, 10**9)
+    if not plain and sys.stdin.isatty() and sys.stdout.isatty():
+        from rummykit.cli_play import full_screen
+
+        status = full_screen(chosen, name, kinds, seed=seed,
+                             save=None if save is None else str(save))
+        if status is not None:
+            raise typer.Exit(status)
     session = PlaySession(chosen, name, kinds, seed=seed,
                           save=None if save is None else str(save))
     raise typer.Exit(session.run())

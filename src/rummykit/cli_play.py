@@ -498,3 +498,14 @@ class PlaySession:
             return
         self._saved = mark
         self.out(f"Saved the match record to {self.save_path}.")
+
+
+def full_screen(rules: Rules, name: str, bots: list[str], *, seed: int,
+                save: str | None = None) -> int | None:
+    """Play in the full-screen table (the ``tui`` extra); None when Textual is missing."""
+    try:
+        from rummykit.tui import Setup, run
+    except ImportError:
+        print("(the full-screen table needs the 'tui' extra: playing in line mode)")
+        return None
+    return run(Setup(rules, name, tuple(bots), seed), save_path=save)

@@ -1,0 +1,164 @@
+"""The game behind the table: a :class:`Match`, its bots, the move log and the records.
+
+No Textual here. The match (the engine) holds the game state; this class only wires you
+(seat 0) and the bots to it and words what happens. Everything shown to you is
+``view(state, 0)``; each bot sees only its own view.
+
+>>> from rummykit.rules import BASIC
+>>> game = Game(Setup(BASIC, "Ann", ("greedy",), seed=3))
+>>> game.names, game.hand_no
+(['Ann', 'Bob'], 1)
+>>> game.log[0]
+'Hand 1: Ann deals, Bob plays first.'
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from rummykit.bots import Bot, make_bot
+from rummykit.cli_play import bot_names, contract_words
+from rummykit.engine import HandState
+from rummykit.errors import IllegalMoveError, RecordError
+from rummykit.match import Match
+from rummykit.moves import Move
+from rummykit.record import dump, record_of, replay_file
+from rummykit.rules import Rules
+from rummykit.tui.words import describe
+from rummykit.views import PlayerView, view
+
+SEAT = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What a new game needs: the rules, your name, one bot name per other seat, a seed."""
+
+    rules: Rules
+    name: str
+    bots: tuple[str, ...]
+    seed: int
+
+
+class Game:
+    """One match against bots, seen from seat 0."""
+
+    def __init__(self, setup: Setup, match: Match | None = None) -> None:
+        self.setup = setup
+        self.seat = SEAT
+        self.match = match or Match(setup.rules, [setup.name, *bot_names(setup.name,
+                                                                          len(setup.bots))],
+                                    seed=setup.seed)
+        self.names = list(self.match.players)
+        self.bots: dict[int, Bot] = {s + 1: make_bot(kind) for s, kind in enumerate(setup.bots)}
+        self.bot_rng = random.Random(f"rummykit-bots-{setup.seed}")
+        self.log: list[str] = []
+        self.hints = 0
+        if match is None:
+            self.start_hand()
+
+    # -- loading ----------------------------------------------------------------------
+    @classmethod
+    def load(cls, path: str | Path, bots: str = "medium") -> Game:
+        """The match of a record file, ready to go on; the other seats are ``bots``."""
+        replayed = replay_file(path)
+        if replayed.error is not None or replayed.match is None or replayed.record is None:
+            message = replayed.error.message if replayed.error else "no match"
+            raise RecordError(f"cannot load {str(path)!r}: {message}")
+        match = replayed.match
+        seed = replayed.record.seed if replayed.record.seed is not None else 0
+        setup = Setup(match.rules, match.players[0], (bots,) * (match.num_players - 1), seed)
+        game = cls(setup, match)
+        game.log.append(f"Loaded {path}: hand {game.hand_no}, "
+                        f"{sum(len(h.moves) for h in match.hands)} moves so far.")
+        if match.state is None or (match.state.is_over and not match.over):
+            game.start_hand()
+        return game
+
+    def save(self, path: str | Path) -> None:
+        """Write the match record (FORMATS.md §2) to ``path``."""
+        dump(record_of(self.match), path)
+        self.log.append(f"Saved the match record to {path}.")
+
+    # -- the state as you see it -------------------------------------------------------
+    @property
+    def state(self) -> HandState:
+        """The current hand."""
+        state = self.match.state
+        assert state is not None
+        return state
+
+    def view(self) -> PlayerView:
+        """Your view of the current hand."""
+        return view(self.state, self.seat)
+
+    @property
+    def hand_no(self) -> int:
+        """The number of the current hand, from 1."""
+        return len(self.match.hands)
+
+    @property
+    def contract(self) -> bool:
+        """True for contract rummy."""
+        return bool(self.match.rules.contract_schedule)
+
+    @property
+    def hand_over(self) -> bool:
+        """True when the current hand has ended."""
+        return self.state.is_over
+
+    @property
+    def bot_to_move(self) -> int | None:
+        """The bot seat to move, or None (your turn, or the hand is over)."""
+        state = self.state
+        if state.is_over or state.to_move == self.seat:
+            return None
+        return state.to_move
+
+    def sheet(self) -> list[tuple[int, ...]]:
+        """The points of every finished hand, one row per hand."""
+        return [log.result.scores for log in self.match.hands if log.result is not None]
+
+    # -- playing ----------------------------------------------------------------------
+    def start_hand(self) -> None:
+        """Deal the next hand."""
+        state = self.match.start_hand()
+        unit = "Deal" if self.contract else "Hand"
+        text = (f"{unit} {self.hand_no}: {self.names[state.dealer]} deals, "
+                f"{self.names[state.to_move]} plays first.")
+        if self.contract:
+            text = text[:-1] + f"; contract: {contract_words(self.match.rules, state.deal_index)}."
+        self.log.append(text)
+
+    def play(self, move: Move | str) -> Move:
+        """Your move, checked by the engine; raises its error (nothing changes) if illegal."""
+        state = self.state
+        if not state.is_over and state.to_move != self.seat:
+            raise IllegalMoveError(f"it is {self.names[state.to_move]}'s turn, not yours")
+        before = self.view()
+        made = self.match.play(move)
+        self.log.append(describe(self.names[self.seat], made, before, self.view(), own=True))
+        return made
+
+    def bot_choice(self) -> tuple[int, Move]:
+        """The bot to move and its choice (from its own view); safe to run in a thread."""
+        seat = self.bot_to_move
+        assert seat is not None
+        return seat, self.bots[seat].choose(view(self.state, seat), self.bot_rng)
+
+    def bot_play(self, seat: int, move: Move) -> None:
+        """Make a bot's chosen move and log it as the others see it."""
+        before = view(self.state, seat)
+        self.match.push(move)
+        self.log.append(describe(self.names[seat], move, before, view(self.state, seat),
+                                 own=False))
+
+    def hint_lines(self, level: str) -> list[str]:
+        """The search bot's advice for your decision (the game does not change)."""
+        from rummykit.hints import advice_lines, hint
+
+        self.hints += 1
+        rng = random.Random(f"rummykit-hint-{self.setup.seed}-{self.hints}")
+        return advice_lines(hint(self.view(), level, rng), 5)

@@ -1,0 +1,1 @@
+"""The screens of the terminal game: the table and its dialogs."""

@@ -1,0 +1,119 @@
+"""End of a hand (every hand's cards, the points, the totals) and end of the match."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Static
+
+from rummykit import handset
+from rummykit.cards import card_points
+from rummykit.outcome import ABORTED, DEADLOCK, WIN, HandResult
+from rummykit.tui.cardart import inline
+from rummykit.tui.widgets.panels import sheet_lines
+from rummykit.views import PlayerView
+
+
+def outcome_words(result: HandResult, names: tuple[str, ...]) -> str:
+    """How the hand ended, in words."""
+    if result.result == WIN and result.winner is not None:
+        text = f"{names[result.winner]} went out"
+        return text + " - going rummy, points doubled" if result.rummy else text
+    if result.result == ABORTED:
+        return "aborted (turn limit reached), no points"
+    why = "deadlock" if result.reason == DEADLOCK else "the stock ran out"
+    return f"drawn ({why}), no points"
+
+
+def hand_end_text(seen: PlayerView, names: tuple[str, ...]) -> Text:
+    """Every hand's cards with their points, and the points this hand."""
+    result = seen.result
+    assert result is not None
+    text = Text(outcome_words(result, names) + "\n\n", style="bold")
+    values = seen.rules.ace_value, seen.rules.joker_points
+    width = max(len(n) for n in names)
+    for seat, hand in enumerate(seen.revealed):
+        cards = handset.cards(hand)
+        text.append(f"{names[seat]:<{width}}  ")
+        if cards:
+            text.append_text(inline(cards))
+            text.append(f"  ({sum(card_points(c, *values) for c in cards)} points)\n")
+        else:
+            text.append("no cards left\n", style="green")
+    penalty = bool(seen.rules.contract_schedule)
+    text.append("\nPenalty points this deal: " if penalty else "\nPoints this hand: ",
+                style="bold")
+    text.append(", ".join(f"{n} {p}" for n, p in zip(names, result.scores, strict=True)))
+    return text
+
+
+class HandEndScreen(ModalScreen[None]):
+    """The hand's outcome and the score sheet; Enter deals on (or shows the match end)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,n,escape", "next", "Continue")]
+
+    def __init__(self, seen: PlayerView, names: tuple[str, ...], sheet: list[Text],
+                 match_over: bool) -> None:
+        super().__init__()
+        self.seen, self.names, self.sheet, self.match_over = seen, names, sheet, match_over
+
+    def compose(self) -> ComposeResult:
+        unit = "Deal" if self.seen.rules.contract_schedule else "Hand"
+        with Vertical(classes="dialog wide", id="hand-end"):
+            yield Label(f"{unit} {self.seen.deal_index + 1} is over", classes="dialog-title")
+            yield Static(hand_end_text(self.seen, self.names))
+            yield Static(Text("\n").join(self.sheet), classes="sheet")
+            label = "See the result (Enter)" if self.match_over else f"Next {unit.lower()} (Enter)"
+            yield Button(label, id="next", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def action_next(self) -> None:
+        self.dismiss(None)
+
+
+def winners_words(winners: tuple[int, ...], names: tuple[str, ...]) -> str:
+    """``Ann wins``, ``Ann and Bob share the win`` or ``no winner``."""
+    if not winners:
+        return "No winner: a drawn hand ends the match."
+    who = " and ".join(names[s] for s in winners)
+    return f"{who} {'wins' if len(winners) == 1 else 'share the win'}!"
+
+
+class MatchEndScreen(ModalScreen[str]):
+    """The winners and the score sheet; returns ``new`` or ``quit``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "choose('new')", "New game"), Binding("q", "choose('quit')", "Quit")]
+
+    def __init__(self, winners: tuple[int, ...], names: tuple[str, ...],
+                 sheet: list[Text]) -> None:
+        super().__init__()
+        self.winners, self.names, self.sheet = winners, names, sheet
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide", id="match-end"):
+            yield Label("The match is over", classes="dialog-title")
+            yield Static(Text(winners_words(self.winners, self.names), style="bold"))
+            yield Static(Text("\n").join(self.sheet), classes="sheet")
+            with Horizontal(classes="buttons"):
+                yield Button("New game (n)", id="new", variant="primary")
+                yield Button("Quit (q)", id="quit")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id or "quit")
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+
+__all__ = ["HandEndScreen", "MatchEndScreen", "hand_end_text", "outcome_words", "sheet_lines",
+           "winners_words"]

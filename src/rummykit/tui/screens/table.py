@@ -1,0 +1,346 @@
+"""The table: your hand, the other players, the melds, the pile, the scores and the log.
+
+The screen owns the :class:`Game` (which owns the engine's match); it sets the widgets'
+attributes from your view after every change and turns their messages into moves.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from rummykit.cards import Card
+from rummykit.errors import RummyError
+from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Take
+from rummykit.tui.actions import SORTS, guidance, matching, offered, ordered
+from rummykit.tui.game import Game
+from rummykit.tui.screens.dialogs import TextScreen
+from rummykit.tui.screens.help import help_text
+from rummykit.tui.screens.pile import PileScreen
+from rummykit.tui.screens.results import HandEndScreen, MatchEndScreen
+from rummykit.tui.widgets import (
+    ActionBar,
+    DealInfo,
+    HandView,
+    Melds,
+    MoveLog,
+    Opponents,
+    PileView,
+    ScoreSheet,
+)
+from rummykit.tui.widgets.panels import sheet_lines
+
+
+class TableScreen(Screen[None]):
+    """The game table for one match against bots."""
+
+    class HandEnded(Message):
+        """A hand has just ended (the app may save the match)."""
+
+    AUTO_FOCUS = "#hand"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "cursor(-1)", "Left", show=False),
+        Binding("right", "cursor(1)", "Right", show=False),
+        Binding("space", "select", "Select"),
+        Binding("escape", "clear", "Clear", show=False),
+        Binding("d", "draw", "Draw"),
+        Binding("t", "take", "Take"),
+        Binding("m", "meld", "Meld"),
+        Binding("x", "discard", "Discard"),
+        *(Binding(str(n), f"lay({n})", f"Lay on {n}", show=False) for n in range(1, 10)),
+        Binding("p", "pile", "Pile"),
+        Binding("s", "sort", "Sort"),
+        Binding("colon", "command", "Command"),
+        Binding("h", "hint", "Hint"),
+        Binding("question_mark", "help", "Help"),
+    ]
+
+    def __init__(self, game: Game, *, bot_delay: float = 0.6,
+                 hint_level: str = "expert") -> None:
+        super().__init__()
+        self.game = game
+        self.bot_delay = bot_delay
+        self.hint_level = hint_level
+        self.sort = SORTS[0]
+        self.selected: frozenset[int] = frozenset()
+        self.cursor = 0
+        self.busy = False  # a bot or the hint search is thinking
+        self.message = Text("")
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield DealInfo(id="deal")
+                yield Opponents(id="players")
+                yield ScoreSheet(id="scores")
+            with Vertical(id="centre"):
+                yield Melds(id="melds")
+                yield PileView(id="pile")
+                yield Static("Your hand", id="hand-title")
+                yield HandView(id="hand")
+                yield ActionBar(id="actions")
+                yield Static(id="message")
+                yield Input(id="command", placeholder=": type a move, e.g. draw, take, "
+                            "meld H7 H8 H9, lay H6 on 2, discard SK")
+            yield MoveLog(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+        self.advance()
+
+    # -- attributes down --------------------------------------------------------------
+    def cards(self) -> list[Card]:
+        """Your cards in display order."""
+        return ordered(self.game.view(), self.sort)
+
+    def chosen(self) -> list[Card]:
+        """The selected cards."""
+        cards = self.cards()
+        return [cards[i] for i in sorted(self.selected) if i < len(cards)]
+
+    def show(self) -> None:
+        """Set every widget's attributes from your view of the game."""
+        game, seen = self.game, self.game.view()
+        names = tuple(game.names)
+        cards = ordered(seen, self.sort)
+        self.cursor = min(self.cursor, max(0, len(cards) - 1))
+        for widget in (self.query_one(DealInfo), self.query_one(Opponents),
+                       self.query_one(Melds), self.query_one(PileView)):
+            widget.names = names
+            widget.seen = seen
+        rules = game.match.rules
+        self.query_one(DealInfo).hand_count = (
+            f" of {rules.num_hands}" if rules.game_end == "fixed_hands" else "")
+        sheet = self.query_one(ScoreSheet)
+        sheet.names, sheet.rows, sheet.totals = names, tuple(game.sheet()), tuple(
+            game.match.totals)
+        sheet.goal = self.goal()
+        hand = self.query_one(HandView)
+        hand.cards, hand.selected, hand.cursor = tuple(cards), self.selected, self.cursor
+        chosen = self.chosen()
+        self.query_one(ActionBar).moves = tuple(offered(seen, chosen))
+        self.query_one(MoveLog).lines = tuple(game.log)
+        self.query_one("#status", Static).update(guidance(seen, chosen))
+        self.query_one("#message", Static).update(self.message)
+
+    def goal(self) -> str:
+        """The match's goal in a few words."""
+        rules, players = self.game.match.rules, self.game.match.num_players
+        if rules.game_end == "target":
+            return f"first to {rules.target_for(players)}"
+        return f"{rules.num_hands} {'deals' if rules.contract_schedule else 'hands'}, " \
+            f"{'lowest' if rules.scoring == 'penalty' else 'highest'} wins"
+
+    def say(self, text: str, *, error: bool = False) -> None:
+        """Show a one-line message under your hand."""
+        self.message = Text(text, style="bold red" if error else "")
+        self.show()
+
+    # -- messages up ------------------------------------------------------------------
+    def on_hand_view_card_clicked(self, event: HandView.CardClicked) -> None:
+        self.cursor = event.index
+        self.action_select()
+
+    def on_melds_chosen(self, event: Melds.Chosen) -> None:
+        self.action_lay(event.number)
+
+    def on_pile_view_clicked(self, event: PileView.Clicked) -> None:
+        self.action_pile()
+
+    def on_action_bar_chosen(self, event: ActionBar.Chosen) -> None:
+        self.attempt(event.move)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        event.input.value = ""
+        if not text:
+            return
+        if self.attempt(text):
+            self.query_one(HandView).focus()
+
+    # -- moves ------------------------------------------------------------------------
+    def attempt(self, move: Move | str) -> bool:
+        """Try your move with the engine: made, or its reason shown and nothing changed."""
+        if self.busy:
+            self.say("Please wait: the bots are playing.", error=True)
+            return False
+        try:
+            made = self.game.play(move)
+        except RummyError as error:
+            self.say(str(error), error=True)
+            return False
+        self.selected = frozenset()
+        self.message = Text("")
+        self.say(f"You played: {made}")
+        self.advance()
+        return True
+
+    def advance(self) -> None:
+        """After a change: let the bots move, or end the hand."""
+        game = self.game
+        if game.hand_over:
+            self.end_hand()
+        elif game.bot_to_move is not None and not self.busy:
+            self.busy = True
+            if self.bot_delay > 0:
+                self.set_timer(self.bot_delay, self.bot_turn)
+            else:
+                self.call_later(self.bot_turn)
+
+    def bot_turn(self) -> None:
+        """Start the bot to move thinking (in a thread, so the table stays responsive)."""
+        self.think(self.game)
+
+    @work(thread=True, exclusive=True, group="bot")
+    def think(self, game: Game) -> None:
+        """Find the bot's move away from the screen's thread, then make it there."""
+        seat, move = game.bot_choice()
+        self.app.call_from_thread(self.bot_moved, game, seat, move)
+
+    def bot_moved(self, game: Game, seat: int, move: Move) -> None:
+        """Make the bot's move (unless a new game replaced this one) and go on."""
+        self.busy = False
+        if game is not self.game:
+            return
+        game.bot_play(seat, move)
+        self.show()
+        self.advance()
+
+    def end_hand(self) -> None:
+        """Show the end-of-hand screen, then deal on or show the match's end."""
+        game = self.game
+        self.post_message(self.HandEnded())
+        seen, names = game.view(), tuple(game.names)
+        sheet = sheet_lines(names, tuple(game.sheet()), tuple(game.match.totals), self.goal())
+
+        def next_hand(_: None) -> None:
+            if game is not self.game:
+                return
+            if game.match.over:
+                self.app.push_screen(MatchEndScreen(game.match.winners, names, sheet),
+                                     self.after_match)
+                return
+            game.start_hand()
+            self.selected = frozenset()
+            self.show()
+            self.advance()
+
+        self.app.push_screen(HandEndScreen(seen, names, sheet, game.match.over), next_hand)
+
+    def after_match(self, choice: str | None) -> None:
+        """New game or quit, as chosen on the match-end screen."""
+        if choice == "new":
+            self.app.action_new_game()  # type: ignore[attr-defined]
+        else:
+            self.app.exit()
+
+    def new_game(self, game: Game) -> None:
+        """Play ``game`` at this table from now on."""
+        self.game = game
+        self.busy = False
+        self.selected = frozenset()
+        self.message = Text("")
+        self.show()
+        self.advance()
+
+    # -- actions ----------------------------------------------------------------------
+    def action_cursor(self, step: int) -> None:
+        count = len(self.cards())
+        if count:
+            self.cursor = (self.cursor + step) % count
+            self.show()
+
+    def action_select(self) -> None:
+        if not self.cards():
+            return
+        self.selected = self.selected ^ {self.cursor}
+        self.show()
+
+    def action_clear(self) -> None:
+        if isinstance(self.focused, Input):
+            self.query_one(HandView).focus()
+            return
+        self.selected = frozenset()
+        self.message = Text("")
+        self.show()
+
+    def action_draw(self) -> None:
+        self.attempt(Draw())
+
+    def action_take(self) -> None:
+        self.attempt(Take())
+
+    def action_meld(self) -> None:
+        chosen = self.chosen()
+        found = [m for m in matching(chosen, self.game.view().legal) if isinstance(m, Meld)]
+        if len(chosen) < 3 and not found:
+            self.say("Select the cards of the meld first (3 or more).", error=True)
+            return
+        self.attempt(found[0] if found else Meld((tuple(chosen),)))
+
+    def action_lay(self, number: int) -> None:
+        chosen = self.chosen()
+        if len(chosen) != 1:
+            self.say("Select one card to lay off, then choose the meld.", error=True)
+            return
+        found = [m for m in matching(chosen, self.game.view().legal)
+                 if isinstance(m, LayOff) and m.target == number]
+        self.attempt(found[0] if found else LayOff(chosen[0], number))
+
+    def action_discard(self) -> None:
+        chosen = self.chosen()
+        if len(chosen) != 1:
+            self.say("Select the one card to discard.", error=True)
+            return
+        self.attempt(Discard(chosen[0]))
+
+    def action_sort(self) -> None:
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        self.selected = frozenset()
+        self.say(f"Your hand is sorted by {self.sort}.")
+
+    def action_command(self) -> None:
+        self.query_one("#command", Input).focus()
+
+    def action_pile(self) -> None:
+        def chosen(move: Move | None) -> None:
+            if move is not None:
+                self.attempt(move)
+
+        self.app.push_screen(PileScreen(self.game.view()), chosen)
+
+    def action_help(self) -> None:
+        rules = self.game.match.rules
+        self.app.push_screen(TextScreen("Help", help_text(rules, self.game.match.num_players)))
+
+    def action_hint(self) -> None:
+        seen = self.game.view()
+        if seen.result is not None or seen.to_move != seen.seat or self.busy:
+            self.say("A hint is for your own turn.", error=True)
+            return
+        self.busy = True
+        self.say(f"Thinking (level {self.hint_level})...")
+        self.find_hint(self.game)
+
+    @work(thread=True, exclusive=True, group="hint")
+    def find_hint(self, game: Game) -> None:
+        """Ask the search bot in a thread; show its advice when done."""
+        lines = game.hint_lines(self.hint_level)
+        self.app.call_from_thread(self.hint_found, lines)
+
+    def hint_found(self, lines: list[str]) -> None:
+        """Show the advice."""
+        self.busy = False
+        self.say("")
+        self.app.push_screen(TextScreen("Hint", "\n".join(lines)))
