@@ -16,6 +16,7 @@ from rummykit.server.errors import ServerError
 from rummykit.server.hub import Hub
 from rummykit.server.settings import Settings
 from rummykit.server.storage import SqlStorage
+from rummykit.web import mount_web
 
 log = logging.getLogger("rummykit.server")
 
@@ -70,4 +71,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes_stats.router)
     app.include_router(routes_records.router)
     app.include_router(ws.router)
+    mount_web(app)
     return app

@@ -1,0 +1,63 @@
+// The server's HTTP API (docs/protocol.md §2). Every call resolves to JSON or throws an
+// ApiError carrying the server's code and message.
+
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function call(method, path, { body, token, raw = false } = {}) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["X-Seat-Token"] = token;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new ApiError("network", "the server cannot be reached", 0);
+  }
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const err = (data && data.error) || {};
+    throw new ApiError(err.code || "http", err.message || `HTTP ${response.status}`, response.status);
+  }
+  return raw ? text : data;
+}
+
+export const api = {
+  createTable: (spec) => call("POST", "/api/tables", { body: spec }),
+  tables: () => call("GET", "/api/tables"),
+  table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
+  join: (id, name) => call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { body: { name } }),
+  leave: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/leave`, { token }),
+  seat: (token) => call("GET", `/api/seats/${encodeURIComponent(token)}`),
+  stats: (name) => call("GET", `/api/stats/${encodeURIComponent(name)}`),
+  matchRecord: (id, n) =>
+    call("GET", `/api/tables/${encodeURIComponent(id)}/matches/${n}/record`, { raw: true }),
+  uploadReplay: (recordText) => call("POST", "/api/replays", { body: recordText }),
+  replay: (id, seat) =>
+    call("GET", `/api/replays/${encodeURIComponent(id)}${seat === null ? "" : `?seat=${seat}`}`),
+  openapi: () => call("GET", "/api/openapi.json"),
+};
+
+/** The paths the server offers (to switch optional features on, e.g. hints). */
+let pathsPromise = null;
+export function serverPaths() {
+  if (!pathsPromise) {
+    pathsPromise = api.openapi().then((doc) => Object.keys(doc.paths || {}), () => []);
+  }
+  return pathsPromise;
+}

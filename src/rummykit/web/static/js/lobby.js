@@ -1,0 +1,258 @@
+// The lobby: your name, one-click play against the computer, a table for friends with a
+// link per seat, your running tables, the open tables, your statistics, and record upload.
+
+import { ApiError, api } from "./api.js";
+import { fill, h, toast } from "./dom.js";
+import { forgetSeat, mySeats, playerName, rememberSeat, setPlayerName } from "./store.js";
+import { RULE_NAMES } from "./words.js";
+
+const PLAYERS = { basic: [2, 6], traditional: [2, 4], contract: [3, 8] };
+const LEVELS = ["easy", "medium", "hard", "expert", "greedy", "careless", "random"];
+const LEVEL_TEXT = { easy: "easy", medium: "medium", hard: "hard", expert: "expert", greedy: "greedy bot", careless: "careless bot", random: "random bot" };
+
+/** The option checkboxes offered per rule set: [knob, value, label]. */
+const OPTIONS = {
+  basic: [["ace_mode", "high_or_low", "Aces high or low"], ["max_melds_per_turn", 1, "One meld per turn"],
+    ["must_discard_to_go_out", true, "Must discard to go out"]],
+  traditional: [["ace_mode", "high_or_low", "Aces high or low"], ["max_melds_per_turn", 1, "One meld per turn"],
+    ["must_discard_to_go_out", true, "Must discard to go out"]],
+  contract: [["run_min_length", 4, "Runs of four cards"], ["discard_dig", false, "No digging into the discard pile"],
+    ["contract_runs_distinct_suits", false, "Contract runs may share a suit"]],
+};
+
+function nameOrDefault() {
+  return playerName() || "You";
+}
+
+function select(name, values, chosen, label, labels = {}) {
+  return h("label", {}, `${label} `, h("select", { name },
+    values.map((v) => h("option", { value: String(v), selected: String(v) === String(chosen) }, labels[v] || String(v)))));
+}
+
+function range(lo, hi) {
+  return Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
+}
+
+/** A form section: rule set, player count, per-seat choice, options. */
+class SetupForm {
+  constructor({ friends }) {
+    this.friends = friends;
+    this.rules = "basic";
+    this.players = friends ? 2 : 2;
+    this.seats = []; // per other seat: "friend" or a bot level
+    this.el = h("div.setup");
+    this.render();
+  }
+
+  seatChoice(i) {
+    return this.seats[i] || (this.friends ? "friend" : "medium");
+  }
+
+  render() {
+    const [lo, hi] = PLAYERS[this.rules];
+    this.players = Math.min(hi, Math.max(lo, this.players));
+    const rulesSel = select("rules", Object.keys(PLAYERS), this.rules, "Rules", RULE_NAMES);
+    rulesSel.querySelector("select").onchange = (e) => { this.keep(); this.rules = e.target.value; this.render(); };
+    const playersSel = select("players", range(lo, hi), this.players, "Players");
+    playersSel.querySelector("select").onchange = (e) => { this.keep(); this.players = Number(e.target.value); this.render(); };
+    const seatRows = range(1, this.players - 1).map((i) => {
+      const values = this.friends ? ["friend", ...LEVELS] : LEVELS;
+      const labels = { friend: "a friend (gets a link)", ...LEVEL_TEXT };
+      const row = select(`seat${i}`, values, this.seatChoice(i - 1), `Seat ${i + 1}`, labels);
+      row.classList.add("seat-choice");
+      return row;
+    });
+    const opts = OPTIONS[this.rules].map(([knob, value, label]) => h("label.check", {},
+      h("input", { type: "checkbox", name: `opt:${knob}`, dataset: { value: JSON.stringify(value) } }), ` ${label}`));
+    fill(this.el,
+      h("div.row", {}, rulesSel, playersSel),
+      h("div.row.seats", {}, seatRows),
+      h("details.options", {}, h("summary", {}, "Options"), h("div.row", {}, opts,
+        this.rules !== "contract" ? h("label", {}, "Play to ", h("input", { type: "number", name: "target_score", min: "10", max: "1000", step: "10", placeholder: "default", size: "6" }), " points") : null)));
+  }
+
+  keep() {
+    this.seats = [...this.el.querySelectorAll(".seat-choice select")].map((s) => s.value);
+  }
+
+  /** The POST /api/tables body; seat 0 is you. */
+  spec(myName) {
+    this.keep();
+    const options = {};
+    for (const box of this.el.querySelectorAll("input[type=checkbox]:checked")) {
+      options[box.name.slice(4)] = JSON.parse(box.dataset.value);
+    }
+    const target = this.el.querySelector("input[name=target_score]");
+    if (target && target.value) options.target_score = Number(target.value);
+    const seats = [{ kind: "human", name: myName }];
+    this.seats.slice(0, this.players - 1).forEach((choice, i) => {
+      seats.push(choice === "friend" ? { kind: "human", name: `Friend ${i + 1}` } : { kind: "bot", level: choice });
+    });
+    return { rules: this.rules, options, seats };
+  }
+}
+
+function seatUrl(token) {
+  return `${location.origin}${location.pathname}#/play/${token}`;
+}
+
+function copyButton(text) {
+  return h("button.link", {
+    type: "button",
+    onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(text);
+        toast("Link copied.");
+      } catch {
+        toast("Copy the link by hand: select it.", "error");
+      }
+    },
+  }, "copy");
+}
+
+async function createTable(form, { friends, out }) {
+  const name = nameOrDefault();
+  let created;
+  try {
+    created = await api.createTable(form.spec(name));
+  } catch (error) {
+    toast(error.message, "error");
+    return;
+  }
+  const { table, tokens } = created;
+  for (const t of tokens) {
+    if (t.seat === 0) rememberSeat({ token: t.token, table: table.id, seat: 0, name: t.name, rules: table.rules });
+  }
+  const mine = tokens.find((t) => t.seat === 0);
+  if (!friends) {
+    location.hash = `#/play/${mine.token}`;
+    return;
+  }
+  const watch = `${location.origin}${location.pathname}#/watch/${table.id}`;
+  fill(out, h("div.links", { "aria-live": "polite" },
+    h("p", {}, "Send each friend the link of their seat (it is their key: keep it private)."),
+    h("ul", {}, tokens.map((t) => h("li", { dataset: { seat: String(t.seat) } },
+      h("strong", {}, `Seat ${t.seat + 1} (${t.name}): `),
+      h("a.seat-link", { href: seatUrl(t.token) }, seatUrl(t.token)), " ", copyButton(seatUrl(t.token))))),
+    h("p", {}, h("strong", {}, "Spectators: "), h("a.watch-link", { href: watch }, watch), " ", copyButton(watch)),
+    h("p", {}, h("a.button.primary", { href: `#/play/${mine.token}` }, "Sit down at my seat"))));
+}
+
+async function tableRows(box) {
+  const seats = mySeats();
+  if (!seats.length) {
+    fill(box, h("p.muted", {}, "No tables yet."));
+    return;
+  }
+  const rows = await Promise.all(seats.map(async (s) => {
+    try {
+      return { s, table: await api.table(s.table) };
+    } catch (error) {
+      return { s, table: null, gone: error instanceof ApiError && error.status === 404 };
+    }
+  }));
+  fill(box, h("ul.my-tables", {}, rows.map(({ s, table, gone }) => {
+    if (gone) {
+      forgetSeat(s.token);
+      return null;
+    }
+    const status = table ? table.status : "unknown";
+    const match = table && table.match;
+    const who = table ? table.seats.map((x) => x.name || "open").join(", ") : "";
+    return h("li", { dataset: { table: s.table } },
+      h("a", { href: `#/play/${s.token}` }, `${RULE_NAMES[table ? table.rules : s.rules] || "Table"}`),
+      h("span.muted", {}, ` ${who} · ${status}${match ? ` · match ${match.number + 1}, hands ${match.hands_played}` : ""}`),
+      status === "over" && match ? [" ", h("a", { href: `#/replay/table/${s.table}/${match.number}` }, "replay")] : null,
+      " ", h("button.link", { type: "button", onclick: () => { forgetSeat(s.token); tableRows(box); } }, "forget"));
+  })));
+}
+
+async function openTables(box) {
+  let tables = [];
+  try {
+    tables = await api.tables();
+  } catch {
+    fill(box, h("p.muted", {}, "The lobby cannot be loaded."));
+    return;
+  }
+  const open = tables.filter((t) => t.status === "waiting" && t.seats.some((s) => s.controller === "open"));
+  const playing = tables.filter((t) => t.status === "playing").slice(0, 10);
+  fill(box,
+    open.length ? h("ul", {}, open.map((t) => h("li", {}, `${RULE_NAMES[t.rules]} · ${t.seats.map((s) => s.name || "open").join(", ")} `,
+      h("button.link", { type: "button", onclick: () => join(t.id) }, "join")))) : h("p.muted", {}, "No table is waiting for players."),
+    playing.length ? h("p", {}, "Being played: ", playing.map((t) => [h("a", { href: `#/watch/${t.id}` }, `${RULE_NAMES[t.rules]} (${t.seats.map((s) => s.name).join(", ")})`), " "])) : null);
+}
+
+async function join(tableId) {
+  try {
+    const seat = await api.join(tableId, nameOrDefault());
+    rememberSeat({ token: seat.token, table: tableId, seat: seat.seat, name: seat.name });
+    location.hash = `#/play/${seat.token}`;
+  } catch (error) {
+    toast(error.message, "error");
+  }
+}
+
+async function statsInto(box) {
+  const name = playerName();
+  if (!name) {
+    fill(box, h("p.muted", {}, "Enter your name above to keep statistics."));
+    return;
+  }
+  try {
+    const stats = await api.stats(name);
+    const rules = Object.entries(stats.rules || {});
+    fill(box, rules.length
+      ? h("table.stats", {}, h("thead", {}, h("tr", {}, ["Rules", "Played", "Won", "Lost"].map((c) => h("th", {}, c)))),
+        h("tbody", {}, rules.map(([r, s]) => h("tr", {}, h("td", {}, RULE_NAMES[r] || r), h("td", {}, `${s.played}`), h("td", {}, `${s.won}`), h("td", {}, `${s.lost}`)))))
+      : h("p.muted", {}, `No finished matches for ${name} yet.`));
+  } catch {
+    fill(box, h("p.muted", {}, `No finished matches for ${name} yet.`));
+  }
+}
+
+/** The upload form of the replay viewer (also used on its own page). */
+export function uploadForm() {
+  const input = h("input", { type: "file", accept: ".json,application/json", "aria-label": "Record file (.rummy.json)" });
+  input.onchange = async () => {
+    const file = input.files[0];
+    if (!file) return;
+    try {
+      const created = await api.uploadReplay(await file.text());
+      location.hash = `#/replay/${created.id}`;
+    } catch (error) {
+      toast(`This record cannot be replayed: ${error.message}`, "error");
+    }
+  };
+  return h("label.upload", {}, "Watch a record (.rummy.json): ", input);
+}
+
+export function showLobby(root) {
+  const nameInput = h("input", { type: "text", name: "name", value: playerName(), maxlength: "40", placeholder: "Your name", autocomplete: "nickname" });
+  const statsBox = h("div");
+  nameInput.onchange = () => { setPlayerName(nameInput.value.trim()); statsInto(statsBox); };
+  const botForm = new SetupForm({ friends: false });
+  const friendForm = new SetupForm({ friends: true });
+  const friendOut = h("div");
+  const tablesBox = h("div", {}, h("p.muted", {}, "Loading…"));
+  const openBox = h("div", {}, h("p.muted", {}, "Loading…"));
+  fill(root, h("main.lobby", {},
+    h("header.lobby-head", {}, h("h1", {}, h("span.logo", { "aria-hidden": "true" }, "♠♥"), " rummykit"),
+      h("label.name", {}, "Your name ", nameInput)),
+    h("section.panel.play-bots", { "aria-labelledby": "bots-title" },
+      h("h2#bots-title", {}, "Play against the computer"),
+      botForm.el,
+      h("button.primary.big#play-bots", { type: "button", onclick: () => createTable(botForm, { friends: false }) }, "Play against the computer")),
+    h("section.panel.play-friends", { "aria-labelledby": "friends-title" },
+      h("h2#friends-title", {}, "Play with friends"),
+      friendForm.el,
+      h("button.primary#create-friends", { type: "button", onclick: () => createTable(friendForm, { friends: true, out: friendOut }) }, "Create the table"),
+      friendOut),
+    h("section.panel", { "aria-labelledby": "mine-title" }, h("h2#mine-title", {}, "Your tables"), tablesBox),
+    h("section.panel", { "aria-labelledby": "open-title" }, h("h2#open-title", {}, "Open tables"), openBox),
+    h("section.panel", { "aria-labelledby": "stats-title" }, h("h2#stats-title", {}, "Your statistics"), statsBox),
+    h("section.panel", { "aria-labelledby": "replay-title" }, h("h2#replay-title", {}, "Replays"), uploadForm())));
+  tableRows(tablesBox);
+  openTables(openBox);
+  statsInto(statsBox);
+}

@@ -1,0 +1,22 @@
+// The score sheet: one row per finished hand (points it added), then the match totals.
+
+import { h } from "./dom.js";
+import { seatName } from "./words.js";
+
+/** rows: [{match, hand, scores}] as noted by this browser; match: the server's Match. */
+export function scoreSheet(rows, seats, match) {
+  const n = match ? match.totals.length : seats.length;
+  const names = Array.from({ length: n }, (_, s) => seatName(seats, s));
+  const current = match ? rows.filter((r) => r.match === match.number) : [];
+  const missing = match ? match.hands_played - current.length : 0;
+  return h("table.sheet", {},
+    h("caption", {}, match ? `Match ${match.number + 1} · hands played: ${match.hands_played}` : "Scores"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hand"), names.map((name) => h("th", { scope: "col" }, name)))),
+    h("tbody", {},
+      missing > 0 ? h("tr.muted", {}, h("td", { colspan: String(n + 1) }, `${missing} earlier hand${missing === 1 ? "" : "s"} not seen here`)) : null,
+      current.map((row) => h("tr", {}, h("th", { scope: "row" }, `${row.hand + 1}`),
+        row.scores.map((points) => h("td", {}, points ? `+${points}` : "0"))))),
+    h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, "Total"),
+      (match ? match.totals : names.map(() => 0)).map((t, s) =>
+        h(`td${match && match.winners.includes(s) ? ".winner" : ""}`, {}, `${t}`)))));
+}

@@ -1,0 +1,59 @@
+// What this browser remembers (localStorage): the player's name, the tables it sits at,
+// each table's move log and score sheet (the protocol sends neither on a resync).
+
+const KEY = "rummykit";
+
+function load() {
+  try {
+    return JSON.parse(localStorage.getItem(KEY) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+function save(data) {
+  try {
+    localStorage.setItem(KEY, JSON.stringify(data));
+  } catch {
+    // storage full or disabled: the app still works, it only forgets
+  }
+}
+
+export function playerName() {
+  return load().name || "";
+}
+
+export function setPlayerName(name) {
+  save({ ...load(), name });
+}
+
+/** Seats this browser holds: [{token, table, seat, name, rules, created}], newest first. */
+export function mySeats() {
+  return load().seats || [];
+}
+
+export function rememberSeat(entry) {
+  const data = load();
+  const seats = (data.seats || []).filter((s) => s.token !== entry.token);
+  seats.unshift({ created: Date.now(), ...entry });
+  save({ ...data, seats: seats.slice(0, 50) });
+}
+
+export function forgetSeat(token) {
+  const data = load();
+  save({ ...data, seats: (data.seats || []).filter((s) => s.token !== token) });
+}
+
+/** Per-table notes kept across reloads: {log, sheet, version (the last one seen)}. */
+export function tableNotes(tableId) {
+  return (load().notes || {})[tableId] || { log: [], sheet: [] };
+}
+
+export function saveTableNotes(tableId, notes) {
+  const data = load();
+  const all = { ...(data.notes || {}) };
+  all[tableId] = { log: notes.log.slice(-300), sheet: notes.sheet.slice(-60), version: notes.version };
+  const ids = Object.keys(all);
+  for (const old of ids.slice(0, Math.max(0, ids.length - 20))) delete all[old];
+  save({ ...data, notes: all });
+}

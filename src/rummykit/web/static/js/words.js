@@ -1,0 +1,91 @@
+// Moves, results and contracts in plain words (for the move log, summaries and replays).
+
+import { cardLabel, cardsLabel } from "./cards.js";
+
+const DEFAULT_CONTRACTS = [[2, 0], [1, 1], [0, 2], [3, 0], [2, 1], [1, 2], [0, 3]];
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** The contract of a deal (contract rummy), e.g. "1 set + 1 run"; null for other rules. */
+export function contractText(rules, options, handNumber) {
+  if (rules !== "contract") return null;
+  const schedule = (options && options.contract_schedule) || DEFAULT_CONTRACTS;
+  const pair = schedule[handNumber % schedule.length];
+  if (!pair) return null;
+  const [sets, runs] = pair;
+  return [sets ? plural(sets, "set") : null, runs ? plural(runs, "run") : null]
+    .filter(Boolean).join(" + ");
+}
+
+/** A move in notation, in words: "draws from the stock", "melds 7♥ 8♥ 9♥", ... */
+export function moveWords(move, { taken = null } = {}) {
+  const words = move.trim().split(/\s+/);
+  const [keyword, ...rest] = words;
+  switch (keyword) {
+    case "draw":
+      return "draws from the stock";
+    case "take":
+      if (rest.length === 0) return taken ? `takes ${cardLabel(taken)} from the discard pile` : "takes the top of the discard pile";
+      return `digs ${rest[0]} cards into the discard pile${taken ? ` down to ${cardLabel(taken)}` : ""}`;
+    case "meld": {
+      const groups = rest.join(" ").split("/").map((g) => g.trim().split(/\s+/).filter(Boolean));
+      const text = groups.map(cardsLabel).join(" and ");
+      return groups.length > 1 ? `goes down with ${text}` : `melds ${text}`;
+    }
+    case "lay": {
+      const [card, , number, end] = rest;
+      return `lays ${cardLabel(card)} off on meld ${number}${end ? ` (${end} end)` : ""}`;
+    }
+    case "swap": {
+      const [card, , number] = rest;
+      return `swaps ${cardLabel(card)} for the joker in meld ${number}`;
+    }
+    case "discard":
+      return `discards ${cardLabel(rest[0])}`;
+    default:
+      return move;
+  }
+}
+
+const IMPERATIVE = { draws: "Draw", melds: "Meld", lays: "Lay", swaps: "Swap", discards: "Discard", goes: "Go" };
+
+/** A move as a button label, for the player: "Draw from the stock", ... */
+export function actionLabel(move, view) {
+  const top = view && view.discard.length ? view.discard[view.discard.length - 1] : null;
+  const words = move.trim().split(/\s+/);
+  if (words[0] === "take" && words.length === 1) {
+    return top ? `Take ${cardLabel(top)}` : "Take";
+  }
+  if (words[0] === "take") {
+    const n = Number(words[1]);
+    const card = view ? view.discard[view.discard.length - n] : null;
+    return `Dig ${n} down to ${card ? cardLabel(card) : "?"}`;
+  }
+  const [verb, ...others] = moveWords(move).split(" ");
+  return [IMPERATIVE[verb] || verb, ...others].join(" ");
+}
+
+/** How a hand ended, in words. */
+export function resultWords(result, names) {
+  if (!result) return "";
+  const who = (seat) => names[seat] || `Seat ${seat + 1}`;
+  switch (result.result) {
+    case "win":
+      return `${who(result.winner)} went out${result.rummy ? " and went rummy (all at once)" : ""}.`;
+    case "draw":
+      return `The hand is drawn (${result.reason === "deadlock" ? "deadlock" : "the stock ran out"}).`;
+    case "aborted":
+      return "The hand was stopped at the turn limit.";
+    default:
+      return "The hand is not finished.";
+  }
+}
+
+export function seatName(seats, seat) {
+  const s = seats && seats[seat];
+  return (s && s.name) || `Seat ${seat + 1}`;
+}
+
+export const RULE_NAMES = { basic: "Basic Rummy", traditional: "Traditional Rummy", contract: "Contract Rummy" };
