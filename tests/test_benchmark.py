@@ -24,6 +24,8 @@ OUR_MEASURES = {
     ("copy", "copies/s"),
     ("min_deadwood", "solves/s"),
     ("greedy_hands", "hands/s"),
+    ("env_steps", "steps/s"),
+    ("observation_build", "us/observation"),
 }
 PLAYOUTS = {
     ("basic", 2),
@@ -75,7 +77,7 @@ def test_every_measure_is_well_formed(quick_run: dict[str, Any]) -> None:
     for m in quick_run["measures"]:
         assert set(m) == {"name", "engine", "unit", "value", "params"}
         assert isinstance(m["name"], str) and isinstance(m["unit"], str)
-        assert m["engine"] in {"rummykit", "openspiel", "rlcard"}
+        assert m["engine"] in {"rummykit", "openspiel", "rlcard", "pettingzoo"}
         assert _is_positive_number(m["value"]), m
         assert isinstance(m["params"], dict)
 
@@ -94,7 +96,7 @@ def test_our_engine_is_measured(quick_run: dict[str, Any]) -> None:
 
 
 def test_ratios_and_goals(quick_run: dict[str, Any]) -> None:
-    assert len(quick_run["ratios"]) == 4
+    assert len(quick_run["ratios"]) == 6
     measured = {m["engine"] for m in quick_run["measures"]}
     for r in quick_run["ratios"]:
         assert _is_positive_number(r["target"])
@@ -111,7 +113,7 @@ def test_ratios_and_goals(quick_run: dict[str, Any]) -> None:
 def test_missing_anchors_are_reported_not_fatal(quick_run: dict[str, Any]) -> None:
     measured = {m["engine"] for m in quick_run["measures"]}
     skipped = {s["engine"] for s in quick_run["skipped"]}
-    assert measured | skipped >= {"rummykit", "openspiel", "rlcard"}
+    assert measured | skipped >= {"rummykit", "openspiel", "rlcard", "pettingzoo"}
     assert not measured & skipped
 
 
@@ -129,8 +131,12 @@ def test_ratio_arithmetic() -> None:
     assert copy["value"] == pytest.approx(30.0)
     assert copy["met"] is True
     assert all(r["value"] is None for name, r in by_name.items() if r is not copy)
-    (greedy,) = goals_json(measures)
+    greedy, observation = goals_json(measures)
     assert greedy["value"] == 299.0 and greedy["met"] is False
+    assert observation["value"] is None and observation["at_most"] is True
+    fast = Measure(name="observation_build", engine="rummykit", unit="us/observation",
+                   value=12.0, params={"rules": "basic", "players": 2})
+    assert goals_json([fast])[1]["met"] is True
 
 
 def test_timed_runs_at_least_once_and_respects_limit() -> None:

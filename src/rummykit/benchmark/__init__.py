@@ -1,7 +1,9 @@
 """Speed benchmark: rummykit against reference engines (OpenSpiel, RLCard).
 
 Run it with ``make bench`` (which installs the ``anchors`` extra) or
-``python -m rummykit.benchmark [--quick] [--json] [--seconds S]``. Each measure is timed
+``python -m rummykit.benchmark [--quick] [--json] [--seconds S]``. Besides the engines, it
+measures the reinforcement-learning environments against PettingZoo's ``gin_rummy_v4`` and
+RLCard's gin env (:mod:`.rl_envs`). Each measure is timed
 for ``S`` seconds (5 by default, 0.5 with ``--quick``) on seeded workloads; the figures
 are throughputs (things per second, higher is better) measured in this one process, and
 the ratios ours / theirs come from the same run. See :mod:`.ours` and :mod:`.anchors` for
@@ -17,7 +19,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from rummykit.benchmark.report import OPENSPIEL, OURS, RLCARD, Measure, Report
+from rummykit.benchmark.report import OPENSPIEL, OURS, PETTINGZOO, RLCARD, Measure, Report
 from rummykit.benchmark.timing import Config, random_hands
 
 __all__ = ["Config", "Measure", "Report", "run"]
@@ -56,6 +58,18 @@ def _load_rlcard(cfg: Config) -> list[Task]:
     return anchors.rlcard_tasks(cfg)
 
 
+def _load_our_envs(cfg: Config) -> list[Task]:
+    from rummykit.benchmark import rl_envs
+
+    return rl_envs.ours_tasks(cfg)
+
+
+def _load_pettingzoo(cfg: Config) -> list[Task]:
+    from rummykit.benchmark import rl_envs
+
+    return rl_envs.pettingzoo_tasks(cfg)
+
+
 def run(cfg: Config, *, anchors: bool = True, log: TextIO | None = None) -> Report:
     """Run every measure and return the report; progress goes to ``log`` (stderr)."""
     out = sys.stderr if log is None else log
@@ -69,24 +83,29 @@ def run(cfg: Config, *, anchors: bool = True, log: TextIO | None = None) -> Repo
         },
         environment=_environment(),
     )
-    engines: list[tuple[str, Callable[[Config], list[Task]]]] = [(OURS, _load_ours)]
+    # (engine, loader, whether a missing import is our engine's failure)
+    engines: list[tuple[str, Callable[[Config], list[Task]], bool]] = [
+        (OURS, _load_ours, True), (OURS, _load_our_envs, False)]
     if anchors:
-        engines += [(OPENSPIEL, _load_openspiel), (RLCARD, _load_rlcard)]
+        engines += [(OPENSPIEL, _load_openspiel, False), (RLCARD, _load_rlcard, False),
+                    (PETTINGZOO, _load_pettingzoo, False)]
     else:
-        report.skipped += [{"engine": e, "reason": "--no-anchors"} for e in (OPENSPIEL, RLCARD)]
+        report.skipped += [{"engine": e, "reason": "--no-anchors"}
+                           for e in (OPENSPIEL, RLCARD, PETTINGZOO)]
     available: set[str] = set()
-    for engine, load in engines:
+    for engine, load, core in engines:
         try:
             tasks = load(cfg)
         except ImportError as exc:
-            if engine == OURS:
+            if core:
                 reason = f"cannot import the rummykit engine: {exc!r}"
                 print(f"ERROR: {reason}; our measures are skipped", file=out)
                 report.errors.append({"engine": engine, "task": "import", "error": reason})
             else:
                 reason = f"{exc.name or engine} {_MISSING}"
                 print(f"{engine}: {reason}; skipped", file=out)
-                report.skipped.append({"engine": engine, "reason": reason})
+                name = engine if engine != OURS else f"{OURS} environments"
+                report.skipped.append({"engine": name, "reason": reason})
             continue
         available.add(engine)
         for title, task in tasks:

@@ -10,6 +10,7 @@ from typing import Any, TextIO
 OURS = "rummykit"
 OPENSPIEL = "openspiel"
 RLCARD = "rlcard"
+PETTINGZOO = "pettingzoo"
 
 Params = dict[str, Any]
 
@@ -75,11 +76,15 @@ class RatioSpec:
 
 @dataclass(frozen=True, kw_only=True)
 class GoalSpec:
-    """An absolute target for one of our measures."""
+    """An absolute target for one of our measures (a floor, or a ceiling with ``at_most``)."""
 
     title: str
     measure: Selector
     target: float
+    at_most: bool = False
+
+    def met(self, value: float) -> bool:
+        return value <= self.target if self.at_most else value >= self.target
 
 
 RATIOS: tuple[RatioSpec, ...] = (
@@ -109,6 +114,18 @@ RATIOS: tuple[RatioSpec, ...] = (
         theirs=Selector(name="copy", engine=OPENSPIEL),
         target=20.0,
     ),
+    RatioSpec(
+        title="env steps/s, random legal actions: PettingZoo basic 2p vs gin_rummy_v4",
+        ours=Selector(name="env_steps", engine=OURS, where={"rules": "basic", "players": 2}),
+        theirs=Selector(name="env_steps", engine=PETTINGZOO),
+        target=10.0,
+    ),
+    RatioSpec(
+        title="env steps/s, random legal actions: PettingZoo basic 2p vs RLCard gin env",
+        ours=Selector(name="env_steps", engine=OURS, where={"rules": "basic", "players": 2}),
+        theirs=Selector(name="env_steps", engine=RLCARD),
+        target=2.0,
+    ),
 )
 
 GOALS: tuple[GoalSpec, ...] = (
@@ -116,6 +133,13 @@ GOALS: tuple[GoalSpec, ...] = (
         title="greedy vs greedy, basic 2p hands/s",
         measure=Selector(name="greedy_hands", engine=OURS),
         target=300.0,
+    ),
+    GoalSpec(
+        title="observation build, basic 2p (us per observation)",
+        measure=Selector(name="observation_build", engine=OURS,
+                         where={"rules": "basic", "players": 2}),
+        target=20.0,
+        at_most=True,
     ),
 )
 
@@ -152,7 +176,8 @@ def goals_json(measures: Sequence[Measure]) -> list[dict[str, Any]]:
                 "measure": spec.measure.to_json(),
                 "value": m.value if m else None,
                 "target": spec.target,
-                "met": None if m is None else m.value >= spec.target,
+                "at_most": spec.at_most,
+                "met": None if m is None else spec.met(m.value),
             }
         )
     return out
@@ -223,9 +248,8 @@ class Report:
                 _met(r["met"]),
             )
         for g in goals_json(self.measures):
-            ratios.add_row(
-                g["name"], _num(g["value"]), "", "", f">= {g['target']:g}/s", _met(g["met"])
-            )
+            bound = f"<= {g['target']:g}" if g["at_most"] else f">= {g['target']:g}/s"
+            ratios.add_row(g["name"], _num(g["value"]), "", "", bound, _met(g["met"]))
         console.print(ratios)
 
         for c in self.checks:

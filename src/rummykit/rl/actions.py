@@ -130,16 +130,25 @@ class ActionSpace:
         self.group_base = self.swap_base + swaps
         self.size = self.group_base + len(self.groups)
         self._memo: dict[Move, tuple[int, ...]] = {}
+        self._by_id: dict[int, tuple[Move, tuple[int, ...]]] = {}
 
     # -- moves -> ids ----------------------------------------------------------------
     def actions(self, move: Move) -> tuple[int, ...]:
         """The ids of ``move`` (a canonical move, as the engine generates them): one id,
         or one per group for a ``meld``."""
+        # keyed by identity first: the engine shares its move objects between positions
+        entry = self._by_id.get(id(move))
+        if entry is not None and entry[0] is move:
+            return entry[1]
         found = self._memo.get(move)
         if found is None:
             found = self._actions(move)
-            if len(self._memo) < 200_000:
-                self._memo[move] = found
+            if len(self._memo) > 100_000:
+                self._memo.clear()
+            self._memo[move] = found
+        if len(self._by_id) > 100_000:
+            self._by_id.clear()
+        self._by_id[id(move)] = (move, found)
         return found
 
     def _actions(self, move: Move) -> tuple[int, ...]:

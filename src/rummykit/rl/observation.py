@@ -52,6 +52,7 @@ The card parts come first, so ``flat[:k * C].reshape(k, C)`` is every card plane
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 
 import numpy as np
@@ -69,7 +70,7 @@ Array = npt.NDArray[np.float32]
 _NATURALS = (1 << NUM_NATURALS) - 1
 #: the upper bound given for parts without one (scores, turns, hands played)
 UNBOUNDED = 1e6
-_PHASES = {"draw": (1.0, 0.0), "play": (0.0, 1.0)}
+_PHASES = {"draw": (1, 0), "play": (0, 1)}
 
 
 class Observation:
@@ -115,6 +116,12 @@ class Observation:
         self.size = offset
         self.high = self._bounds(decks, jokers)
         self._melds: dict[int, tuple[TableMeld, int, int]] = {}
+        self._no_discards = (0,) * n
+        self._card_size = self.offsets["hand_sizes"]
+        self._pack = struct.Struct(f"<{self.size - self._card_size}f").pack
+        #: one-hot rows by relative seat (row ``n``: all zero), 0/1 rows by seat bit set
+        self._one_hot = [tuple(int(i == k) for i in range(n)) for k in range(n + 1)]
+        self._seat_bits = [tuple(b >> i & 1 for i in range(n)) for b in range(1 << n)]
 
     def _bounds(self, decks: int, jokers: int) -> Array:
         """Upper bounds of every entry (all entries are at least 0)."""
@@ -162,48 +169,39 @@ class Observation:
     def build(self, seen: PlayerView, totals: Sequence[int] | None = None,
               out: Array | None = None) -> Array:
         """The flat observation of ``seen``; ``totals`` are the match totals by seat."""
+        if not self.multi:
+            return self._build_one_deck(seen, totals, out)
+        if out is None:
+            out = np.empty(self.size, dtype=np.float32)
         n = self.players
         seat = seen.seat
-        order = [(seat + i) % n for i in range(n)]
-        multi = self.multi
+        known = seen.known
+        discarded = seen.discarded or (0,) * n
+        sizes = seen.hand_sizes
+        if seat:
+            known = known[seat:] + known[:seat]
+            discarded = discarded[seat:] + discarded[:seat]
+            sizes = sizes[seat:] + sizes[:seat]
         pile = seen.discard
+        multi = self.multi
         if multi:
             pile_cards = handset.of_cards(pile)
-            discarded = [_bits_to_hand(seen.discarded[s]) if seen.discarded else 0
-                         for s in order]
+            discarded = tuple([_bits_to_hand(d) for d in discarded])
         else:
             pile_cards = 0
             for card in pile:
-                pile_cards |= 1 << card
-            discarded = [seen.discarded[s] for s in order] if seen.discarded else [0] * n
-        top = _one(pile[-1]) if pile else 0
-        planes = [seen.hand, *[seen.known[s] for s in order[1:]], *discarded, top,
-                  pile_cards, _one(seen.taken)]
+                pile_cards |= _BIT[card]
         melds = [self._meld_planes(meld) for meld in seen.table]
-        empty = self.max_melds - len(melds)
-        planes += [cards for cards, _ in melds]
-        planes += [0] * empty
+        head = [seen.hand, *known[1:], *discarded, _one(pile[-1]) if pile else 0, pile_cards,
+                _one(seen.taken), *[cards for cards, _ in melds]]
+        write = self._write_multi if multi else self._write
+        at = write(out, 0, head, len(head) - len(melds) + self.max_melds)
         if self.num_cards > NUM_NATURALS:
-            planes += [_bits_to_hand(jokers) for _, jokers in melds]
-            planes += [0] * empty
+            at = write(out, at, [_bits_to_hand(jokers) for _, jokers in melds],
+                       self.max_melds)
         if self.contract:
-            planes.append(_one(seen.dig_duty))
-        if out is None:
-            out = np.empty(self.size, dtype=np.float32)
+            at = write(out, at, [_one(seen.dig_duty)], 1)
         c = self.num_cards
-        k = len(planes)
-        block = out[:k * c].reshape(k, c)
-        if multi:
-            raw = np.frombuffer(b"".join([p.to_bytes(32, "little") for p in planes]),
-                                dtype=np.uint8).reshape(k, 32)
-            bits = np.unpackbits(raw[:, :24], axis=1, bitorder="little").reshape(k, 3, 64)
-            np.sum(bits[:, :, :NUM_NATURALS], axis=1, out=block[:, :NUM_NATURALS])
-            block[:, NUM_NATURALS] = raw[:, 24]
-        else:
-            raw = np.frombuffer(b"".join([p.to_bytes(8, "little") for p in planes]),
-                                dtype=np.uint8)
-            block[...] = np.unpackbits(raw, bitorder="little").reshape(k, 64)[:, :c]
-        at = k * c
         if self.digs:
             depth = out[at:at + c]
             depth[...] = 0.0
@@ -211,25 +209,110 @@ class Observation:
                 if not depth[card]:
                     depth[card] = i + 1
             at += c
-        sizes = seen.hand_sizes
-        scores = [float(totals[s]) for s in order] if totals is not None else [0.0] * n
-        over = seen.result is not None
-        placed = seen.ever_placed
-        scalars = [*[float(sizes[s]) for s in order], float(seen.stock_size), *scores,
-                   *[float(s == seen.dealer) for s in order],
-                   *[float(s == seen.to_move and not over) for s in order],
-                   *_PHASES.get(seen.phase, (0.0, 0.0)),
-                   float(seen.melds_this_turn), float(seen.placed_this_turn),
-                   float(seen.turn_count), float(seen.rebuilds),
-                   *[float(placed >> s & 1) for s in order], float(seen.deal_index)]
+        scalars = self._scalars(seen, sizes, totals)
         if self.contract:
             schedule = self.rules.contract_schedule
-            sets, runs = schedule[seen.deal_index % len(schedule)]
-            down = seen.down
-            scalars += [float(sets), float(runs), *[float(down >> s & 1) for s in order],
-                        float(seen.joker_duty)]
+            scalars += (*schedule[seen.deal_index % len(schedule)],
+                        *self._seat_bits[_rotate(seen.down, seat, n)], seen.joker_duty)
         out[at:] = scalars
         return out
+
+    def _scalars(self, seen: PlayerView, sizes: tuple[int, ...],
+                 totals: Sequence[int] | None) -> tuple[int, ...]:
+        """The parts from ``hand_sizes`` to ``deal`` (``sizes`` already seat-relative)."""
+        n = self.players
+        seat = seen.seat
+        scores = tuple(totals[seat:]) + tuple(totals[:seat]) if totals is not None \
+            else (0,) * n
+        one_hot = self._one_hot
+        return (*sizes, seen.stock_size, *scores, *one_hot[(seen.dealer - seat) % n],
+                *(one_hot[n] if seen.result is not None else
+                  one_hot[(seen.to_move - seat) % n]),
+                *_PHASES.get(seen.phase, (0, 0)), seen.melds_this_turn,
+                seen.placed_this_turn, seen.turn_count, seen.rebuilds,
+                *self._seat_bits[_rotate(seen.ever_placed, seat, n)], seen.deal_index)
+
+    def _build_one_deck(self, seen: PlayerView, totals: Sequence[int] | None,
+                        out: Array | None) -> Array:
+        """:meth:`build` for one deck without jokers: every card part is a bit set, packed
+        into one integer and unpacked once."""
+        seat = seen.seat
+        known = seen.known
+        discarded = seen.discarded or self._no_discards
+        sizes = seen.hand_sizes
+        if seat:
+            known = known[seat:] + known[:seat]
+            discarded = discarded[seat:] + discarded[:seat]
+            sizes = sizes[seat:] + sizes[:seat]
+        packed = seen.hand
+        shift = NUM_NATURALS
+        for plane in known[1:]:
+            packed |= plane << shift
+            shift += NUM_NATURALS
+        for plane in discarded:
+            packed |= plane << shift
+            shift += NUM_NATURALS
+        pile = seen.discard
+        if pile:  # one deck: the cards are distinct, so their sum is their union
+            packed |= 1 << (pile[-1] + shift) | sum(map(_BIT.__getitem__, pile)) << (
+                shift + NUM_NATURALS)
+        shift += 2 * NUM_NATURALS
+        if seen.taken >= 0:
+            packed |= 1 << (seen.taken + shift)
+        shift += NUM_NATURALS
+        cache = self._melds
+        for meld in seen.table:
+            entry = cache.get(id(meld))
+            if entry is None or entry[0] is not meld:
+                self._meld_planes(meld)
+                entry = cache[id(meld)]
+            packed |= entry[1] << shift
+            shift += NUM_NATURALS
+        size = self._card_size
+        bits = np.unpackbits(np.frombuffer(packed.to_bytes((size + 7) // 8, "little"),
+                                           dtype=np.uint8), count=size, bitorder="little")
+        scalars = np.frombuffer(self._pack(*self._scalars(seen, sizes, totals)),
+                                dtype=np.float32)
+        if out is None:
+            return np.concatenate((bits, scalars), dtype=np.float32)
+        out[:size] = bits
+        out[size:] = scalars
+        return out
+
+    def _write(self, out: Array, at: int, planes: list[int], rows: int) -> int:
+        """Card bit sets (one deck) as ``rows`` rows of 0/1 from ``out[at]`` (zero-padded)."""
+        c = self.num_cards
+        packed = 0
+        shift = 0
+        for plane in planes:
+            if plane:
+                packed |= plane << shift
+            shift += c
+        size = rows * c
+        raw = np.frombuffer(packed.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
+        out[at:at + size] = np.unpackbits(raw, count=size, bitorder="little")
+        return at + size
+
+    def _write_multi(self, out: Array, at: int, planes: list[int], rows: int) -> int:
+        """Hands (:mod:`rummykit.handset`) as ``rows`` rows of copy counts."""
+        c = self.num_cards
+        k = len(planes)
+        block = out[at:at + rows * c].reshape(rows, c)
+        raw = np.frombuffer(b"".join([p.to_bytes(32, "little") for p in planes]),
+                            dtype=np.uint8).reshape(k, 32)
+        bits = np.unpackbits(raw[:, :24], axis=1, bitorder="little").reshape(k, 3, 64)
+        np.sum(bits[:, :, :NUM_NATURALS], axis=1, out=block[:k, :NUM_NATURALS])
+        block[:k, NUM_NATURALS] = raw[:, 24]
+        block[k:] = 0.0
+        return at + rows * c
+
+
+_BIT = tuple(1 << c for c in range(NUM_NATURALS))
+
+
+def _rotate(bits: int, seat: int, n: int) -> int:
+    """A bit set of seats, renumbered from ``seat`` on."""
+    return (bits >> seat | bits << (n - seat)) & ((1 << n) - 1)
 
 
 def _one(card: int) -> int:
