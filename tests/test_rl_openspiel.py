@@ -1,0 +1,129 @@
+"""The OpenSpiel games: OpenSpiel's own checks, its Python ISMCTS and MCTS bots playing
+whole hands on every rule set, and resampling that keeps the player's information state."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts, mcts
+
+from rummykit.rl import openspiel_game
+from rummykit.rl.actions import ActionSpace
+from rummykit.views import view
+
+SETUPS = {"basic": 2, "traditional": 3, "contract": 3}
+
+
+def dealt(game: openspiel_game.RummyGame, rng: random.Random) -> openspiel_game.RummyState:
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+    return state
+
+
+@pytest.mark.parametrize("name", sorted(SETUPS))
+def test_openspiel_random_simulation_checks_pass(name: str) -> None:
+    game = openspiel_game.load(name, players=SETUPS[name], max_turns=40)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("name", sorted(SETUPS))
+def test_ismcts_and_mcts_bots_play_a_whole_hand(name: str) -> None:
+    players = SETUPS[name]
+    game = pyspiel.load_game(openspiel_game.GAME_NAMES[name],
+                             {"players": players, "max_turns": 12 if name == "contract" else 24})
+    rs = np.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(1, rs)
+    bots = [ismcts.ISMCTSBot(game, evaluator, 2.0, 4, random_state=rs),
+            mcts.MCTSBot(game, 2.0, 4, evaluator, random_state=rs),
+            ismcts.ISMCTSBot(game, evaluator, 2.0, 2, random_state=rs)][:players]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(int(rs.choice([o for o, _ in outcomes],
+                                             p=[p for _, p in outcomes])))
+        else:
+            state.apply_action(int(bots[state.current_player()].step(state)))
+    assert state.hand is not None and state.hand.result is not None
+    assert abs(sum(state.returns())) < 1e-9
+
+
+@pytest.mark.parametrize("name", sorted(SETUPS))
+def test_resampling_keeps_the_players_information_and_deals_hidden_cards_anew(
+        name: str) -> None:
+    players = SETUPS[name]
+    game = openspiel_game.load(name, players=players)
+    rng = random.Random(5)
+    changed = 0
+    for _ in range(4):
+        state = dealt(game, rng)
+        for _ in range(rng.randrange(0, 30)):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        player = state.current_player()
+        sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+        sampled = state.resample_from_infostate(player, sampler)
+        assert sampled.information_state_string(player) == state.information_state_string(player)
+        assert sampled.information_state_tensor(player) == state.information_state_tensor(player)
+        assert sampled.observation_string(player) == state.observation_string(player)
+        assert sampled.legal_actions() == state.legal_actions()
+        other = (player + 1) % players
+        changed += sampled.hand.hands[other] != state.hand.hands[other]
+    assert changed >= 2
+
+
+def test_actions_are_the_shared_encoding_and_a_contract_meld_takes_one_step_per_group() -> None:
+    game = openspiel_game.load("contract", players=3)
+    space = ActionSpace(game.rules, 3)
+    assert game.num_distinct_actions() == space.size
+    rng = random.Random(2)
+    steps = 0
+    for _ in range(40):
+        state = dealt(game, rng)
+        while not state.is_terminal() and state.hand.turn_count < 30:
+            seen = view(state.hand, state.current_player())
+            if not state.position.prefix:
+                assert state.legal_actions() == space.legal_ids(seen)
+            groups = [a for a in state.legal_actions() if a >= space.group_base]
+            action = rng.choice(groups or state.legal_actions())
+            player = state.current_player()
+            state.apply_action(action)
+            if state.position.prefix:
+                steps += 1
+                assert state.current_player() == player
+                assert "choosing meld-group" in state.information_state_string(player)
+        if steps:
+            break
+    assert steps > 0
+
+
+def test_returns_are_relative_or_real_points() -> None:
+    rng = random.Random(8)
+    for returns in ("relative", "points"):
+        game = openspiel_game.load("basic", players=3, returns=returns)
+        state = dealt(game, rng)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        assert state.hand.result is not None
+        scores = [float(s) for s in state.hand.result.scores]
+        expected = scores if returns == "points" else [s - sum(scores) / 3 for s in scores]
+        assert state.returns() == pytest.approx(expected)
+    assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+
+
+def test_information_strings_hide_the_other_hands() -> None:
+    game = openspiel_game.load("basic", players=2)
+    state = dealt(game, random.Random(1))
+    text = state.information_state_string(0)
+    mine = " ".join(text.split(" | ")[1].split()[1:])
+    assert mine == " ".join(c for c in str(state).split(" | ")[0].split("; ")[0].split()[1:])
+    theirs = str(state).split(" | ")[0].split("; ")[1].split()[1:]
+    assert not any(card in text.split(" | ")[1] for card in theirs)
