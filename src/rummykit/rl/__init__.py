@@ -30,12 +30,12 @@ def pettingzoo_env(rules: str | Rules = "basic", players: int = 2, *,
 
 def gym_env(rules: str | Rules = "basic", players: int = 2, *, seat: int = 0,
             opponents: str | Sequence[str] = "medium", options: Mapping[str, Any] | None = None,
-            reward: str = "match", illegal_reward: float | None = -100.0,
-            render_mode: str | None = None) -> Any:
+            reward: str = "match", zero_sum: bool = False,
+            illegal_reward: float | None = -100.0, render_mode: str | None = None) -> Any:
     """The Gymnasium single-agent environment of :mod:`rummykit.rl.single_agent` (also
     made by ``gymnasium.make("rummykit/Rummy-v0", rules=..., ...)``)."""
     from rummykit.rl import single_agent
 
     return single_agent.RummyGymEnv(rules, players, seat=seat, opponents=opponents,
-                                    options=options, reward=reward,
+                                    options=options, reward=reward, zero_sum=zero_sum,
                                     illegal_reward=illegal_reward, render_mode=render_mode)

@@ -53,6 +53,7 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.observation_spaces = {a: observation for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self.agents: list[str] = []  # until reset()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -72,10 +73,14 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.agent_selection = self.agents[self.game.to_move]
 
     def observe(self, agent: str) -> ObsDict:
+        if not self.agents:
+            raise RuntimeError("no agent is playing: call reset() to start a match")
         seat = self._seat[agent]
         return {"observation": self.game.observe(seat), "action_mask": self.game.mask(seat)}
 
     def step(self, action: int | None) -> None:
+        if not self.agents:
+            raise RuntimeError("no agent is playing: call reset() to start a match")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

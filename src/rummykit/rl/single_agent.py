@@ -5,8 +5,8 @@ Observations are the dict of the PettingZoo environment (``observation``: the fl
 and ``info["action_mask"]`` / :meth:`RummyGymEnv.action_masks` give the mask too. The bots
 (``opponents``: a level ``easy`` .. ``expert`` or a bot name such as ``random`` or
 ``greedy``; one name for all, or a list per other seat in seat order) move between the
-agent's actions. The reward is the agent's real points (see :mod:`rummykit.rl.game`),
-including those of hands that end on a bot's move.
+agent's actions. The reward is the agent's real points (see :mod:`rummykit.rl.game`; ``zero_sum``
+subtracts the seats' mean), including those of hands that end on a bot's move.
 
 An action outside the mask ends the episode (``terminated``) with ``illegal_reward``
 (-100 by default; ``None`` raises ``ValueError`` instead), so that any id of the space is
@@ -44,11 +44,11 @@ class RummyGymEnv(gym.Env[Obs, np.int64]):
     def __init__(self, rules: str | Rules = "basic", players: int = 2, *, seat: int = 0,
                  opponents: str | Sequence[str] = "medium",
                  options: Mapping[str, Any] | None = None, reward: str = "match",
-                 illegal_reward: float | None = -100.0,
+                 zero_sum: bool = False, illegal_reward: float | None = -100.0,
                  render_mode: str | None = None) -> None:
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode {render_mode!r}: expected ansi or human")
-        self.game = Game(rules, players, options=options, reward=reward)
+        self.game = Game(rules, players, options=options, reward=reward, zero_sum=zero_sum)
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat}: expected 0..{players - 1}")
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
