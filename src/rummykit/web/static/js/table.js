@@ -341,7 +341,8 @@ export class TableScreen {
         votes: this.table.rematch_votes,
       })
       : null;
-    return h("div.table-screen", { dataset: { version: String(this.table.version) } },
+    // data-version and data-legal let scripts (and the tests) follow the table
+    return h("div.table-screen", { dataset: { version: String(this.table.version), legal: JSON.stringify(this.legal) } },
       this.topBar(),
       h("div.table-grid", {}, body, this.side()),
       overlay);

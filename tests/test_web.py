@@ -1,0 +1,369 @@
+"""The web app in a real browser (Debian's Chromium driven by Playwright) against a real
+``rummykit serve`` started as a subprocess: play a hand against a bot by clicking, an
+illegal attempt, a reload and a dropped connection mid-hand, two players on two browser
+contexts with a spectator, and the replay viewer.
+
+Screenshots of the lobby and of a table in the middle of a hand are saved under the
+directory named by ``RUMMYKIT_WEB_ARTIFACTS`` (default: a pytest temporary directory).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+from playwright.sync_api import Browser, Page, WebSocket  # noqa: E402
+
+CHROMIUM = os.environ.get("RUMMYKIT_CHROMIUM", "/usr/bin/chromium")
+GOLDEN = Path(__file__).parent / "data" / "golden"
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                reason=f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+
+
+# -- the server and the browser ---------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _rummykit() -> list[str]:
+    beside = Path(sys.executable).parent / "rummykit"
+    found = str(beside) if beside.exists() else shutil.which("rummykit")
+    assert found, "the rummykit command is not installed"
+    return [found]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real server on a free port with its own SQLite file; bots move at once."""
+    folder = tmp_path_factory.mktemp("web-server")
+    port = _free_port()
+    env = {**os.environ, "RUMMYKIT_BOT_DELAY": "0", "RUMMYKIT_GRACE_SECONDS": "600"}
+    log = (folder / "server.log").open("w")
+    process = subprocess.Popen(
+        [*_rummykit(), "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--database-url", f"sqlite:///{folder / 'web.db'}"],
+        env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/api/health", timeout=1) as reply:
+                    if reply.status == 200:
+                        break
+            except OSError:
+                pass
+            assert process.poll() is None, (folder / "server.log").read_text()
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"],
+                                              headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    where = os.environ.get("RUMMYKIT_WEB_ARTIFACTS")
+    folder = Path(where) if where else tmp_path_factory.mktemp("web-artifacts")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def new_page(browser: Browser, server: str) -> Page:
+    """A fresh browser context (its own localStorage) with one page; page errors fail."""
+    context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 860})
+    context.set_default_timeout(15000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def api(server: str, method: str, path: str, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"{server}{path}", data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return json.loads(reply.read())
+
+
+def table_against_bot(server: str, rules: str = "basic", level: str = "easy") -> str:
+    """A table with you at seat 0 and a bot; the seat's token."""
+    seats = [{"kind": "human", "name": "Tess"}, {"kind": "bot", "level": level}]
+    created = api(server, "POST", "/api/tables", {"rules": rules, "seats": seats})
+    token: str = created["tokens"][0]["token"]
+    return token
+
+
+# -- reading and playing the table ------------------------------------------------------
+
+def version(page: Page) -> int:
+    return int(page.locator(".table-screen").get_attribute("data-version") or 0)
+
+
+def legal(page: Page) -> list[str]:
+    moves: list[str] = json.loads(page.locator(".table-screen").get_attribute("data-legal") or "[]")
+    return moves
+
+
+def hand(page: Page) -> list[str]:
+    cards: list[str] = page.locator(".hand-cards button.card").evaluate_all(
+        "els => els.map(e => e.dataset.card)")
+    return cards
+
+
+def wait_past(page: Page, seen: int) -> None:
+    """Until the table has moved past version ``seen``."""
+    page.wait_for_function(
+        "seen => Number(document.querySelector('.table-screen')?.dataset.version) > seen", arg=seen)
+
+
+def wait_turn_or_end(page: Page) -> bool:
+    """Until it is this seat's turn (True) or the hand-over summary shows (False)."""
+    page.wait_for_selector('.turn[data-mine="yes"], .overlay')
+    return page.locator(".overlay").count() == 0
+
+
+def click_move(page: Page, selector: str) -> None:
+    before = version(page)
+    page.click(selector)
+    wait_past(page, before)
+
+
+def drag(page: Page, source: Any, target: Any) -> None:
+    """Drag with the mouse in small steps (pointer events, as a finger or mouse would)."""
+    start = source.bounding_box()
+    end = target.bounding_box()
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+def play_turn(page: Page, *, meld: bool = True) -> None:
+    """Draw, meld what can be melded, lay off by dragging, discard the first card."""
+    click_move(page, 'button[data-move="draw"]')
+    if meld and page.locator("text=possible melds").count():
+        page.click("text=Show possible melds")
+        click_move(page, ".meld-list button >> nth=0")
+    if page.locator(".overlay").count():
+        return
+    lay = next((m for m in legal(page) if m.startswith("lay ")), None)
+    if lay is not None:
+        card, number = lay.split()[1], lay.split()[3]
+        before = version(page)
+        drag(page, page.locator(f'.hand-cards button.card[data-card="{card.split("=")[0]}"]').first,
+             page.locator(f'.meld[data-number="{number}"]'))
+        wait_past(page, before)
+        if page.locator(".overlay").count():
+            return
+    page.locator(".hand-cards button.card").first.click()
+    click_move(page, 'button[data-move^="discard"]')
+
+
+# -- the tests ----------------------------------------------------------------------------
+
+def test_play_a_whole_hand_against_a_bot(browser: Browser, server: str, artifacts: Path) -> None:
+    page = new_page(browser, server)
+    page.goto("/")
+    page.fill("input[name=name]", "Tess")
+    page.keyboard.press("Tab")
+    page.select_option(".play-bots select[name=seat1]", "easy")
+    page.screenshot(path=str(artifacts / "lobby.png"), full_page=True)
+    page.click("#play-bots")
+    page.wait_for_selector(".hand-cards button.card")
+    assert len(hand(page)) == 10
+    assert page.locator(".player").count() == 1
+    turns = 0
+    while wait_turn_or_end(page):
+        play_turn(page)
+        turns += 1
+        if turns == 3:
+            page.screenshot(path=str(artifacts / "table-mid-hand.png"), full_page=True)
+        assert turns < 300, "the hand did not end"
+    summary = page.locator(".overlay .dialog")
+    assert summary.locator("td.revealed").count() == 2
+    assert "over" in summary.locator("h2").inner_text()
+    assert page.locator(".log-list li").count() > 3
+    assert page.locator(".sheet tbody tr").count() >= 1
+    if page.locator("text=Next hand").count():
+        page.click("text=Next hand")
+        page.wait_for_selector(".overlay", state="detached")
+        page.wait_for_selector("text=Hand 2 ·")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_an_illegal_attempt_shows_the_reason_then_reload_and_continue(
+        browser: Browser, server: str) -> None:
+    page = new_page(browser, server)
+    page.goto(f"/#/play/{table_against_bot(server)}")
+    assert wait_turn_or_end(page)
+    top = page.locator(".pile.discard .card").get_attribute("data-card")
+    click_move(page, 'button[data-move="take"]')
+    assert top in hand(page)
+    # buttons offer only legal moves: no discard of the card just taken
+    page.click(f'.hand-cards button.card[data-card="{top}"]')
+    assert page.locator(f'button[data-move="discard {top}"]').count() == 0
+    # dropping it on the discard pile anyway: the server refuses and says why
+    page.click(".pile.discard")
+    error = page.locator(".error")
+    error.wait_for()
+    assert "taken from the discard pile" in error.inner_text()
+    cards = sorted(hand(page))
+    moves_seen = page.locator(".log-list li").count()
+
+    page.reload()
+    page.wait_for_selector(".hand-cards button.card")
+    assert sorted(hand(page)) == cards
+    assert page.locator(".log-list li").count() >= moves_seen  # the move log survives
+    other = next(c for c in hand(page) if c != top)
+    before = version(page)
+    drag(page, page.locator(f'.hand-cards button.card[data-card="{other}"]'),
+         page.locator(".pile.discard"))
+    wait_past(page, before)
+    assert other not in hand(page)
+    assert wait_turn_or_end(page)  # the bot moved; our turn again
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_dropped_connection_reconnects_by_itself(browser: Browser, server: str) -> None:
+    page = new_page(browser, server)
+    page.goto(f"/#/play/{table_against_bot(server)}")
+    assert wait_turn_or_end(page)
+    page.evaluate("window.statuses = []; const pill = document.querySelector('.conn');"
+                  "new MutationObserver(() => window.statuses.push(pill.dataset.status))"
+                  ".observe(pill, {attributes: true});")
+    page.evaluate("window.rummykitSocket.reconnect()")
+    page.wait_for_selector('.conn[data-status="open"]')
+    page.wait_for_function("window.statuses.includes('open')")
+    assert page.evaluate("window.statuses")[0] == "reconnecting"
+    play_turn(page, meld=False)  # and the game goes on
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_two_players_in_two_browsers_and_a_spectator(browser: Browser, server: str,
+                                                      artifacts: Path) -> None:
+    ann = new_page(browser, server)
+    ann.goto("/")
+    ann.fill("input[name=name]", "Ann")
+    ann.keyboard.press("Tab")
+    ann.click("#create-friends")
+    links = ann.locator("a.seat-link")
+    links.nth(1).wait_for()
+    urls = [links.nth(i).get_attribute("href") for i in range(2)]
+    watch_url = ann.locator(".links a.watch-link").get_attribute("href")
+    ann.goto(urls[0])
+    bob = new_page(browser, server)
+    bob.goto(urls[1])
+    for page in (ann, bob):
+        page.wait_for_selector(".hand-cards button.card")
+    assert not set(hand(ann)) & set(hand(bob))
+
+    watcher = new_page(browser, server)
+    received: list[dict[str, Any]] = []
+
+    def listen(ws: WebSocket) -> None:
+        ws.on("framereceived", lambda payload: received.append(json.loads(payload)))
+
+    watcher.on("websocket", listen)
+    watcher.goto(watch_url)
+    watcher.wait_for_selector(".players .player")
+
+    for _ in range(4):  # two turns each
+        mover = next(p for p in (ann, bob)
+                     if p.locator('.turn[data-mine="yes"]').count())
+        other = bob if mover is ann else ann
+        seen = version(other)
+        play_turn(mover, meld=False)
+        wait_past(other, seen)
+        if mover.locator(".overlay").count():
+            break
+    wait_past(watcher, version(ann) - 1)
+    watcher.screenshot(path=str(artifacts / "spectator.png"), full_page=True)
+
+    # the spectator sees no hidden card: no hand, and none of the players' cards
+    assert watcher.locator(".hand-cards").count() == 0
+    shown = set(watcher.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)"))
+    assert not shown & (set(hand(ann)) | set(hand(bob)))
+    views = [m["view"] for m in received if m.get("type") in ("event", "sync") and m.get("view")]
+    assert views and all(v["hand"] == [] and v["seat"] is None for v in views)
+    assert all(m.get("legal", []) == [] for m in received)
+    # each player sees the other's card count and moves
+    bob_count = len(hand(bob))
+    assert ann.locator(".player .player-count").get_attribute("data-count") == str(bob_count)
+    assert "Ann" in bob.locator(".log-list").inner_text()
+    for page in (ann, bob, watcher):
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_replay_viewer_steps_through_an_uploaded_record(browser: Browser, server: str) -> None:
+    page = new_page(browser, server)
+    page.goto("/")
+    page.set_input_files(".upload input[type=file]", str(GOLDEN / "basic_2p.rummy.json"))
+    page.wait_for_selector(".replay")
+    assert page.locator(".replay-seat").count() == 2
+    # every seat's cards are visible
+    seats = [page.locator(f'.replay-seat[data-seat="{s}"] .card') for s in (0, 1)]
+    assert [cards.count() for cards in seats] == [10, 10]
+    assert "dealt" in page.locator(".said").inner_text()
+    page.click("[aria-label='Step forward']")
+    page.click("[aria-label='Step forward']")
+    assert page.locator(".replay").get_attribute("data-frame") == "2"
+    page.keyboard.press("ArrowLeft")
+    assert page.locator(".replay").get_attribute("data-frame") == "1"
+    said = page.locator(".said").inner_text()
+    assert "Ann" in said or "Bob" in said
+    page.click("[aria-label=End]")
+    assert page.locator(".replay .result").count() == 1
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_replay_of_a_finished_match_at_a_table(browser: Browser, server: str) -> None:
+    created = api(server, "POST", "/api/tables", {
+        "rules": "basic", "options": {"target_score": 5},
+        "seats": [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "greedy"}]})
+    table = created["table"]["id"]
+    deadline = time.monotonic() + 30
+    while api(server, "GET", f"/api/tables/{table}")["status"] != "over":
+        assert time.monotonic() < deadline, "the bots did not finish the match"
+        time.sleep(0.2)
+    page = new_page(browser, server)
+    page.goto(f"/#/replay/table/{table}/0")
+    page.wait_for_selector(".replay")
+    page.click("[aria-label=End]")
+    assert page.locator(".replay .result").count() == 1
+    page.click("[aria-label=Start]")
+    assert page.locator(".replay").get_attribute("data-frame") == "0"
+    assert page.errors == []  # type: ignore[attr-defined]
