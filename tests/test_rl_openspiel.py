@@ -127,3 +127,11 @@ def test_information_strings_hide_the_other_hands() -> None:
     assert mine == " ".join(c for c in str(state).split(" | ")[0].split("; ")[0].split()[1:])
     theirs = str(state).split(" | ")[0].split("; ")[1].split()[1:]
     assert not any(card in text.split(" | ")[1] for card in theirs)
+
+
+def test_only_a_seats_own_observer_is_offered() -> None:
+    game = openspiel_game.load("basic", players=2)
+    public = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE)
+    with pytest.raises(ValueError, match="single-player observers"):
+        game.make_py_observer(public)

@@ -15,8 +15,10 @@ Information-state and observation strings and tensors both come from the seat's
 Observation`, plus a ``pending`` part in contract for the groups of a meld being chosen):
 the view holds the seat's cards and all public knowledge (table, discard pile, each seat's
 taken and discarded cards), not the order of past moves, so the information state is not
-perfect recall. ``resample_from_infostate`` deals the hidden cards anew with
-:func:`rummykit.views.resample`, which is what ISMCTS needs.
+perfect recall; only single-player observers exist (no public observer). Whole matches are
+not modelled (play hand after hand and keep the totals yourself). ``resample_from_infostate``
+deals the hidden cards anew with :func:`rummykit.views.resample`, which is what ISMCTS
+needs.
 
 Parameters: ``players`` (default: the rule set's fewest), ``dealer`` (0), ``max_turns``
 (200; the hand is aborted after that many turns, scoring 0), ``options`` (JSON of knob
@@ -122,6 +124,9 @@ class RummyGame(pyspiel.Game):  # type: ignore[misc]
         """The observer of both strings and tensors (built from the seat's view)."""
         if params:
             raise ValueError(f"observation parameters not supported; passed {params}")
+        single = pyspiel.PrivateInfoType.SINGLE_PLAYER
+        if iig_obs_type is not None and iig_obs_type.private_info != single:
+            raise ValueError("only single-player observers (a seat's view) are supported")
         return RummyObserver(self)
 
 
