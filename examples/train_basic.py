@@ -10,8 +10,8 @@ its win rate and mean points per hand next to an untrained (uniform) policy's.
 
     .venv/bin/python examples/train_basic.py --minutes 3
 
-With ``--minutes 3`` it typically wins about nine hands in ten against `random` (an
-untrained policy wins about half).
+With ``--minutes 3`` (about 1,400 training hands on a shared 2-core machine) it won 81% of
+300 evaluation hands against `random`, +10.8 points per hand; the untrained policy won 52%.
 """
 
 from __future__ import annotations

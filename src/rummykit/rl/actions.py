@@ -286,8 +286,14 @@ class Decision:
     def __init__(self, space: ActionSpace, legal: Iterable[Move]) -> None:
         self.space = space
         self.prefix: tuple[int, ...] = ()
+        by_id = space._by_id
         actions = space.actions
-        self._options = [(actions(move), move) for move in legal]
+        options = []
+        for move in legal:
+            entry = by_id.get(id(move))
+            options.append((entry[1] if entry is not None and entry[0] is move
+                            else actions(move), move))
+        self._options = options
 
     def legal_ids(self) -> list[int]:
         """The ids that extend the current prefix, sorted."""
@@ -298,7 +304,7 @@ class Decision:
         """The legal-action mask (``int8``) of the current step."""
         mask = np.zeros(self.space.size, dtype=np.int8)
         at = len(self.prefix)
-        mask[[ids[at] for ids, _ in self._options]] = 1
+        mask.put([ids[at] for ids, _ in self._options], 1)
         return mask
 
     def choose(self, action: int) -> Move | None:

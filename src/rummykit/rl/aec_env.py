@@ -70,6 +70,7 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._paid = False
         self.agent_selection = self.agents[self.game.to_move]
 
     def observe(self, agent: str) -> ObsDict:
@@ -90,15 +91,19 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         game = self.game
         self._cumulative_rewards[agent] = 0.0
         game.act(int(action))
-        for name, reward in zip(self.agents, game.rewards, strict=True):
-            self.rewards[name] = reward
+        paid = any(game.rewards)
+        if paid or self._paid:  # rewards come only as hands end: mostly all zero
+            for name, reward in zip(self.agents, game.rewards, strict=True):
+                self.rewards[name] = reward
+            self._paid = paid
         if game.done:
             ended = self.truncations if game.truncated else self.terminations
             for name in self.agents:
                 ended[name] = True
         else:
             self.agent_selection = self.agents[game.to_move]
-        self._accumulate_rewards()
+        if paid:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
