@@ -135,3 +135,21 @@ def test_only_a_seats_own_observer_is_offered() -> None:
         perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE)
     with pytest.raises(ValueError, match="single-player observers"):
         game.make_py_observer(public)
+
+
+def test_the_ismcts_versus_bots_example_plays_a_hand() -> None:
+    import argparse
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "openspiel_ismcts_vs_bots.py"
+    spec = importlib.util.spec_from_file_location("ismcts_vs_bots", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    args = argparse.Namespace(rules="basic", opponent="greedy", evaluator="greedy",
+                              simulations=2, uct_c=20.0, max_turns=16, seed=1)
+    games = [example.play_hand(args, 0, 1)]
+    summary = example.summarize(args, games, 1.0)
+    assert summary["hands"] == 1 and summary["deals"] == 1
+    assert summary["ismcts_wins"] + summary["bot_wins"] + summary["no_winner"] == 1
