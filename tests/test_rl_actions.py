@@ -9,7 +9,16 @@ import random
 import numpy as np
 import pytest
 
-from rummykit import BASIC, CONTRACT, TRADITIONAL, Match, find_rules, make_meld, view
+from rummykit import (
+    BASIC,
+    CONTRACT,
+    TRADITIONAL,
+    Match,
+    find_rules,
+    make_meld,
+    parse_move,
+    view,
+)
 from rummykit.bots import make_bot
 from rummykit.rl.actions import ActionSpace, group_codebook
 
@@ -87,3 +96,14 @@ def test_layout_is_pinned() -> None:
     assert contract.describe(contract.encode("take 3")) == "take 3"
     with pytest.raises(ValueError, match="2 actions"):
         contract.encode("meld C8 D8 H8 / CK DK JK=SK")
+
+
+@pytest.mark.parametrize(("name", "players"), [("basic", 2), ("contract", 5)])
+def test_every_id_has_a_name_that_encodes_back(name: str, players: int) -> None:
+    space = ActionSpace(find_rules(name), players)
+    for action in range(space.size):
+        text = space.describe(action)
+        if text.startswith("meld-group "):
+            assert space.group_id(parse_move("meld " + text[11:]).groups[0]) == action
+        else:
+            assert space.encode(text) == action, text

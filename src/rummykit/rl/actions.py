@@ -262,6 +262,9 @@ class ActionSpace:
 class Decision:
     """One seat's choice among legal moves, made one action id at a time.
 
+    ``legal`` is the seat's legal moves: a view's ``legal`` (:meth:`ActionSpace.decision`)
+    or, where the full state is at hand (a search), ``state.legal_moves()``.
+
     >>> from rummykit import CONTRACT, HandState, parse_cards, view
     >>> hands = [parse_cards("C8 D8 H8 CK DK JK C5 D6 H9 S2"),
     ...          parse_cards("C3 C4 C5 D9 D9 H2 S7 S8 ST SQ"),
