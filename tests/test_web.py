@@ -196,11 +196,15 @@ def play_turn(page: Page, *, meld: bool = True) -> None:
 # -- the tests ----------------------------------------------------------------------------
 
 def test_play_a_whole_hand_against_a_bot(browser: Browser, server: str, artifacts: Path) -> None:
+    """One click from the lobby; the hand played by clicking and dragging to its end; the
+    summary; a match to 1 point is then over: rematch, and the lobby's tables and stats."""
     page = new_page(browser, server)
     page.goto("/")
     page.fill("input[name=name]", "Tess")
     page.keyboard.press("Tab")
     page.select_option(".play-bots select[name=seat1]", "easy")
+    page.click(".play-bots summary")
+    page.fill(".play-bots input[name=target_score]", "1")
     page.screenshot(path=str(artifacts / "lobby.png"), full_page=True)
     page.click("#play-bots")
     page.wait_for_selector(".hand-cards button.card")
@@ -217,11 +221,24 @@ def test_play_a_whole_hand_against_a_bot(browser: Browser, server: str, artifact
     assert summary.locator("td.revealed").count() == 2
     assert "over" in summary.locator("h2").inner_text()
     assert page.locator(".log-list li").count() > 3
-    assert page.locator(".sheet tbody tr").count() >= 1
-    if page.locator("text=Next hand").count():
+    assert page.locator(".sheet tbody tr").count() == 1
+    page.screenshot(path=str(artifacts / "hand-over.png"))
+    if page.locator("text=Next hand").count():  # a drawn hand: the match goes on
         page.click("text=Next hand")
         page.wait_for_selector(".overlay", state="detached")
         page.wait_for_selector("text=Hand 2 ·")
+        return
+    assert "won the match" in summary.inner_text()
+    page.click("text=Rematch")  # the bot agrees: a new match starts at once
+    page.wait_for_selector(".overlay", state="detached")
+    page.wait_for_selector("text=Match 2 ·")
+    assert len(hand(page)) == 10
+    page.click(".topbar .home")
+    page.wait_for_selector(".my-tables li")
+    assert "Basic Rummy" in page.locator(".my-tables").inner_text()
+    stats = page.locator("table.stats")
+    stats.wait_for()
+    assert stats.locator("tbody td").nth(1).inner_text() == "1"  # played one match
     assert page.errors == []  # type: ignore[attr-defined]
 
 
@@ -230,6 +247,18 @@ def test_an_illegal_attempt_shows_the_reason_then_reload_and_continue(
     page = new_page(browser, server)
     page.goto(f"/#/play/{table_against_bot(server)}")
     assert wait_turn_or_end(page)
+    # sort by rank, then select three cards by sweeping the pointer across them
+    page.click("text=by rank")
+    ranks = "A23456789TJQK"
+    order = [ranks.index(c[1]) for c in hand(page)]
+    assert order == sorted(order)
+    cards = page.locator(".hand-cards button.card")
+    drag(page, cards.nth(0), cards.nth(2))
+    assert page.locator(".hand-cards button.card.selected").count() == 3
+    page.keyboard.press("Escape")
+    assert page.locator(".hand-cards button.card.selected").count() == 0
+    page.click("text=whole pile")
+    assert page.locator(".whole-pile .card").count() >= 1
     top = page.locator(".pile.discard .card").get_attribute("data-card")
     click_move(page, 'button[data-move="take"]')
     assert top in hand(page)

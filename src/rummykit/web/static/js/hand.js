@@ -84,13 +84,14 @@ function startPointer(event, card, row, opts) {
   const move = (ev) => {
     const dx = ev.clientX - start.x;
     const dy = ev.clientY - start.y;
+    // sideways onto another card: sweep-select; up or down out of the row: drag
     if (mode === null && Math.hypot(dx, dy) > MOVE_THRESHOLD) {
       const over = handCardAt(ev.clientX, ev.clientY, row);
       if (over && over !== card && Math.abs(dy) < 30) {
         mode = "sweep";
         sweepOn = !card.classList.contains("selected");
         mark(card);
-      } else if (Math.abs(dy) >= 20 || !over) {
+      } else if (Math.abs(dy) >= 20) {
         mode = "drag";
         ghost = card.cloneNode(true);
         ghost.classList.add("ghost");

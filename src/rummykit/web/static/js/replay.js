@@ -40,15 +40,18 @@ export class ReplayScreen {
       this.data = await loadReplay(id);
       this.id = id;
     } catch (error) {
+      if (this.stopped) return;
       fill(this.root, h("main.panel", {}, h("h2", {}, "This replay cannot be shown"), h("p", {}, error.message),
         uploadForm(), h("p", {}, h("a", { href: "#/" }, "Back to the lobby"))));
       return;
     }
+    if (this.stopped) return;
     document.addEventListener("keydown", this.onKey);
     this.render();
   }
 
   stop() {
+    this.stopped = true;
     document.removeEventListener("keydown", this.onKey);
   }
 

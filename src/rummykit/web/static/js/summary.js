@@ -40,7 +40,7 @@ export function summaryDialog(over, seats, actions) {
       h("p.result", {}, resultWords(result, names)),
       matchOver ? h("p.result.big", {}, winners.length ? `${winners.join(" and ")} won the match.` : "Nobody won the match.") : null,
       h("table.summary", {},
-        h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cards left"), h("th", {}, "Points"), h("th", {}, "Total"))),
+        h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cards left"), h("th", {}, "Points this hand"), h("th", {}, "Total"))),
         h("tbody", {}, rows)),
       actions.votes && actions.votes.length && matchOver
         ? h("p.muted", {}, `Rematch votes: ${actions.votes.map((s) => names[s]).join(", ")}`) : null,

@@ -40,6 +40,8 @@ export class TableScreen {
     this.hintPath = null;
     this.hintText = "";
     this.socket = null;
+    this.stopped = false;
+    this.onKey = (event) => this.key(event);
     this.onOnline = () => {
       if (this.status !== "open" && this.socket) this.socket.reconnect();
     };
@@ -64,6 +66,7 @@ export class TableScreen {
     }
     this.notes = this.tableId ? tableNotes(this.tableId) : { log: [], sheet: [] };
     const paths = await serverPaths();
+    if (this.stopped) return;
     this.hintPath = this.who.token ? paths.find((p) => p.includes("hint")) || null : null;
     this.socket = new TableSocket(this.who, {
       version: Number.isInteger(this.notes.version) ? this.notes.version : null,
@@ -71,12 +74,15 @@ export class TableScreen {
       onStatus: (status) => this.setStatus(status),
     });
     window.addEventListener("online", this.onOnline);
+    document.addEventListener("keydown", this.onKey);
     window.rummykitSocket = this.socket; // for the tests: simulate a dropped connection
     this.socket.connect();
   }
 
   stop() {
+    this.stopped = true;
     window.removeEventListener("online", this.onOnline);
+    document.removeEventListener("keydown", this.onKey);
     if (this.socket) this.socket.close();
   }
 
@@ -271,6 +277,25 @@ export class TableScreen {
     }
   }
 
+  /** Keys: D draw, T take, S sort, Escape clears the selection or closes the summary. */
+  key(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || !this.view) return;
+    if (event.target.closest && event.target.closest("input, select, textarea")) return;
+    const k = event.key.toLowerCase();
+    if (k === "escape") {
+      if (this.over && !this.over.match.over) this.over = null;
+      else this.selected = new Set();
+      this.render();
+    } else if (k === "d" && this.legal.includes("draw")) this.play("draw");
+    else if (k === "t" && this.legal.includes("take")) this.play("take");
+    else if (k === "s") {
+      this.sortBy = this.sortBy === "suit" ? "rank" : "suit";
+      localStorage.setItem("rummykit.sort", this.sortBy);
+      this.render();
+    } else return;
+    event.preventDefault();
+  }
+
   async askHint() {
     try {
       const url = this.hintPath.replace(/\{[^}]*table[^}]*\}/, encodeURIComponent(this.tableId))
@@ -298,6 +323,7 @@ export class TableScreen {
   // -- drawing -----------------------------------------------------------------------
 
   render() {
+    if (this.stopped) return; // the player went elsewhere; late messages draw nothing
     const focusKey = document.activeElement && document.activeElement.dataset
       ? document.activeElement.dataset.key : null;
     const logBox = this.root.querySelector(".log-list");
@@ -428,7 +454,8 @@ export class TableScreen {
       h("div.hand-head", {}, h("strong", {}, `Your hand (${this.view.hand.length})`),
         h("span.sort", {}, "Sort: ", sorter("suit", "by suit"), " ", sorter("rank", "by rank"))),
       cards,
-      moveBox((text) => this.play(text), this.legal.length > 0));
+      moveBox((text) => this.play(text), this.legal.length > 0),
+      h("p.keys", {}, "Keys: ← → move between cards, Space selects, D draws, T takes, S sorts, Esc clears."));
   }
 
   side() {
