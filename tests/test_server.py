@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+
+from rummykit.record import loads, replay
 from test_server_support import (
     BACKENDS,
     Player,
@@ -21,8 +23,6 @@ from test_server_support import (
     running,
     settings_for,
 )
-
-from rummykit.record import loads, replay
 
 
 @pytest.fixture(params=BACKENDS)

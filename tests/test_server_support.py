@@ -75,7 +75,7 @@ class Player:
         message: dict[str, Any] = self.socket.receive_json()
         self.log.append(message)
         if message["type"] == "event":
-            assert message["version"] == self.version + 1, (message["version"], self.version, self.log[:-1])
+            assert message["version"] == self.version + 1, (message["version"], self.version)
             self.version, self.view = message["version"], message["view"]
             self.legal, self.match = message["legal"], message["match"]
             if message["match"]["over"]:
