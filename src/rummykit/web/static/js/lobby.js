@@ -20,8 +20,9 @@ const OPTIONS = {
     ["contract_runs_distinct_suits", false, "Contract runs may share a suit"]],
 };
 
-function nameOrDefault() {
-  return playerName() || "You";
+/** Your name, or a stand-in: "You" at a table of bots, "Host" for friends to see. */
+function nameOrDefault(friends = false) {
+  return playerName() || (friends ? "Host" : "You");
 }
 
 function select(name, values, chosen, label, labels = {}) {
@@ -111,7 +112,7 @@ function copyButton(text) {
 }
 
 async function createTable(form, { friends, out }) {
-  const name = nameOrDefault();
+  const name = nameOrDefault(friends);
   let created;
   try {
     created = await api.createTable(form.spec(name));
@@ -185,7 +186,7 @@ async function openTables(box) {
 
 async function join(tableId) {
   try {
-    const seat = await api.join(tableId, nameOrDefault());
+    const seat = await api.join(tableId, nameOrDefault(true));
     rememberSeat({ token: seat.token, table: tableId, seat: seat.seat, name: seat.name });
     location.hash = `#/play/${seat.token}`;
   } catch (error) {

@@ -2,10 +2,10 @@
 // record, with every seat's cards face up.
 
 import { api } from "./api.js";
-import { cardBack, cardFace, cardLabel } from "./cards.js";
+import { cardBack, cardFace, cardLabel, sortCards } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { uploadForm } from "./lobby.js";
-import { RULE_NAMES, contractText, moveWords, resultWords } from "./words.js";
+import { RULE_NAMES, contractText, moveSentence, resultWords } from "./words.js";
 
 /** Load a replay: the public frames plus each seat's own frames (for its hand). */
 async function loadReplay(id) {
@@ -96,7 +96,7 @@ export class ReplayScreen {
     const contract = contractText(data.rules, null, v.hand_number);
     const said = frame.move === null
       ? `Hand ${frame.hand_index + 1} dealt by ${names[v.dealer]}${contract ? `; contract: ${contract}` : ""}.`
-      : `${names[frame.seat]} ${moveWords(frame.move, { taken: frame.move.startsWith("take") ? v.taken : null })}.`;
+      : moveSentence(names[frame.seat], frame.move, { taken: frame.move.startsWith("take") ? v.taken : null });
     const control = (label, text, action, disabled) => h("button", { type: "button", "aria-label": label, title: label, onclick: action, disabled }, text);
     const slider = h("input", { type: "range", min: "0", max: String(last), value: String(this.at), "aria-label": "Step" });
     slider.oninput = () => this.go(Number(slider.value));
@@ -106,13 +106,13 @@ export class ReplayScreen {
         h("span.deal", {}, `Hand ${frame.hand_index + 1}`), contract ? h("span.contract", {}, `Contract: ${contract}`) : null,
         h("a", { href: `/api/replays/${this.id}/record`, download: `${this.id}.rummy.json` }, "download record")),
       h("div.replay-controls", { role: "toolbar", "aria-label": "Replay controls" },
-        control("Start", "⏮", () => this.go(0), this.at === 0),
-        control("Previous hand", "«", () => this.jumpHand(-1), this.at === 0),
+        control("Start", "Start", () => this.go(0), this.at === 0),
+        control("Previous hand", "« Hand", () => this.jumpHand(-1), this.at === 0),
         control("Step back", "‹ Back", () => this.go(this.at - 1), this.at === 0),
         h("span.frame-no", {}, `${this.at} / ${last}`),
         control("Step forward", "Next ›", () => this.go(this.at + 1), this.at === last),
-        control("Next hand", "»", () => this.jumpHand(1), this.at === last),
-        control("End", "⏭", () => this.go(last), this.at === last),
+        control("Next hand", "Hand »", () => this.jumpHand(1), this.at === last),
+        control("End", "End", () => this.go(last), this.at === last),
         slider),
       h("p.said", { role: "status" }, said),
       v.result ? h("p.result", {}, resultWords(v.result, names), ` Points: ${v.result.scores.map((p, s) => `${names[s]} ${p}`).join(", ")}.`) : null,
@@ -121,7 +121,7 @@ export class ReplayScreen {
           h("div.player-head", {}, h("strong", {}, name), v.dealer === s ? h("span.badge", {}, "dealer") : null,
             v.down.includes(s) ? h("span.badge.down", {}, "down") : null,
             h("span.muted", {}, ` total ${frame.totals[s]}`)),
-          h("div.replay-hand", {}, (frame.hands[s] || []).map((c) => cardFace(c, { small: true })))))),
+          h("div.replay-hand", {}, sortCards(frame.hands[s] || [], "suit").map(({ text }) => cardFace(text, { small: true })))))),
         h("section.centre", {},
           h("div.piles", {},
             h("div.pile-wrap", {}, v.stock_size ? cardBack() : h("div.card.empty"), h("span.pile-label", {}, `Stock ${v.stock_size}`)),

@@ -12,7 +12,7 @@ import { scoreSheet } from "./sheet.js";
 import { TableSocket } from "./socket.js";
 import { rememberSeat, saveTableNotes, tableNotes } from "./store.js";
 import { summaryDialog } from "./summary.js";
-import { RULE_NAMES, contractText, moveWords, resultWords, seatName } from "./words.js";
+import { RULE_NAMES, contractText, moveSentence, resultWords, seatName } from "./words.js";
 
 const STATUS_TEXT = { connecting: "connecting…", open: "connected", reconnecting: "reconnecting…", closed: "disconnected" };
 
@@ -146,7 +146,8 @@ export class TableScreen {
       this.table.status = "playing";
     } else {
       const taken = msg.move.startsWith("take") ? msg.view.taken : null;
-      this.note(`${names[msg.seat]} ${moveWords(msg.move, { taken })}.`, msg.version, msg.seat === this.seat ? "mine" : "");
+      const yours = msg.seat === this.seat;
+      this.note(moveSentence(names[msg.seat], msg.move, { taken, yours }), msg.version, yours ? "mine" : "");
     }
     if (msg.view.result) {
       this.note(resultWords(msg.view.result, names), msg.version, "result");
@@ -187,6 +188,7 @@ export class TableScreen {
 
   setStatus(status) {
     this.status = status;
+    if (status === "open") this.pending = null; // a move lost with a dropped connection
     const pill = this.root.querySelector(".conn");
     if (pill) {
       pill.dataset.status = status;
@@ -451,7 +453,8 @@ export class TableScreen {
     });
     for (const card of cards.children) card.dataset.key = `card:${card.dataset.index}`;
     return h("section.hand", { "aria-label": "Your hand" },
-      h("div.hand-head", {}, h("strong", {}, `Your hand (${this.view.hand.length})`),
+      h("div.hand-head", {}, h("strong", {}, `Your hand (${this.view.hand.length})`,
+        this.view.down.includes(this.seat) ? h("span.badge.down", {}, "you are down") : null),
         h("span.sort", {}, "Sort: ", sorter("suit", "by suit"), " ", sorter("rank", "by rank"))),
       cards,
       moveBox((text) => this.play(text), this.legal.length > 0),

@@ -67,6 +67,13 @@ export function actionLabel(move, view) {
   return [IMPERATIVE[verb] || verb, ...others].join(" ");
 }
 
+/** "Ann draws from the stock." or, for the viewer's own move, "You draw from the stock." */
+export function moveSentence(name, move, { taken = null, yours = false } = {}) {
+  const [verb, ...others] = moveWords(move, { taken }).split(" ");
+  const lead = yours ? ["You", (IMPERATIVE[verb] || verb).toLowerCase()] : [name, verb];
+  return `${[...lead, ...others].join(" ")}.`;
+}
+
 /** How a hand ended, in words. */
 export function resultWords(result, names) {
   if (!result) return "";
