@@ -81,22 +81,23 @@ class NewGameScreen(ModalScreen[Setup | None]):
             with Grid(id="new-game-grid"):
                 yield Label("Rule set")
                 yield Select([(n, n) for n in PRESET_NAMES], value="basic", allow_blank=False,
-                             id="rules")
+                             id="rules", compact=True)
                 yield Label("Players")
-                yield Input("2", id="players")
+                yield Input("2", id="players", compact=True)
                 yield Label("Your name")
-                yield Input(self.player_name, id="name")
+                yield Input(self.player_name, id="name", compact=True)
                 yield Label("Bots")
-                yield Input("medium", id="bots",
+                yield Input("medium", id="bots", compact=True,
                             placeholder=f"a level ({', '.join(LEVELS)}) or one per seat")
                 yield Label("Aces")
-                yield Select(ACE_CHOICES, value="default", allow_blank=False, id="ace")
+                yield Select(ACE_CHOICES, value="default", allow_blank=False, id="ace",
+                             compact=True)
                 yield Label("Target score")
-                yield Input("", id="target", placeholder="preset default")
+                yield Input("", id="target", compact=True, placeholder="preset default")
                 yield Label("Seed")
-                yield Input("", id="seed", placeholder="random")
-            yield Checkbox("One meld per turn", id="one-meld")
-            yield Checkbox("Must discard to go out", id="must-discard")
+                yield Input("", id="seed", compact=True, placeholder="random")
+            yield Checkbox("One meld per turn", id="one-meld", compact=True)
+            yield Checkbox("Must discard to go out", id="must-discard", compact=True)
             yield Label("", id="new-game-error", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Start", id="start", variant="primary")
