@@ -131,7 +131,9 @@ async function createTable(form, { friends, out }) {
   }
   const watch = `${location.origin}${location.pathname}#/watch/${table.id}`;
   fill(out, h("div.links", { "aria-live": "polite" },
-    h("p", {}, "Send each friend the link of their seat (it is their key: keep it private)."),
+    h("p", {}, "Send each friend the link of their seat (it is their key: keep it private). "
+      + "The first hand is dealt now; a seat whose player has not arrived after a while is "
+      + "played by a bot until they open their link."),
     h("ul", {}, tokens.map((t) => h("li", { dataset: { seat: String(t.seat) } },
       h("strong", {}, `Seat ${t.seat + 1} (${t.name}): `),
       h("a.seat-link", { href: seatUrl(t.token) }, seatUrl(t.token)), " ", copyButton(seatUrl(t.token))))),

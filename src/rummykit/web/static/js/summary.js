@@ -33,7 +33,7 @@ export function summaryDialog(over, seats, actions) {
       h("button", { type: "button", onclick: actions.onReplay }, "Watch the replay"),
       h("button", { type: "button", onclick: actions.onLobby }, "Lobby"),
     ]
-    : [h("button.primary", { type: "button", onclick: actions.onNext, autofocus: true }, "Next hand")];
+    : [h("button.primary", { type: "button", onclick: actions.onNext }, "Next hand")];
   return h("div.overlay", {},
     h("div.dialog", { role: "dialog", "aria-modal": "true", "aria-labelledby": "summary-title" },
       h("h2#summary-title", {}, matchOver ? "Match over" : `Hand ${view.hand_number + 1} over`),

@@ -65,6 +65,12 @@ export class TableScreen {
       }
     }
     this.notes = this.tableId ? tableNotes(this.tableId) : { log: [], sheet: [] };
+    try {
+      // the seats' names, so that events missed while away can be logged before a resync
+      this.table = await api.table(this.tableId);
+    } catch {
+      this.table = null; // the sync brings it
+    }
     const paths = await serverPaths();
     if (this.stopped) return;
     this.hintPath = this.who.token ? paths.find((p) => p.includes("hint")) || null : null;
@@ -333,6 +339,12 @@ export class TableScreen {
     fill(this.root, this.screen());
     const newLog = this.root.querySelector(".log-list");
     if (newLog && atBottom) newLog.scrollTop = newLog.scrollHeight;
+    const dialog = this.root.querySelector(".dialog");
+    if (dialog && !dialog.contains(document.activeElement)) {
+      const first = dialog.querySelector("button.primary:not([disabled])") || dialog.querySelector("button");
+      if (first) first.focus();
+      return;
+    }
     if (focusKey) {
       const again = this.root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
       if (again) again.focus();
@@ -353,8 +365,8 @@ export class TableScreen {
     if (!this.table) {
       return h("div.table-screen", {}, this.topBar(), h("p.loading", {}, "Waiting for the table…"));
     }
-    const body = this.view
-      ? this.board()
+    const body = this.view ? this.board() : this.table.status !== "waiting"
+      ? h("p.loading", {}, "Joining the table…")
       : h("div.panel.waiting", {}, h("h2", {}, "Waiting for players"),
         h("p", {}, "The first hand is dealt as soon as every seat is taken."),
         this.seatList());
