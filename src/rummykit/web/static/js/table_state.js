@@ -1,0 +1,103 @@
+// What the server told us about one table, kept from its messages (docs/protocol.md §3):
+// the table, our view and legal moves, the hand just over, and the notes this browser
+// keeps (the move log in words and the score sheet). No DOM here.
+
+import { saveTableNotes, tableNotes } from "./store.js";
+import { contractText, moveSentence, resultWords, seatName } from "./words.js";
+
+export class TableState {
+  constructor(tableId, seat) {
+    this.tableId = tableId;
+    this.seat = seat; // null: a spectator
+    this.table = null;
+    this.view = null;
+    this.legal = [];
+    this.over = null; // {view, match} of the event that ended the last hand
+    this.notes = tableId ? tableNotes(tableId) : { log: [], sheet: [] };
+  }
+
+  names() {
+    const n = this.view ? this.view.hand_sizes.length : (this.table ? this.table.seats.length : 0);
+    return Array.from({ length: n }, (_, s) => seatName(this.table && this.table.seats, s));
+  }
+
+  welcome(msg) {
+    if (msg.table !== this.tableId) {
+      this.tableId = msg.table;
+      this.notes = tableNotes(msg.table);
+    }
+    this.seat = msg.seat;
+  }
+
+  sync(msg) {
+    this.table = msg.table;
+    this.view = msg.view;
+    this.legal = msg.legal || [];
+    const seen = this.notes.version;
+    if (Number.isInteger(seen) && msg.version > seen + 1) {
+      this.note("… (moves made while you were away are not listed)", msg.version);
+    }
+    if (!this.notes.log.length && msg.view) this.noteDeal(msg.view, msg.version, "Hand {n}, dealt by {dealer}");
+    if (msg.view && msg.view.result && msg.table.status === "over") {
+      this.over = { view: msg.view, match: msg.table.match };
+    }
+    this.notes.version = msg.version;
+    this.save();
+  }
+
+  /** Apply a versioned event; false when it cannot be applied yet (no table known). */
+  event(msg) {
+    if (!this.table) return false;
+    const names = this.names();
+    this.table.match = msg.match;
+    this.table.version = msg.version;
+    if (msg.kind === "deal") {
+      this.noteDeal(msg.view, msg.version, "Hand {n} dealt by {dealer}");
+      if (this.over && this.over.match.over && msg.match.number > this.over.match.number) {
+        this.over = null; // the rematch started
+      }
+      this.table.status = "playing";
+    } else {
+      const taken = msg.move.startsWith("take") ? msg.view.taken : null;
+      const yours = msg.seat === this.seat;
+      this.note(moveSentence(names[msg.seat], msg.move, { taken, yours }), msg.version, yours ? "mine" : "");
+    }
+    if (msg.view.result) {
+      this.note(resultWords(msg.view.result, names), msg.version, "result");
+      const row = { match: msg.match.number, hand: msg.view.hand_number, scores: msg.view.result.scores };
+      this.notes.sheet = this.notes.sheet.filter((r) => r.match !== row.match || r.hand !== row.hand);
+      this.notes.sheet.push(row);
+      this.over = { view: msg.view, match: msg.match };
+      if (msg.match.over) this.table.status = "over";
+    }
+    this.view = msg.view;
+    this.legal = msg.legal || [];
+    this.notes.version = msg.version;
+    this.save();
+    return true;
+  }
+
+  seats(msg) {
+    if (this.table) Object.assign(this.table, { seats: msg.seats, rematch_votes: msg.rematch_votes });
+  }
+
+  noteDeal(view, version, pattern) {
+    const names = this.names();
+    const contract = contractText(this.table.rules, this.table.options, view.hand_number);
+    const text = pattern.replace("{n}", String(view.hand_number + 1)).replace("{dealer}", names[view.dealer]);
+    this.note(`${text}${contract ? `; contract: ${contract}` : ""}.`, version, "deal");
+  }
+
+  note(text, version, kind = "") {
+    this.notes.log.push({ text, version, kind });
+  }
+
+  save() {
+    if (this.tableId) saveTableNotes(this.tableId, this.notes);
+  }
+
+  /** True when it is this seat's turn in a hand being played. */
+  myTurn() {
+    return this.seat !== null && this.view !== null && this.view.to_move === this.seat && !this.view.result;
+  }
+}

@@ -1,0 +1,65 @@
+// Drawing the table screen's frame from a TableState: the top bar, the line that says
+// whose turn it is, the side panels (score sheet, move log, share link), the seat list
+// of a table still waiting for players.
+
+import { cardLabel } from "./cards.js";
+import { h } from "./dom.js";
+import { scoreSheet } from "./sheet.js";
+import { RULE_NAMES, contractText, resultWords, seatName } from "./words.js";
+
+export const STATUS_TEXT = {
+  connecting: "connecting…", open: "connected", reconnecting: "reconnecting…", closed: "disconnected",
+};
+
+/** Rule set, deal, dealer, contract, role and the connection's state. */
+export function topBar(state, status) {
+  const t = state.table;
+  const v = state.view;
+  const contract = t && v ? contractText(t.rules, t.options, v.hand_number) : null;
+  return h("header.topbar", {},
+    h("a.home", { href: "#/", "aria-label": "Lobby" }, "♠ rummykit"),
+    t ? h("span.title", {}, RULE_NAMES[t.rules] || t.rules) : null,
+    v ? h("span.deal", {}, `Hand ${v.hand_number + 1} · dealer ${seatName(t.seats, v.dealer)}`) : null,
+    contract ? h("span.contract", {}, `Contract: ${contract}`) : null,
+    state.seat === null ? h("span.badge", {}, "spectator") : null,
+    h("span.conn", { dataset: { status }, role: "status" }, STATUS_TEXT[status]));
+}
+
+/** Whose turn it is, and what this seat may do now. */
+export function turnText(state, pending) {
+  const v = state.view;
+  if (v.result) return resultWords(v.result, state.names());
+  if (state.table.status === "waiting") return "Waiting for players to join.";
+  if (!state.myTurn()) {
+    const who = seatName(state.table.seats, v.to_move);
+    return state.seat === null ? `${who} to play.` : `Waiting for ${who}…`;
+  }
+  if (pending) return "Sending your move…";
+  if (v.phase === "draw") {
+    const top = v.discard.length ? cardLabel(v.discard[v.discard.length - 1]) : null;
+    return `Your turn: draw from the stock${top ? ` or take ${top} from the discard pile` : ""}.`;
+  }
+  return "Your turn: meld or lay off if you like, then discard.";
+}
+
+/** Score sheet, move log and the spectator link. */
+export function sidePanels(state) {
+  const t = state.table;
+  const log = state.notes.log.slice(-150);
+  const watch = `${location.origin}${location.pathname}#/watch/${t.id}`;
+  return h("aside.side", {},
+    h("section.panel", { "aria-label": "Score sheet" }, scoreSheet(state.notes.sheet, t.seats, t.match)),
+    h("section.panel.log", { "aria-label": "Moves" }, h("h2", {}, "Moves"),
+      h("ol.log-list", {}, log.map((e) => h(`li${e.kind ? `.${e.kind}` : ""}`, {}, e.text)))),
+    h("section.panel", { "aria-label": "Share" }, h("h2", {}, "Share"),
+      h("p", {}, "Spectator link: ", h("a.watch-link", { href: `#/watch/${t.id}` }, watch))));
+}
+
+/** A table still waiting for players: who sits where. */
+export function waitingPanel(table) {
+  return h("div.panel.waiting", {}, h("h2", {}, "Waiting for players"),
+    h("p", {}, "The first hand is dealt as soon as every seat is taken."),
+    h("ul.seat-list", {}, table.seats.map((s) => h("li", {},
+      `${s.seat + 1}. ${s.name || "open seat"} `,
+      h("span.muted", {}, s.kind === "bot" ? `(bot, ${s.level})` : s.controller === "open" ? "(waiting)" : s.connected ? "(here)" : "")))));
+}
