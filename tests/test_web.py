@@ -156,6 +156,17 @@ def wait_turn_or_end(page: Page) -> bool:
     return page.locator(".overlay").count() == 0
 
 
+def whose_turn(*pages: Page) -> Page:
+    """The page whose seat is to move (waiting a little for the event to arrive)."""
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        for page in pages:
+            if page.locator('.turn[data-mine="yes"]').count():
+                return page
+        pages[0].wait_for_timeout(50)
+    raise AssertionError("nobody's turn")
+
+
 def click_move(page: Page, selector: str) -> None:
     before = version(page)
     page.click(selector)
@@ -331,8 +342,7 @@ def test_two_players_in_two_browsers_and_a_spectator(browser: Browser, server: s
     watcher.wait_for_selector(".players .player")
 
     for _ in range(4):  # two turns each
-        mover = next(p for p in (ann, bob)
-                     if p.locator('.turn[data-mine="yes"]').count())
+        mover = whose_turn(ann, bob)
         other = bob if mover is ann else ann
         seen = version(other)
         play_turn(mover, meld=False)
