@@ -29,10 +29,10 @@ export function rankLabel(rank) {
   return RANK_LABELS[rank] || rank;
 }
 
-/** "8♥", "10♠", "joker", "joker as 6♥". */
+/** "8♥", "10♠", "joker", "joker (6♥)" for a joker standing for 6♥. */
 export function cardLabel(text) {
   const card = parseCard(text);
-  if (card.joker) return card.declared ? `joker as ${cardLabel(card.declared)}` : "joker";
+  if (card.joker) return card.declared ? `joker (${cardLabel(card.declared)})` : "joker";
   return `${rankLabel(card.rank)}${SUITS[card.suit]}`;
 }
 

@@ -28,7 +28,7 @@ export function moveWords(move, { taken = null } = {}) {
       return "draws from the stock";
     case "take":
       if (rest.length === 0) return taken ? `takes ${cardLabel(taken)} from the discard pile` : "takes the top of the discard pile";
-      return `digs ${rest[0]} cards into the discard pile${taken ? ` down to ${cardLabel(taken)}` : ""}`;
+      return `takes the top ${rest[0]} cards of the discard pile${taken ? `, down to ${cardLabel(taken)}` : ""}`;
     case "meld": {
       const groups = rest.join(" ").split("/").map((g) => g.trim().split(/\s+/).filter(Boolean));
       const text = groups.map(cardsLabel).join(" and ");
@@ -49,7 +49,7 @@ export function moveWords(move, { taken = null } = {}) {
   }
 }
 
-const IMPERATIVE = { draws: "Draw", melds: "Meld", lays: "Lay", swaps: "Swap", discards: "Discard", goes: "Go" };
+const IMPERATIVE = { draws: "Draw", takes: "Take", digs: "Dig", melds: "Meld", lays: "Lay", swaps: "Swap", discards: "Discard", goes: "Go" };
 
 /** A move as a button label, for the player: "Draw from the stock", ... */
 export function actionLabel(move, view) {
