@@ -406,3 +406,43 @@ def test_the_replay_of_a_finished_match_at_a_table(browser: Browser, server: str
     page.click("[aria-label=Start]")
     assert page.locator(".replay").get_attribute("data-frame") == "0"
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_moves_in_words_and_the_buttons_a_selection_offers(browser: Browser, server: str) -> None:
+    """The modules that read the server's legal moves, run in the browser itself."""
+    page = new_page(browser, server)
+    page.goto("/")
+    result = page.evaluate("""async () => {
+        const words = await import("/js/words.js");
+        const moves = await import("/js/moves.js");
+        const view = {discard: ["S2", "H9", "C4"]};
+        const legal = ["draw", "take", "take 3", "meld H5 JK=H6 H7", "meld H5 JK=H4 H7",
+                       "meld C8 D8 H8 / CK DK HK", "lay JK=H9 on 1", "lay HA on 2 low",
+                       "lay HA on 2 high", "swap H6 on 2", "discard H5"];
+        const texts = (selected) => moves.offeredMoves(legal, selected).map(m => m.text);
+        return {
+            labels: legal.map(m => words.actionLabel(m, view)),
+            mine: words.moveSentence("Ann", "take", {yours: true}),
+            theirs: words.moveSentence("Ann", "take 3", {taken: "S2"}),
+            contract: [0, 4, 6].map(n => words.contractText("contract", {}, n)),
+            joker: texts(["H7", "JK", "H5"]),
+            down: texts(["CK", "C8", "DK", "H8", "HK", "D8"]),
+            one: texts(["H5"]),
+            ace: moves.movesOntoMeld(legal, "HA", 2).map(m => m.text),
+            jokerLay: moves.movesOntoMeld(legal, "JK", 1).map(m => m.text),
+        };
+    }""")
+    assert result["labels"] == [
+        "Draw from the stock", "Take 4♣", "Dig 3 down to 2♠", "Meld 5♥ joker (6♥) 7♥",
+        "Meld 5♥ joker (4♥) 7♥", "Go down with 8♣ 8♦ 8♥ and K♣ K♦ K♥",
+        "Lay joker (9♥) off on meld 1", "Lay A♥ off on meld 2 (low end)",
+        "Lay A♥ off on meld 2 (high end)", "Swap 6♥ for the joker in meld 2", "Discard 5♥"]
+    assert result["mine"] == "You take the top of the discard pile."
+    assert result["theirs"] == "Ann takes the top 3 cards of the discard pile, down to 2♠."
+    assert result["contract"] == ["2 sets", "2 sets + 1 run", "3 runs"]
+    draws = ["draw", "take", "take 3"]
+    assert result["joker"] == [*draws, "meld H5 JK=H6 H7", "meld H5 JK=H4 H7"]
+    assert result["down"] == [*draws, "meld C8 D8 H8 / CK DK HK"]
+    assert result["one"] == [*draws, "discard H5"]
+    assert result["ace"] == ["lay HA on 2 low", "lay HA on 2 high"]
+    assert result["jokerLay"] == ["lay JK=H9 on 1"]
