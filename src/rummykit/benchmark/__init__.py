@@ -58,10 +58,13 @@ def _load_rlcard(cfg: Config) -> list[Task]:
     return anchors.rlcard_tasks(cfg)
 
 
-def _load_our_envs(cfg: Config) -> list[Task]:
-    from rummykit.benchmark import rl_envs
+def _our_envs(anchors: bool) -> Callable[[Config], list[Task]]:
+    def load(cfg: Config) -> list[Task]:
+        from rummykit.benchmark import rl_envs
 
-    return rl_envs.ours_tasks(cfg)
+        return rl_envs.ours_tasks(cfg, anchors=anchors)
+
+    return load
 
 
 def _load_pettingzoo(cfg: Config) -> list[Task]:
@@ -85,7 +88,7 @@ def run(cfg: Config, *, anchors: bool = True, log: TextIO | None = None) -> Repo
     )
     # (engine, loader, whether a missing import is our engine's failure)
     engines: list[tuple[str, Callable[[Config], list[Task]], bool]] = [
-        (OURS, _load_ours, True), (OURS, _load_our_envs, False)]
+        (OURS, _load_ours, True), (OURS, _our_envs(anchors), False)]
     if anchors:
         engines += [(OPENSPIEL, _load_openspiel, False), (RLCARD, _load_rlcard, False),
                     (PETTINGZOO, _load_pettingzoo, False)]

@@ -195,12 +195,9 @@ def rlcard_tasks(cfg: Config) -> list[Task]:
     import rlcard  # noqa: F401
     from rlcard.games.gin_rummy.utils import melding  # noqa: F401
 
-    from rummykit.benchmark.rl_envs import rlcard_env
-
     return [
         ("random playout gin-rummy", lambda: _rl_playout(cfg)),
         ("get_best_meld_clusters 10 cards", lambda: _rl_min_deadwood(cfg)),
-        ("gin-rummy env steps", lambda: rlcard_env(cfg)),
     ]
 
 

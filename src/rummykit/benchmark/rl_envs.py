@@ -3,10 +3,12 @@
 - Env steps per second, random legal actions, one agent action per step: our PettingZoo AEC
   environment (2-player ``basic``, ``reward="hand"``) and PettingZoo's ``gin_rummy_v4``
   (``pettingzoo[classic]==1.26.1``, the last release that has it) are driven by the very
-  same loop (:func:`aec_steps`: ``agent_iter``, ``last()``, a uniform choice among the
+  same loop (:class:`AECRunner`: ``agent_iter``, ``last()``, a uniform choice among the
   mask's legal ids with a seeded ``random.Random``, ``step``); RLCard's ``gin-rummy`` env by
-  its own step API (``reset``/``step`` with a uniform choice among ``legal_actions``), which
-  also builds each step's observation and legal actions.
+  its own step API (:class:`RLCardRunner`: ``reset``/``step`` with a uniform choice among
+  ``legal_actions``), which also builds each step's observation and legal actions. The three
+  take turns in slices (:data:`ROUNDS`), so that a shared machine's load changing during
+  the run weighs on all of them alike.
 - Observation building: :meth:`rummykit.rl.observation.Observation.build` over the views met
   along seeded random hands (every seat's view at every step), in microseconds per
   observation.
@@ -14,7 +16,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -25,62 +29,118 @@ from rummykit.benchmark.timing import Config, timed
 Task = tuple[str, Callable[[], list[Measure]]]
 
 
-def aec_steps(env: Any, seconds: float, seed: int) -> tuple[int, int, float]:
-    """Play random legal actions in a PettingZoo AEC env for ``seconds``; returns (agent
-    actions, episodes, elapsed seconds). Episodes are played to their end."""
-    import numpy as np
+class AECRunner:
+    """Random legal actions in a PettingZoo AEC env, in slices of whole episodes, always
+    with the same loop (``agent_iter``, ``last()``, a uniform choice among the mask's legal
+    ids, ``step``)."""
 
-    rng = random.Random(seed)
-    randrange = rng.randrange
-    flatnonzero = np.flatnonzero
-    env.reset(seed=seed)
-    steps = episodes = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        for _ in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = flatnonzero(obs["action_mask"])
-            env.step(int(legal[randrange(len(legal))]))
-            steps += 1
-        episodes += 1
-        if time.perf_counter() >= deadline:
-            return steps, episodes, time.perf_counter() - start
-        env.reset()
+    def __init__(self, env: Any, seed: int) -> None:
+        self.env = env
+        self.rng = random.Random(seed)
+        env.reset(seed=seed)
+
+    def run(self, seconds: float) -> int:
+        """Whole episodes until ``seconds`` have passed; the agent actions taken."""
+        import numpy as np
+
+        env = self.env
+        randrange = self.rng.randrange
+        flatnonzero = np.flatnonzero
+        steps = 0
+        deadline = time.perf_counter() + seconds
+        while True:
+            for _ in env.agent_iter():
+                obs, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                legal = flatnonzero(obs["action_mask"])
+                env.step(int(legal[randrange(len(legal))]))
+                steps += 1
+            env.reset()
+            if time.perf_counter() >= deadline:
+                return steps
 
 
-def _env_measure(engine: str, steps: int, episodes: int, elapsed: float,
-                 params: dict[str, Any]) -> list[Measure]:
-    return [Measure(name="env_steps", engine=engine, unit="steps/s", value=steps / elapsed,
-                    params={**params, "steps": steps, "episodes": episodes,
-                            "seconds": round(elapsed, 3)})]
+class RLCardRunner:
+    """RLCard's gin-rummy env stepped with uniform random legal actions, in slices of whole
+    episodes (its ``reset``/``step`` build each step's observation and legal actions)."""
+
+    def __init__(self, seed: int) -> None:
+        import rlcard
+
+        self.env = rlcard.make("gin-rummy", config={"seed": seed})
+        self.rng = random.Random(seed)
+
+    def run(self, seconds: float) -> int:
+        env = self.env
+        choice = self.rng.choice
+        steps = 0
+        deadline = time.perf_counter() + seconds
+        while True:
+            state, _ = env.reset()
+            while not env.is_over():
+                state, _ = env.step(choice(list(state["legal_actions"])))
+                steps += 1
+            if time.perf_counter() >= deadline:
+                return steps
 
 
 # ------------------------------------------------------------------------------ ours
 
 
-def ours_tasks(cfg: Config) -> list[Task]:
+def ours_tasks(cfg: Config, *, anchors: bool = True) -> list[Task]:
     """Raises ImportError when PettingZoo (the ``rl`` extra) is missing."""
     import pettingzoo  # noqa: F401
 
     return [
-        ("pettingzoo env steps basic 2p", lambda: _our_env(cfg)),
+        ("env steps basic 2p, interleaved with the anchors", lambda: env_steps(cfg, anchors)),
         ("observation build basic 2p", lambda: _observations(cfg, "basic", 2)),
         ("observation build contract 4p", lambda: _observations(cfg, "contract", 4)),
     ]
 
 
-def _our_env(cfg: Config) -> list[Measure]:
+#: each engine's time budget is spent in this many slices, taken in turn by the engines,
+#: so that a machine's changing load weighs on all of them alike
+ROUNDS = 5
+
+
+def env_steps(cfg: Config, anchors: bool) -> list[Measure]:
+    """Env steps/s of our PettingZoo env and, when installed, of PettingZoo's
+    ``gin_rummy_v4`` and RLCard's gin env, measured in interleaved slices."""
+    import warnings
+
     from rummykit.rl import pettingzoo_env
 
-    env = pettingzoo_env(rules="basic", players=2, reward="hand")
-    steps, episodes, elapsed = aec_steps(env, cfg.seconds, cfg.seed)
-    return _env_measure(OURS, steps, episodes, elapsed, {
-        "rules": "basic", "players": 2, "env": "rummykit.rl.pettingzoo_env(reward='hand')",
-        "note": "random legal actions; steps = agent actions", "seed": cfg.seed})
+    runners: list[tuple[str, Any, dict[str, Any]]] = [(OURS, AECRunner(
+        pettingzoo_env(rules="basic", players=2, reward="hand"), cfg.seed), {
+        "rules": "basic", "players": 2, "env": "rummykit.rl.pettingzoo_env(reward='hand')"})]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if anchors:
+            try:
+                from pettingzoo.classic import gin_rummy_v4
+            except ImportError:
+                pass
+            else:
+                runners.append((PETTINGZOO, AECRunner(gin_rummy_v4.env(), cfg.seed), {
+                    "game": "gin_rummy_v4", "players": 2,
+                    "env": "pettingzoo.classic.gin_rummy_v4.env()"}))
+            with contextlib.suppress(ImportError):
+                runners.append((RLCARD, RLCardRunner(cfg.seed), {
+                    "game": "gin-rummy", "players": 2, "env": "rlcard.make('gin-rummy')"}))
+        steps = [0] * len(runners)
+        spent = [0.0] * len(runners)
+        for _ in range(ROUNDS):
+            for i, (_, runner, _) in enumerate(runners):
+                start = time.perf_counter()
+                steps[i] += runner.run(cfg.seconds / ROUNDS)
+                spent[i] += time.perf_counter() - start
+    return [Measure(name="env_steps", engine=engine, unit="steps/s", value=n / t, params={
+        **params, "steps": n, "seconds": round(t, 3), "seed": cfg.seed,
+        "note": f"random legal actions, steps = agent actions; {ROUNDS} slices taken in "
+                "turn with the other engines' env_steps"})
+        for (engine, _, params), n, t in zip(runners, steps, spent, strict=True)]
 
 
 def _observations(cfg: Config, rules: str, players: int) -> list[Measure]:
@@ -98,18 +158,23 @@ def _observations(cfg: Config, rules: str, players: int) -> list[Measure]:
         seen += [(game.seen(s), totals) for s in range(players)]
         game.act(rng.choice(game.legal_ids()))
     build = game.observation.build
+    sweeps: list[float] = []
 
     def sweep() -> int:
+        start = time.perf_counter()
         for view, totals in seen:
             build(view, totals)
+        sweeps.append((time.perf_counter() - start) / len(seen) * 1e6)
         return len(seen)
 
     t = timed(cfg.seconds, sweep)
     return [Measure(name="observation_build", engine=OURS, unit="us/observation",
-                    value=1e6 / t.rate, params={
+                    value=statistics.median(sweeps), params={
                         "rules": rules, "players": players, "views": len(seen),
                         "observations": t.units, "size": game.observation.size,
-                        "note": "Observation.build(view, totals) -> new float32 array; "
+                        "sweeps": len(sweeps), "best_sweep": round(min(sweeps), 3),
+                        "note": "Observation.build(view, totals) -> new float32 array, "
+                                "mean per sweep over every view, median of the sweeps; "
                                 "lower is better", "seconds": round(t.elapsed, 3)})]
 
 
@@ -117,44 +182,9 @@ def _observations(cfg: Config, rules: str, players: int) -> list[Measure]:
 
 
 def pettingzoo_tasks(cfg: Config) -> list[Task]:
-    """Raises ImportError when ``pettingzoo.classic`` (the ``anchors`` extra) is missing."""
+    """Nothing of its own (``gin_rummy_v4`` is timed with ours in :func:`env_steps`); raises
+    ImportError when ``pettingzoo.classic`` (the ``anchors`` extra) is missing, so that the
+    report says it was skipped."""
     from pettingzoo.classic import gin_rummy_v4  # noqa: F401
 
-    return [("pettingzoo gin_rummy_v4 env steps", lambda: _gin_env(cfg))]
-
-
-def _gin_env(cfg: Config) -> list[Measure]:
-    import warnings
-
-    from pettingzoo.classic import gin_rummy_v4
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        env = gin_rummy_v4.env()
-        steps, episodes, elapsed = aec_steps(env, cfg.seconds, cfg.seed)
-    return _env_measure(PETTINGZOO, steps, episodes, elapsed, {
-        "game": "gin_rummy_v4", "players": 2, "env": "pettingzoo.classic.gin_rummy_v4.env()",
-        "note": "random legal actions; steps = agent actions", "seed": cfg.seed})
-
-
-def rlcard_env(cfg: Config) -> list[Measure]:
-    """RLCard's gin-rummy env stepped with uniform random legal actions."""
-    import rlcard
-
-    env = rlcard.make("gin-rummy", config={"seed": cfg.seed})
-    rng = random.Random(cfg.seed)
-    choice = rng.choice
-
-    def episode() -> int:
-        state, _ = env.reset()
-        steps = 0
-        while not env.is_over():
-            state, _ = env.step(choice(list(state["legal_actions"])))
-            steps += 1
-        return steps
-
-    t = timed(cfg.seconds, episode)
-    return _env_measure(RLCARD, t.units, t.batches, t.elapsed, {
-        "game": "gin-rummy", "players": 2, "env": "rlcard.make('gin-rummy')",
-        "note": "env.reset()/env.step(action) with random legal actions; steps = actions",
-        "seed": cfg.seed})
+    return []

@@ -24,7 +24,7 @@ part               shape     content
 ``discard_depth``  (C,)      *digs*: depth of each card's topmost copy (1 = top), 0 if absent
 ``hand_sizes``     (n,)      cards held by each seat
 ``stock_size``     (1,)      cards in the stock
-``scores``         (n,)      match totals before this hand
+``scores``         (n,)      match totals of the hands finished so far
 ``dealer``         (n,)      one-hot dealer
 ``to_move``        (n,)      one-hot seat to move (all 0 once the hand is over)
 ``phase``          (2,)      one-hot draw / play step
