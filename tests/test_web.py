@@ -319,6 +319,7 @@ def test_two_players_in_two_browsers_and_a_spectator(browser: Browser, server: s
     ann.goto("/")
     ann.fill("input[name=name]", "Ann")
     ann.keyboard.press("Tab")
+    ann.fill(".play-friends input[name=friend1]", "Bob")
     ann.click("#create-friends")
     links = ann.locator("a.seat-link")
     links.nth(1).wait_for()
@@ -363,6 +364,9 @@ def test_two_players_in_two_browsers_and_a_spectator(browser: Browser, server: s
     bob_count = len(hand(bob))
     assert ann.locator(".player .player-count").get_attribute("data-count") == str(bob_count)
     assert "Ann" in bob.locator(".log-list").inner_text()
+    assert "Bob" in ann.locator(".log-list").inner_text()
+    ann.click(".topbar .home")  # the lobby lists the table
+    assert "Ann, Bob" in ann.locator(".my-tables").inner_text()
     for page in (ann, bob, watcher):
         assert page.errors == []  # type: ignore[attr-defined]
 

@@ -41,6 +41,7 @@ class SetupForm {
     this.rules = "basic";
     this.players = friends ? 2 : 2;
     this.seats = []; // per other seat: "friend" or a bot level
+    this.friendNames = []; // per other seat: the friend's name, if typed
     this.el = h("div.setup");
     this.render();
   }
@@ -61,7 +62,14 @@ class SetupForm {
       const labels = { friend: "a friend (gets a link)", ...LEVEL_TEXT };
       const row = select(`seat${i}`, values, this.seatChoice(i - 1), `Seat ${i + 1}`, labels);
       row.classList.add("seat-choice");
-      return row;
+      if (!this.friends) return row;
+      const name = h("input", {
+        type: "text", name: `friend${i}`, maxlength: "40", size: "10", placeholder: `Friend ${i}`,
+        value: this.friendNames[i - 1] || "", "aria-label": `Name of the friend at seat ${i + 1}`,
+        hidden: this.seatChoice(i - 1) !== "friend",
+      });
+      row.querySelector("select").addEventListener("change", (e) => { name.hidden = e.target.value !== "friend"; });
+      return h("div.seat-row", {}, row, name);
     });
     const opts = OPTIONS[this.rules].map(([knob, value, label]) => h("label.check", {},
       h("input", { type: "checkbox", name: `opt:${knob}`, dataset: { value: JSON.stringify(value) } }), ` ${label}`));
@@ -74,6 +82,7 @@ class SetupForm {
 
   keep() {
     this.seats = [...this.el.querySelectorAll(".seat-choice select")].map((s) => s.value);
+    this.friendNames = [...this.el.querySelectorAll("input[name^=friend]")].map((i) => i.value.trim());
   }
 
   /** The POST /api/tables body; seat 0 is you. */
@@ -87,7 +96,8 @@ class SetupForm {
     if (target && target.value) options.target_score = Number(target.value);
     const seats = [{ kind: "human", name: myName }];
     this.seats.slice(0, this.players - 1).forEach((choice, i) => {
-      seats.push(choice === "friend" ? { kind: "human", name: `Friend ${i + 1}` } : { kind: "bot", level: choice });
+      const name = this.friendNames[i] || `Friend ${i + 1}`;
+      seats.push(choice === "friend" ? { kind: "human", name } : { kind: "bot", level: choice });
     });
     return { rules: this.rules, options, seats };
   }
@@ -111,7 +121,7 @@ function copyButton(text) {
   }, "copy");
 }
 
-async function createTable(form, { friends, out }) {
+async function createTable(form, { friends, out, created: onCreated }) {
   const name = nameOrDefault(friends);
   let created;
   try {
@@ -125,6 +135,7 @@ async function createTable(form, { friends, out }) {
     if (t.seat === 0) rememberSeat({ token: t.token, table: table.id, seat: 0, name: t.name, rules: table.rules });
   }
   const mine = tokens.find((t) => t.seat === 0);
+  if (onCreated) onCreated();
   if (!friends) {
     location.hash = `#/play/${mine.token}`;
     return;
@@ -249,7 +260,7 @@ export function showLobby(root) {
     h("section.panel.play-friends", { "aria-labelledby": "friends-title" },
       h("h2#friends-title", {}, "Play with friends"),
       friendForm.el,
-      h("button.primary#create-friends", { type: "button", onclick: () => createTable(friendForm, { friends: true, out: friendOut }) }, "Create the table"),
+      h("button.primary#create-friends", { type: "button", onclick: () => createTable(friendForm, { friends: true, out: friendOut, created: () => tableRows(tablesBox) }) }, "Create the table"),
       friendOut),
     h("section.panel", { "aria-labelledby": "mine-title" }, h("h2#mine-title", {}, "Your tables"), tablesBox),
     h("section.panel", { "aria-labelledby": "open-title" }, h("h2#open-title", {}, "Open tables"), openBox),
