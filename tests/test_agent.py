@@ -33,6 +33,8 @@ answered = 0
 for line in sys.stdin:
     log.write(line); log.flush()
     message = json.loads(line)
+    if message["type"] == "hello" and mode == "chatty":
+        print(json.dumps({"hello": "there"}), flush=True)
     if message["type"] == "turn":
         legal, wrong = message["legal"], 0
     elif message["type"] != "error" or message["retries_left"] < 0:
@@ -130,6 +132,16 @@ def test_malformed_answers_hit_the_retry_limit_and_the_fallback_plays(tmp_path: 
     assert [f["id"] for f in fallbacks] == [t["id"] for t in turns]
     assert all(f["reason"].startswith("3 bad answers") for f in fallbacks)
     assert match.over and replays(match) and agent.stopped is None
+
+
+def test_a_line_sent_out_of_turn_is_dropped_or_rejected_once(tmp_path: Path) -> None:
+    agent, _ = scripted(tmp_path, "chatty")
+    match = play_match(rules_for("basic"), ["a", "b"], [agent, make_bot("greedy")], seed=4)
+    # dropped if it came before the first turn was sent, else rejected as that turn's
+    # answer, and then the agent's second answer to turn 1 is dropped (late or stale)
+    failures = agent.failures
+    assert failures["unsolicited"] + failures["stale"] == 1 and failures["malformed"] <= 1
+    assert "fallback_moves" not in agent.failures and match.over
 
 
 def test_forfeit_ends_the_game_with_a_clear_error(tmp_path: Path) -> None:

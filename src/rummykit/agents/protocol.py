@@ -40,6 +40,10 @@ class AnswerError(ValueError):
     """An answer line that is not ``{"move": "..."}`` (kind ``malformed``)."""
 
 
+class StaleAnswer(AnswerError):
+    """An answer carrying the id of an earlier turn (it came late: dropped)."""
+
+
 def _cards(hand: int) -> list[str]:
     return format_cards(handset.cards(hand)).split()
 
@@ -142,5 +146,7 @@ def parse_answer(line: str, ident: int) -> str:
     if not isinstance(move, str):
         raise AnswerError(f'no "move" string in {shown!r}; answer like {{"move": "draw"}}')
     if "id" in answer and answer["id"] != ident:
-        raise AnswerError(f"answer for id {answer['id']!r} while turn {ident} waits")
+        late = isinstance(answer["id"], int) and 0 < answer["id"] < ident
+        kind = StaleAnswer if late else AnswerError
+        raise kind(f"answer for id {answer['id']!r} while turn {ident} waits")
     return move

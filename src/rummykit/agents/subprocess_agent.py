@@ -99,9 +99,8 @@ class SubprocessAgent:
             return False
         return True
 
-    def _receive(self) -> bytes | None:
+    def _receive(self, deadline: float) -> bytes | None:
         """The next non-blank line, or None when the agent fell silent or ended."""
-        deadline = time.monotonic() + self.timeout
         while True:
             try:
                 line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
@@ -116,12 +115,25 @@ class SubprocessAgent:
             if line.strip():
                 return line
 
+    def _drop_unsolicited(self) -> None:
+        """Drop lines written while no answer was expected (they answer no turn)."""
+        while True:
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                return
+            if line == _EOF:
+                self._stop(self._exit_reason(), "crash")
+                return
+            if line.strip():
+                self.failures["unsolicited"] += 1
+
     def _exit_reason(self) -> str:
         process = self._process
         code = None if process is None else process.poll()
         if code is None and process is not None:
             try:
-                code = process.wait(timeout=1.0)
+                code = process.wait(timeout=5.0)
             except subprocess.TimeoutExpired:
                 return "the agent closed its output"
         return f"the agent exited with status {code}"
@@ -156,19 +168,26 @@ class SubprocessAgent:
             self._start(view)
         self._ident += 1
         ident = self._ident
+        self._drop_unsolicited()
         reason = self.stopped
         if reason is None and self._send(protocol.turn_message(ident, view)):
-            for attempt in range(self.retries + 1):
-                line = self._receive()
+            attempt = 0
+            deadline = time.monotonic() + self.timeout
+            while attempt <= self.retries:
+                line = self._receive(deadline)
                 if line is None:
                     break
                 text, move, kind, message = self._judge(line, ident, view)
                 if move is not None:
                     return move
                 self.failures[kind] += 1
-                left = self.retries - attempt - 1
+                if kind == "stale":  # a late answer to an earlier turn: not this one's
+                    continue
+                attempt += 1
+                left = self.retries - attempt
                 self._send(protocol.error_message(ident, kind, message, text, left))
                 reason = f"{kind} answer: {message}"
+                deadline = time.monotonic() + self.timeout
             else:
                 reason = f"{self.retries + 1} bad answers; the last: {reason}"
         if self.stopped is not None:
@@ -182,6 +201,8 @@ class SubprocessAgent:
             return None, None, "malformed", f"answer line longer than {protocol.MAX_LINE} bytes"
         try:
             text = protocol.parse_answer(line.decode("utf-8", "replace"), ident)
+        except protocol.StaleAnswer as error:
+            return None, None, "stale", str(error)
         except protocol.AnswerError as error:
             return None, None, "malformed", str(error)
         state = resample(view, random.Random(0))  # legality depends on the view alone
