@@ -32,11 +32,7 @@ export class ReplayScreen {
     fill(this.root, h("p.loading", {}, "Loading the replay…"));
     try {
       let id = this.source.id;
-      if (!id) {
-        const record = await api.matchRecord(this.source.table, this.source.match);
-        id = (await api.uploadReplay(record)).id;
-        history.replaceState(null, "", `#/replay/${id}`);
-      }
+      if (!id) id = await this.matchReplay();
       this.data = await loadReplay(id);
       this.id = id;
     } catch (error) {
@@ -48,6 +44,24 @@ export class ReplayScreen {
     if (this.stopped) return;
     document.addEventListener("keydown", this.onKey);
     this.render();
+  }
+
+  /** A finished match's replay: its record uploaded once, the id remembered here. */
+  async matchReplay() {
+    const key = `rummykit.replay.${this.source.table}.${this.source.match}`;
+    const known = sessionStorage.getItem(key);
+    if (known) {
+      try {
+        await api.replay(known, 0);
+        return known;
+      } catch {
+        sessionStorage.removeItem(key);
+      }
+    }
+    const record = await api.matchRecord(this.source.table, this.source.match);
+    const { id } = await api.uploadReplay(record);
+    sessionStorage.setItem(key, id);
+    return id;
   }
 
   stop() {

@@ -9,7 +9,7 @@ import { fill, h } from "./dom.js";
 import { handView } from "./hand.js";
 import { hasKind, movesOntoMeld } from "./moves.js";
 import { TableSocket } from "./socket.js";
-import { rememberSeat } from "./store.js";
+import { forgetSeat, rememberSeat } from "./store.js";
 import { summaryDialog } from "./summary.js";
 import { TableState } from "./table_state.js";
 import { STATUS_TEXT, sidePanels, topBar, turnText, waitingPanel } from "./table_view.js";
@@ -277,6 +277,14 @@ export class TableScreen {
     this.render();
   }
 
+  /** Leave the seat: a bot plays it until this link is opened again. */
+  leave() {
+    if (!window.confirm("Leave the table? A bot plays your seat until you open its link again.")) return;
+    this.socket.send({ type: "leave" });
+    forgetSeat(this.who.token);
+    location.hash = "#/";
+  }
+
   vote() {
     this.socket.send({ type: "rematch" });
     this.voted = true;
@@ -292,6 +300,7 @@ export class TableScreen {
     const logBox = this.root.querySelector(".log-list");
     const atBottom = !logBox || logBox.scrollTop + logBox.clientHeight >= logBox.scrollHeight - 8;
     fill(this.root, this.screen());
+    document.title = `${this.state.myTurn() ? "Your turn · " : ""}rummykit`;
     const newLog = this.root.querySelector(".log-list");
     if (newLog && atBottom) newLog.scrollTop = newLog.scrollHeight;
     const dialog = this.root.querySelector(".dialog");
@@ -329,7 +338,7 @@ export class TableScreen {
     else body = h("p.loading", {}, "Joining the table…");
     // data-version and data-legal let scripts (and the tests) follow the table
     return h("div.table-screen", { dataset: { version: String(table.version), legal: JSON.stringify(this.legal) } },
-      topBar(this.state, this.status),
+      topBar(this.state, this.status, this.seat !== null ? () => this.leave() : null),
       h("div.table-grid", {}, body, sidePanels(this.state)),
       this.summary());
   }

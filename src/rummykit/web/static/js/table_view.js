@@ -11,8 +11,8 @@ export const STATUS_TEXT = {
   connecting: "connecting…", open: "connected", reconnecting: "reconnecting…", closed: "disconnected",
 };
 
-/** Rule set, deal, dealer, contract, role and the connection's state. */
-export function topBar(state, status) {
+/** Rule set, deal, dealer, contract, role, the connection's state; onLeave for players. */
+export function topBar(state, status, onLeave = null) {
   const t = state.table;
   const v = state.view;
   const contract = t && v ? contractText(t.rules, t.options, v.hand_number) : null;
@@ -22,7 +22,8 @@ export function topBar(state, status) {
     v ? h("span.deal", {}, `Hand ${v.hand_number + 1} · dealer ${seatName(t.seats, v.dealer)}`) : null,
     contract ? h("span.contract", {}, `Contract: ${contract}`) : null,
     state.seat === null ? h("span.badge", {}, "spectator") : null,
-    h("span.conn", { dataset: { status }, role: "status" }, STATUS_TEXT[status]));
+    h("span.conn", { dataset: { status }, role: "status" }, STATUS_TEXT[status]),
+    onLeave ? h("button.link.leave", { type: "button", onclick: onLeave }, "Leave") : null);
 }
 
 /** Whose turn it is, and what this seat may do now. */
