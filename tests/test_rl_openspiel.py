@@ -28,7 +28,7 @@ def dealt(game: openspiel_game.RummyGame, rng: random.Random) -> openspiel_game.
 @pytest.mark.parametrize("name", sorted(SETUPS))
 def test_openspiel_random_simulation_checks_pass(name: str) -> None:
     game = openspiel_game.load(name, players=SETUPS[name], max_turns=40)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("name", sorted(SETUPS))
@@ -78,6 +78,20 @@ def test_resampling_keeps_the_players_information_and_deals_hidden_cards_anew(
         other = (player + 1) % players
         changed += sampled.hand.hands[other] != state.hand.hands[other]
     assert changed >= 2
+
+
+def test_a_state_serializes_as_its_deal_and_moves_but_a_resampled_world_does_not() -> None:
+    game = openspiel_game.load("basic", players=2)
+    rng = random.Random(4)
+    state = dealt(game, rng)
+    for _ in range(12):
+        state.apply_action(rng.choice(state.legal_actions()))
+    _, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(again) == str(state) and again.history() == state.history()
+    assert again.information_state_string(1) == state.information_state_string(1)
+    sampled = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    with pytest.raises(TypeError, match="no history of its own"):
+        pyspiel.serialize_game_and_state(game, sampled)
 
 
 def test_actions_are_the_shared_encoding_and_a_contract_meld_takes_one_step_per_group() -> None:

@@ -18,7 +18,8 @@ taken and discarded cards), not the order of past moves, so the information stat
 perfect recall; only single-player observers exist (no public observer). Whole matches are
 not modelled (play hand after hand and keep the totals yourself). ``resample_from_infostate``
 deals the hidden cards anew with :func:`rummykit.views.resample`, which is what ISMCTS
-needs.
+needs; such a sampled world has no history of its own, so unlike a played state it cannot
+be serialized (``pyspiel.serialize_game_and_state`` stores the deal and the moves).
 
 Parameters: ``players`` (default: the rule set's fewest), ``dealer`` (0), ``max_turns``
 (200; the hand is aborted after that many turns, scoring 0), ``options`` (JSON of knob
@@ -54,6 +55,7 @@ from rummykit.cards import card_points, format_card, format_cards, standard_pack
 from rummykit.engine import HandState
 from rummykit.handset import cards as hand_cards
 from rummykit.melds import format_placed
+from rummykit.moves import Move
 from rummykit.rl.actions import ActionSpace, Decision
 from rummykit.rl.observation import Observation
 from rummykit.rules import Rules, find_rules
@@ -132,22 +134,65 @@ class RummyGame(pyspiel.Game):  # type: ignore[misc]
 
 class _Position:
     """A state's data: OpenSpiel clones a Python state by deep-copying its attributes, so
-    they live here, copied cheaply (the game shared, the decision cache dropped)."""
+    they live here, copied cheaply (the game shared, the decision cache dropped), and
+    pickle as the deal and the moves (OpenSpiel's serialization)."""
 
-    __slots__ = ("decision", "deck", "game", "hand", "prefix", "remaining")
+    __slots__ = ("decision", "deck", "game", "hand", "moves", "prefix", "remaining")
 
     def __init__(self, game: RummyGame, deck: list[int], remaining: Counter[int],
-                 hand: HandState | None, prefix: tuple[int, ...]) -> None:
+                 hand: HandState | None, prefix: tuple[int, ...],
+                 moves: list[Move] | None) -> None:
         self.game = game
         self.deck = deck
         self.remaining = remaining
         self.hand = hand
         self.prefix = prefix
+        self.moves = moves  # None in a resampled world, which has no history of its own
         self.decision: Decision | None = None
+
+    def deal(self, card: int) -> None:
+        """The next card of the pack; the hand starts once the pack is dealt."""
+        if not self.remaining[card]:
+            raise ValueError(f"chance outcome {card}: no such card left to deal")
+        self.remaining[card] -= 1
+        self.deck.append(card)
+        if len(self.deck) == len(self.game.pack):
+            game = self.game
+            dealt = HandState.from_deck(game.rules, game.space.players, game.dealer, self.deck)
+            self.hand = dealt.copy()  # a copy: rebuilds shuffle by position
+
+    def play(self, move: Move) -> None:
+        """Make a legal move."""
+        assert self.hand is not None
+        self.hand.push(move)
+        if self.moves is not None:
+            self.moves.append(move)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         hand = self.hand.copy() if self.hand is not None else None
-        return _Position(self.game, self.deck[:], self.remaining.copy(), hand, self.prefix)
+        moves = None if self.moves is None else self.moves[:]
+        return _Position(self.game, self.deck[:], self.remaining.copy(), hand, self.prefix,
+                         moves)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self.moves is None:
+            raise TypeError("a resampled state has no history of its own to serialize")
+        game = self.game
+        return (_restore, (game.get_type().short_name, dict(game.get_parameters()),
+                           self.deck, self.moves, self.prefix))
+
+
+def _restore(name: str, params: dict[str, Any], deck: list[int], moves: list[Move],
+             prefix: tuple[int, ...]) -> _Position:
+    """A pickled position, rebuilt by dealing and playing it again."""
+    game: RummyGame = pyspiel.load_game(name, params)
+    position = _Position(game, [], Counter(game.pack), None, (), [])
+    for card in deck:
+        position.deal(card)
+    for move in moves:
+        position.play(move)
+    position.prefix = tuple(prefix)
+    return position
 
 
 class RummyState(pyspiel.State):  # type: ignore[misc]
@@ -155,7 +200,7 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: RummyGame) -> None:
         super().__init__(game)
-        self.position = _Position(game, [], Counter(game.pack), None, ())
+        self.position = _Position(game, [], Counter(game.pack), None, (), [])
 
     @property
     def rummy(self) -> RummyGame:
@@ -207,15 +252,7 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         position = self.position
         if position.hand is None:
-            if not position.remaining[action]:
-                raise ValueError(f"chance outcome {action}: no such card left to deal")
-            position.remaining[action] -= 1
-            position.deck.append(action)
-            if len(position.deck) == len(self.rummy.pack):
-                game = self.rummy
-                dealt = HandState.from_deck(game.rules, game.space.players, game.dealer,
-                                            position.deck)
-                position.hand = dealt.copy()  # a copy: rebuilds shuffle by position
+            position.deal(action)
             return
         decision = self.decision()
         move = decision.choose(action)
@@ -224,7 +261,7 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
             return
         position.prefix = ()
         position.decision = None
-        position.hand.push(move)
+        position.play(move)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -259,7 +296,7 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
         sampled.rng = None
         new = RummyState(self.rummy)
         new.position = _Position(self.rummy, self.position.deck[:], Counter(), sampled.copy(),
-                                 self.position.prefix)
+                                 self.position.prefix, None)
         return new
 
     def __str__(self) -> str:
