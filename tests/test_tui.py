@@ -278,7 +278,7 @@ async def test_the_new_game_dialog_starts_a_contract_game() -> None:
 @pytest.mark.asyncio
 async def test_a_contract_deal_is_played_to_its_end() -> None:
     rules = dataclasses.replace(CONTRACT, max_turns_per_hand=300)
-    app = RummyApp(Setup(rules, "Ann", ("greedy", "greedy"), 4), bot_delay=0)
+    app = RummyApp(Setup(rules, "Ann", ("greedy", "greedy"), 27), bot_delay=0)  # Bob goes out
     async with app.run_test(size=SIZE) as pilot:
         game = table(app).game
         for _ in range(400):
