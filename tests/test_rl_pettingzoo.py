@@ -72,3 +72,21 @@ def test_render_ansi() -> None:
     env = pettingzoo_env(rules="basic", players=2, render_mode="ansi")
     env.reset(seed=2)
     assert "to move" in env.render()
+
+
+def test_match_mode_deals_the_next_hand_and_shows_the_totals() -> None:
+    env = pettingzoo_env(rules="basic", players=2, options={"target_score": 500})
+    env.reset(seed=5)
+    game = env.unwrapped.game
+    rng = random.Random(5)
+    while len(game.match.hands) < 2:
+        obs, *_ = env.last()
+        legal = [i for i, ok in enumerate(obs["action_mask"]) if ok]
+        env.step(rng.choice(legal))
+    agent = env.agent_selection
+    parts = game.observation.as_dict(env.observe(agent)["observation"])
+    seat = int(agent.removeprefix("player_"))
+    totals = game.match.totals
+    assert parts["deal"].tolist() == [1.0]
+    assert parts["scores"].tolist() == [totals[seat], totals[1 - seat]]
+    assert not any(env.terminations.values())
