@@ -12,9 +12,9 @@ from textual.widgets import Input, Select
 
 from rummykit.cards import card_points, format_card, rank_of
 from rummykit.engine import DRAW_PHASE
-from rummykit.moves import Discard, LayOff, Meld
+from rummykit.moves import Discard, LayOff, Meld, Take
 from rummykit.record import replay_file
-from rummykit.rules import BASIC, CONTRACT
+from rummykit.rules import BASIC, CONTRACT, TRADITIONAL, Rules
 from rummykit.tui import RummyApp, Setup
 from rummykit.tui.screens.dialogs import PathScreen, TextScreen
 from rummykit.tui.screens.new_game import NewGameScreen
@@ -84,8 +84,10 @@ async def play_one_turn(pilot: Pilot[None], turn: int) -> None:
 
 
 @pytest.mark.asyncio
-async def test_a_hand_is_played_to_its_end_by_keys_and_clicks() -> None:
-    app = basic_app(seed=1)  # a short hand, with melds and lay-offs, that Ann wins
+@pytest.mark.parametrize("rules", [LONG_BASIC, TRADITIONAL], ids=["basic", "traditional"])
+async def test_a_hand_is_played_to_its_end_by_keys_and_clicks(rules: Rules) -> None:
+    # seed 1: a short hand, with melds and lay-offs, that Ann wins
+    app = RummyApp(Setup(rules, "Ann", ("greedy",), 1), bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         screen = table(app)
@@ -337,3 +339,40 @@ async def test_the_match_end_screen_offers_a_new_game() -> None:
         await pilot.press("n")
         await pilot.pause()
         assert isinstance(app.screen, NewGameScreen)
+
+
+@pytest.mark.asyncio
+async def test_a_contract_dig_from_the_pile_screen() -> None:
+    app = RummyApp(Setup(CONTRACT, "Ann", ("greedy", "greedy"), 10), bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        game = screen.game
+        await pilot.press("d")
+        seen = game.view()
+        worst = max((m for m in seen.legal if isinstance(m, Discard)),
+                    key=lambda m: card_points(m.card, 15))
+        await select_cards(pilot, [worst.card], by_keys=False)
+        await pilot.press("x")
+        await settle(pilot)
+        seen = game.view()
+        digs = [m for m in seen.legal if isinstance(m, Take)]
+        assert Take(count=3) in digs
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, PileScreen)
+        assert "3: " in screen_text(app)
+        dug = seen.discard[-3]
+        await pilot.click(f"#take-{digs.index(Take(count=3))}")
+        await settle(pilot)
+        assert app.screen is screen
+        assert game.log[-1].startswith(
+            f"Ann dug {format_card(dug)} from depth 3 of the discard pile")
+        assert "You must place the card you dug" in screen_text(app)
+        before = game.view()
+        other = next(c for c in before.hand_cards if c != dug)
+        await select_cards(pilot, [other], by_keys=False)
+        await pilot.press("x")
+        await pilot.pause()
+        assert screen.message.plain.startswith(f"cannot discard {format_card(other)}")
+        assert game.view() == before
