@@ -44,15 +44,16 @@ export function forgetSeat(token) {
   save({ ...data, seats: (data.seats || []).filter((s) => s.token !== token) });
 }
 
-/** Per-table notes kept across reloads: {log, sheet, version (the last one seen)}. */
-export function tableNotes(tableId) {
-  return (load().notes || {})[tableId] || { log: [], sheet: [] };
+/** Notes kept across reloads per table and seat: {log, sheet, version (the last seen)}. */
+export function tableNotes(key) {
+  return (load().notes || {})[key] || { log: [], sheet: [] };
 }
 
-export function saveTableNotes(tableId, notes) {
+export function saveTableNotes(key, notes) {
   const data = load();
   const all = { ...(data.notes || {}) };
-  all[tableId] = { log: notes.log.slice(-300), sheet: notes.sheet.slice(-60), version: notes.version };
+  delete all[key]; // re-inserted last: the oldest notes are dropped first
+  all[key] = { log: notes.log.slice(-300), sheet: notes.sheet.slice(-60), version: notes.version };
   const ids = Object.keys(all);
   for (const old of ids.slice(0, Math.max(0, ids.length - 20))) delete all[old];
   save({ ...data, notes: all });

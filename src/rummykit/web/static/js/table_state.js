@@ -13,7 +13,12 @@ export class TableState {
     this.view = null;
     this.legal = [];
     this.over = null; // {view, match} of the event that ended the last hand
-    this.notes = tableId ? tableNotes(tableId) : { log: [], sheet: [] };
+    this.notes = tableId ? tableNotes(this.notesKey()) : { log: [], sheet: [] };
+  }
+
+  /** Notes are kept per table and per seat (a spectator's words differ from a player's). */
+  notesKey() {
+    return `${this.tableId}:${this.seat === null ? "watch" : this.seat}`;
   }
 
   names() {
@@ -22,11 +27,11 @@ export class TableState {
   }
 
   welcome(msg) {
-    if (msg.table !== this.tableId) {
+    if (msg.table !== this.tableId || msg.seat !== this.seat) {
       this.tableId = msg.table;
-      this.notes = tableNotes(msg.table);
+      this.seat = msg.seat;
+      this.notes = tableNotes(this.notesKey());
     }
-    this.seat = msg.seat;
   }
 
   sync(msg) {
@@ -93,7 +98,7 @@ export class TableState {
   }
 
   save() {
-    if (this.tableId) saveTableNotes(this.tableId, this.notes);
+    if (this.tableId) saveTableNotes(this.notesKey(), this.notes);
   }
 
   /** True when it is this seat's turn in a hand being played. */
