@@ -396,9 +396,9 @@ def test_the_replay_viewer_steps_through_an_uploaded_record(browser: Browser, se
 def test_the_replay_of_a_finished_match_at_a_table(browser: Browser, server: str) -> None:
     created = api(server, "POST", "/api/tables", {
         "rules": "basic", "options": {"target_score": 5},
-        "seats": [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "greedy"}]})
+        "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]})
     table = created["table"]["id"]
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while api(server, "GET", f"/api/tables/{table}")["status"] != "over":
         assert time.monotonic() < deadline, "the bots did not finish the match"
         time.sleep(0.2)
