@@ -450,3 +450,20 @@ def test_moves_in_words_and_the_buttons_a_selection_offers(browser: Browser, ser
     assert result["one"] == [*draws, "discard H5"]
     assert result["ace"] == ["lay HA on 2 low", "lay HA on 2 high"]
     assert result["jokerLay"] == ["lay JK=H9 on 1"]
+
+
+def test_a_phone_sized_screen_needs_no_sideways_scrolling(browser: Browser, server: str,
+                                                          artifacts: Path) -> None:
+    context = browser.new_context(base_url=server, viewport={"width": 360, "height": 740},
+                                  has_touch=True, is_mobile=True)
+    context.set_default_timeout(15000)
+    page = context.new_page()
+    page.goto("/")
+    page.wait_for_selector("#play-bots")
+    overflow = "document.scrollingElement.scrollWidth - window.innerWidth"
+    assert page.evaluate(overflow) <= 0
+    page.click("#play-bots")
+    page.wait_for_selector(".hand-cards button.card")
+    assert page.evaluate(overflow) <= 0
+    page.screenshot(path=str(artifacts / "table-phone.png"), full_page=True)
+    context.close()
