@@ -467,3 +467,30 @@ def test_a_phone_sized_screen_needs_no_sideways_scrolling(browser: Browser, serv
     assert page.evaluate(overflow) <= 0
     page.screenshot(path=str(artifacts / "table-phone.png"), full_page=True)
     context.close()
+
+
+def test_a_hint_button_only_when_the_server_offers_hints(browser: Browser, server: str) -> None:
+    """The server has no hint endpoint yet: no button. One that lists a hint path in its
+    OpenAPI document (faked here by the browser) gets a button showing the advice."""
+    plain = new_page(browser, server)
+    plain.goto(f"/#/play/{table_against_bot(server)}")
+    assert wait_turn_or_end(plain)
+    assert plain.locator("button:has-text('Hint')").count() == 0
+
+    page = new_page(browser, server)
+    paths: dict[str, Any] = api(server, "GET", "/api/openapi.json")["paths"]
+    paths["/api/tables/{table_id}/hint"] = {"get": {}}
+    page.route("**/api/openapi.json", lambda route: route.fulfill(json={"paths": paths}))
+    seen: list[str] = []
+
+    def hint(route: Any) -> None:
+        seen.append(route.request.headers.get("x-seat-token", ""))
+        route.fulfill(json={"move": "draw", "text": "draw: the discard helps no meld"})
+
+    page.route("**/api/tables/*/hint", hint)
+    token = table_against_bot(server)
+    page.goto(f"/#/play/{token}")
+    assert wait_turn_or_end(page)
+    page.click("button:has-text('Hint')")
+    assert page.locator("pre.hint").inner_text() == "draw: the discard helps no meld"
+    assert seen == [token]

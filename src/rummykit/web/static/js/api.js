@@ -53,11 +53,14 @@ export const api = {
   openapi: () => call("GET", "/api/openapi.json"),
 };
 
-/** The paths the server offers (to switch optional features on, e.g. hints). */
+/** The paths the server offers, [{path, methods}] (to switch optional features on, e.g.
+ * hints, when a server has them). */
 let pathsPromise = null;
 export function serverPaths() {
   if (!pathsPromise) {
-    pathsPromise = api.openapi().then((doc) => Object.keys(doc.paths || {}), () => []);
+    pathsPromise = api.openapi().then(
+      (doc) => Object.entries(doc.paths || {}).map(([path, ops]) => ({ path, methods: Object.keys(ops) })),
+      () => []);
   }
   return pathsPromise;
 }

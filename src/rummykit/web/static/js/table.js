@@ -30,7 +30,7 @@ export class TableScreen {
     this.pending = null; // the ack id of the move in flight
     this.error = "";
     this.status = "connecting";
-    this.hintPath = null;
+    this.hint = null; // {path, methods} of the server's hint endpoint, if it has one
     this.hintText = "";
     this.socket = null;
     this.stopped = false;
@@ -80,7 +80,7 @@ export class TableScreen {
     }
     const paths = await serverPaths();
     if (this.stopped) return;
-    this.hintPath = this.who.token ? paths.find((p) => p.includes("hint")) || null : null;
+    this.hint = this.who.token ? paths.find((p) => p.path.includes("hint")) || null : null;
     const seen = this.state.notes.version;
     this.socket = new TableSocket(this.who, {
       version: Number.isInteger(seen) ? seen : null,
@@ -261,9 +261,11 @@ export class TableScreen {
 
   async askHint() {
     try {
-      const url = this.hintPath.replace(/\{[^}]*table[^}]*\}/, encodeURIComponent(this.state.tableId))
+      const url = this.hint.path.replace(/\{[^}]*table[^}]*\}/, encodeURIComponent(this.state.tableId))
         .replace(/\{[^}]*token[^}]*\}/, encodeURIComponent(this.who.token));
-      const response = await fetch(url, { headers: { "X-Seat-Token": this.who.token } });
+      const method = this.hint.methods.includes("get") ? "GET" : "POST";
+      const response = await fetch(url, { method, headers: { "X-Seat-Token": this.who.token } });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const data = await response.json();
       this.hintText = data.text || (data.lines && data.lines.join("\n")) || data.move || JSON.stringify(data);
     } catch {
@@ -388,7 +390,7 @@ export class TableScreen {
       move: (text) => this.play(text),
       toggleMelds: () => { this.showMelds = !this.showMelds; this.render(); },
       clear: () => this.clearSelection(),
-      hint: this.hintPath ? () => this.askHint() : null,
+      hint: this.hint ? () => this.askHint() : null,
     });
   }
 
