@@ -168,6 +168,17 @@ async def test_the_command_box_plays_the_notation() -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert f"Ann discarded {format_card(card)}" in game.log
+        await pilot.press("colon")
+        await type_text(pilot, "sort")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert table(app).sort == "rank"
+        assert "Your hand, by rank (s: by suit)" in screen_text(app)
+        await pilot.press("colon")
+        await type_text(pilot, "help")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TextScreen)
 
 
 @pytest.mark.asyncio

@@ -7,6 +7,8 @@ and review the diff.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rummykit.cards import card_points
@@ -54,3 +56,12 @@ async def test_contract_table_snapshot() -> None:
     assert "Contract: 2 sets" in text
     assert "JK=K♥" in text
     assert ", down" in text
+
+
+def test_the_readme_shows_the_basic_snapshot() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### The full-screen table"):]
+    start = section.index("```text\n") + len("```text\n")
+    capture = section[start:section.index("\n```", start)]
+    golden = (Path(__file__).parent / "data" / "tui_basic_table.txt").read_text("utf-8")
+    assert capture == golden.rstrip("\n")

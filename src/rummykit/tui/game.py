@@ -117,6 +117,10 @@ class Game:
             return None
         return state.to_move
 
+    def mark(self) -> tuple[int, int]:
+        """Where the match is: (hands dealt, moves made in the current hand)."""
+        return self.hand_no, len(self.match.hands[-1].moves) if self.match.hands else 0
+
     def sheet(self) -> list[tuple[int, ...]]:
         """The points of every finished hand, one row per hand."""
         return [log.result.scores for log in self.match.hands if log.result is not None]

@@ -38,6 +38,10 @@ from rummykit.tui.widgets import (
 )
 from rummykit.tui.widgets.panels import sheet_lines
 
+#: words the command box takes besides moves, and the actions they run
+COMMANDS = {"help": "help", "hint": "hint", "pile": "pile", "sort": "sort",
+            "new": "app.new_game", "save": "app.save", "load": "app.load", "quit": "app.quit"}
+
 
 class TableScreen(Screen[None]):
     """The game table for one match against bots."""
@@ -85,12 +89,12 @@ class TableScreen(Screen[None]):
             with Vertical(id="centre"):
                 yield Melds(id="melds")
                 yield PileView(id="pile")
-                yield Static("Your hand", id="hand-title")
+                yield Static(id="hand-title")
                 yield HandView(id="hand")
                 yield ActionBar(id="actions")
                 yield Static(id="message")
-                yield Input(id="command", placeholder=": type a move, e.g. draw, take, "
-                            "meld H7 H8 H9, lay H6 on 2, discard SK")
+                yield Input(id="command", placeholder=": a move (draw, meld H7 H8 H9, lay H6 "
+                            "on 2, discard SK) or help, hint, pile, sort, save, quit")
             yield MoveLog(id="log")
         yield Footer()
 
@@ -127,6 +131,9 @@ class TableScreen(Screen[None]):
         sheet.goal = self.goal()
         hand = self.query_one(HandView)
         hand.cards, hand.selected, hand.cursor = tuple(cards), self.selected, self.cursor
+        other = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        self.query_one("#hand-title", Static).update(
+            f"Your hand, by {self.sort} (s: by {other})")
         chosen = self.chosen()
         self.query_one(ActionBar).moves = tuple(offered(seen, chosen))
         self.query_one(MoveLog).lines = tuple(game.log)
@@ -160,20 +167,24 @@ class TableScreen(Screen[None]):
     def on_action_bar_chosen(self, event: ActionBar.Chosen) -> None:
         self.attempt(event.move)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         text = event.value.strip()
         event.input.value = ""
         if not text:
             return
-        if self.attempt(text):
+        command = COMMANDS.get(text.lower())
+        if command is not None:
+            self.query_one(HandView).focus()
+            await self.app.run_action(command, self)
+        elif self.attempt(text):
             self.query_one(HandView).focus()
 
     # -- moves ------------------------------------------------------------------------
     def attempt(self, move: Move | str) -> bool:
         """Try your move with the engine: made, or its reason shown and nothing changed."""
         if self.busy:
-            self.say("Please wait: the bots are playing.", error=True)
+            self.say("Please wait: thinking...", error=True)
             return False
         try:
             made = self.game.play(move)
@@ -202,17 +213,18 @@ class TableScreen(Screen[None]):
         """Start the bot to move thinking (in a thread, so the table stays responsive)."""
         self.think(self.game)
 
-    @work(thread=True, exclusive=True, group="bot")
+    @work(thread=True, group="bot")
     def think(self, game: Game) -> None:
         """Find the bot's move away from the screen's thread, then make it there."""
+        mark = game.mark()
         seat, move = game.bot_choice()
-        self.app.call_from_thread(self.bot_moved, game, seat, move)
+        self.app.call_from_thread(self.bot_moved, game, mark, seat, move)
 
-    def bot_moved(self, game: Game, seat: int, move: Move) -> None:
-        """Make the bot's move (unless a new game replaced this one) and go on."""
-        self.busy = False
-        if game is not self.game:
+    def bot_moved(self, game: Game, mark: tuple[int, int], seat: int, move: Move) -> None:
+        """Make the bot's move, unless the game moved on meanwhile (a new game, a load)."""
+        if game is not self.game or game.mark() != mark:
             return
+        self.busy = False
         game.bot_play(seat, move)
         self.show()
         self.advance()
@@ -337,10 +349,12 @@ class TableScreen(Screen[None]):
     def find_hint(self, game: Game) -> None:
         """Ask the search bot in a thread; show its advice when done."""
         lines = game.hint_lines(self.hint_level)
-        self.app.call_from_thread(self.hint_found, lines)
+        self.app.call_from_thread(self.hint_found, game, lines)
 
-    def hint_found(self, lines: list[str]) -> None:
-        """Show the advice."""
+    def hint_found(self, game: Game, lines: list[str]) -> None:
+        """Show the advice (unless a new game replaced this one)."""
+        if game is not self.game:
+            return
         self.busy = False
         self.say("")
         self.app.push_screen(TextScreen("Hint", "\n".join(lines)))
