@@ -8,11 +8,13 @@ import pytest
 from rummykit.cards import parse_card, parse_cards
 from rummykit.engine import HandState
 from rummykit.moves import Discard, Draw, LayOff, Meld, Take
+from rummykit.outcome import DEADLOCK, DRAW, WIN, HandResult
 from rummykit.rules import BASIC, CONTRACT
 from rummykit.tui.actions import guidance, offered, ordered
 from rummykit.tui.cardart import card_box, face, inline
 from rummykit.tui.game import Game, Setup
 from rummykit.tui.screens.new_game import build_setup
+from rummykit.tui.screens.results import outcome_words, winners_words
 from rummykit.tui.words import describe
 from rummykit.views import view
 
@@ -110,3 +112,16 @@ def test_the_game_refuses_a_move_out_of_turn_and_hides_bot_draws() -> None:
         assert game.log[-1] == "Bob drew from the stock"
     else:
         assert game.log[-1].startswith("Bob took ")
+
+
+def test_the_end_of_a_hand_in_words() -> None:
+    names = ("Ann", "Bob")
+    rummy = HandResult(WIN, 1, True, None, (0, 40))
+    assert outcome_words(rummy, names) == "Bob went out - going rummy, points doubled"
+    assert outcome_words(rummy, names, 1) == "Bob went out - going rummy"
+    plain = HandResult(WIN, 0, False, None, (12, 0))
+    assert outcome_words(plain, names) == "Ann went out"
+    drawn = HandResult(DRAW, None, False, DEADLOCK, (0, 0))
+    assert outcome_words(drawn, names) == "drawn (deadlock), no points"
+    assert winners_words((0, 1), names) == "Ann and Bob share the win!"
+    assert winners_words((), names) == "No winner: a drawn hand ends the match."

@@ -19,11 +19,14 @@ from rummykit.tui.widgets.panels import sheet_lines
 from rummykit.views import PlayerView
 
 
-def outcome_words(result: HandResult, names: tuple[str, ...]) -> str:
-    """How the hand ended, in words."""
+def outcome_words(result: HandResult, names: tuple[str, ...], multiplier: int = 2) -> str:
+    """How the hand ended, in words (``multiplier``: the going-rummy bonus)."""
     if result.result == WIN and result.winner is not None:
         text = f"{names[result.winner]} went out"
-        return text + " - going rummy, points doubled" if result.rummy else text
+        if not result.rummy:
+            return text
+        bonus = {1: "", 2: ", points doubled"}.get(multiplier, f", points x{multiplier}")
+        return f"{text} - going rummy{bonus}"
     if result.result == ABORTED:
         return "aborted (turn limit reached), no points"
     why = "deadlock" if result.reason == DEADLOCK else "the stock ran out"
@@ -34,7 +37,8 @@ def hand_end_text(seen: PlayerView, names: tuple[str, ...]) -> Text:
     """Every hand's cards with their points, and the points this hand."""
     result = seen.result
     assert result is not None
-    text = Text(outcome_words(result, names) + "\n\n", style="bold")
+    words = outcome_words(result, names, seen.rules.going_rummy_multiplier)
+    text = Text(words + "\n\n", style="bold")
     values = seen.rules.ace_value, seen.rules.joker_points
     width = max(len(n) for n in names)
     for seat, hand in enumerate(seen.revealed):
