@@ -17,17 +17,20 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
-from playwright.sync_api import Browser, Page, WebSocket  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, Page, WebSocket  # noqa: E402
 
 CHROMIUM = os.environ.get("RUMMYKIT_CHROMIUM", "/usr/bin/chromium")
 GOLDEN = Path(__file__).parent / "data" / "golden"
+
+#: the ``new_page`` fixture: opens a page in a fresh browser context
+Opener = Callable[[], Page]
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
                                 reason=f"no Chromium at {CHROMIUM} (apt-get install chromium)")
@@ -100,15 +103,25 @@ def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def new_page(browser: Browser, server: str) -> Page:
-    """A fresh browser context (its own localStorage) with one page; page errors fail."""
-    context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 860})
-    context.set_default_timeout(15000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors  # type: ignore[attr-defined]
-    return page
+@pytest.fixture
+def new_page(browser: Browser, server: str) -> Iterator[Opener]:
+    """Opens a page in a fresh browser context (its own localStorage); page errors are
+    kept in ``page.errors``; the contexts close after the test."""
+    contexts: list[BrowserContext] = []
+
+    def open_page() -> Page:
+        context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 860})
+        context.set_default_timeout(15000)
+        contexts.append(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.errors = errors  # type: ignore[attr-defined]
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
 
 
 def api(server: str, method: str, path: str, body: Any = None) -> Any:
@@ -206,10 +219,11 @@ def play_turn(page: Page, *, meld: bool = True) -> None:
 
 # -- the tests ----------------------------------------------------------------------------
 
-def test_play_a_whole_hand_against_a_bot(browser: Browser, server: str, artifacts: Path) -> None:
+def test_play_a_whole_hand_against_a_bot(new_page: Opener, server: str,
+                                         artifacts: Path) -> None:
     """One click from the lobby; the hand played by clicking and dragging to its end; the
     summary; a match to 1 point is then over: rematch, and the lobby's tables and stats."""
-    page = new_page(browser, server)
+    page = new_page()
     page.goto("/")
     page.fill("input[name=name]", "Tess")
     page.keyboard.press("Tab")
@@ -254,8 +268,8 @@ def test_play_a_whole_hand_against_a_bot(browser: Browser, server: str, artifact
 
 
 def test_an_illegal_attempt_shows_the_reason_then_reload_and_continue(
-        browser: Browser, server: str) -> None:
-    page = new_page(browser, server)
+        new_page: Opener, server: str) -> None:
+    page = new_page()
     page.goto(f"/#/play/{table_against_bot(server)}")
     assert wait_turn_or_end(page)
     # sort by rank, then select three cards by sweeping the pointer across them
@@ -281,12 +295,12 @@ def test_an_illegal_attempt_shows_the_reason_then_reload_and_continue(
     error = page.locator(".error")
     error.wait_for()
     assert "taken from the discard pile" in error.inner_text()
-    cards = sorted(hand(page))
+    held = sorted(hand(page))
     moves_seen = page.locator(".log-list li").count()
 
     page.reload()
     page.wait_for_selector(".hand-cards button.card")
-    assert sorted(hand(page)) == cards
+    assert sorted(hand(page)) == held
     assert page.locator(".log-list li").count() >= moves_seen  # the move log survives
     other = next(c for c in hand(page) if c != top)
     before = version(page)
@@ -298,8 +312,8 @@ def test_an_illegal_attempt_shows_the_reason_then_reload_and_continue(
     assert page.errors == []  # type: ignore[attr-defined]
 
 
-def test_a_dropped_connection_reconnects_by_itself(browser: Browser, server: str) -> None:
-    page = new_page(browser, server)
+def test_a_dropped_connection_reconnects_by_itself(new_page: Opener, server: str) -> None:
+    page = new_page()
     page.goto(f"/#/play/{table_against_bot(server)}")
     assert wait_turn_or_end(page)
     page.evaluate("window.statuses = []; const pill = document.querySelector('.conn');"
@@ -313,9 +327,9 @@ def test_a_dropped_connection_reconnects_by_itself(browser: Browser, server: str
     assert page.errors == []  # type: ignore[attr-defined]
 
 
-def test_two_players_in_two_browsers_and_a_spectator(browser: Browser, server: str,
+def test_two_players_in_two_browsers_and_a_spectator(new_page: Opener, server: str,
                                                       artifacts: Path) -> None:
-    ann = new_page(browser, server)
+    ann = new_page()
     ann.goto("/")
     ann.fill("input[name=name]", "Ann")
     ann.keyboard.press("Tab")
@@ -323,16 +337,16 @@ def test_two_players_in_two_browsers_and_a_spectator(browser: Browser, server: s
     ann.click("#create-friends")
     links = ann.locator("a.seat-link")
     links.nth(1).wait_for()
-    urls = [links.nth(i).get_attribute("href") for i in range(2)]
-    watch_url = ann.locator(".links a.watch-link").get_attribute("href")
+    urls = [links.nth(i).get_attribute("href") or "" for i in range(2)]
+    watch_url = ann.locator(".links a.watch-link").get_attribute("href") or ""
     ann.goto(urls[0])
-    bob = new_page(browser, server)
+    bob = new_page()
     bob.goto(urls[1])
     for page in (ann, bob):
         page.wait_for_selector(".hand-cards button.card")
     assert not set(hand(ann)) & set(hand(bob))
 
-    watcher = new_page(browser, server)
+    watcher = new_page()
     received: list[dict[str, Any]] = []
 
     def listen(ws: WebSocket) -> None:
@@ -371,8 +385,9 @@ def test_two_players_in_two_browsers_and_a_spectator(browser: Browser, server: s
         assert page.errors == []  # type: ignore[attr-defined]
 
 
-def test_the_replay_viewer_steps_through_an_uploaded_record(browser: Browser, server: str) -> None:
-    page = new_page(browser, server)
+def test_the_replay_viewer_steps_through_an_uploaded_record(new_page: Opener,
+                                                            server: str) -> None:
+    page = new_page()
     page.goto("/")
     page.set_input_files(".upload input[type=file]", str(GOLDEN / "basic_2p.rummy.json"))
     page.wait_for_selector(".replay")
@@ -393,7 +408,7 @@ def test_the_replay_viewer_steps_through_an_uploaded_record(browser: Browser, se
     assert page.errors == []  # type: ignore[attr-defined]
 
 
-def test_the_replay_of_a_finished_match_at_a_table(browser: Browser, server: str) -> None:
+def test_the_replay_of_a_finished_match_at_a_table(new_page: Opener, server: str) -> None:
     created = api(server, "POST", "/api/tables", {
         "rules": "basic", "options": {"target_score": 5},
         "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]})
@@ -402,7 +417,7 @@ def test_the_replay_of_a_finished_match_at_a_table(browser: Browser, server: str
     while api(server, "GET", f"/api/tables/{table}")["status"] != "over":
         assert time.monotonic() < deadline, "the bots did not finish the match"
         time.sleep(0.2)
-    page = new_page(browser, server)
+    page = new_page()
     page.goto(f"/#/replay/table/{table}/0")
     page.wait_for_selector(".replay")
     page.click("[aria-label=End]")
@@ -412,9 +427,10 @@ def test_the_replay_of_a_finished_match_at_a_table(browser: Browser, server: str
     assert page.errors == []  # type: ignore[attr-defined]
 
 
-def test_moves_in_words_and_the_buttons_a_selection_offers(browser: Browser, server: str) -> None:
+def test_moves_in_words_and_the_buttons_a_selection_offers(new_page: Opener,
+                                                           server: str) -> None:
     """The modules that read the server's legal moves, run in the browser itself."""
-    page = new_page(browser, server)
+    page = new_page()
     page.goto("/")
     result = page.evaluate("""async () => {
         const words = await import("/js/words.js");
@@ -469,15 +485,16 @@ def test_a_phone_sized_screen_needs_no_sideways_scrolling(browser: Browser, serv
     context.close()
 
 
-def test_a_hint_button_only_when_the_server_offers_hints(browser: Browser, server: str) -> None:
+def test_a_hint_button_only_when_the_server_offers_hints(new_page: Opener,
+                                                         server: str) -> None:
     """The server has no hint endpoint yet: no button. One that lists a hint path in its
     OpenAPI document (faked here by the browser) gets a button showing the advice."""
-    plain = new_page(browser, server)
+    plain = new_page()
     plain.goto(f"/#/play/{table_against_bot(server)}")
     assert wait_turn_or_end(plain)
     assert plain.locator("button:has-text('Hint')").count() == 0
 
-    page = new_page(browser, server)
+    page = new_page()
     paths: dict[str, Any] = api(server, "GET", "/api/openapi.json")["paths"]
     paths["/api/tables/{table_id}/hint"] = {"get": {}}
     page.route("**/api/openapi.json", lambda route: route.fulfill(json={"paths": paths}))
