@@ -39,7 +39,7 @@ class SetupForm {
   constructor({ friends }) {
     this.friends = friends;
     this.rules = "basic";
-    this.players = friends ? 2 : 2;
+    this.players = 2;
     this.seats = []; // per other seat: "friend" or a bot level
     this.friendNames = []; // per other seat: the friend's name, if typed
     this.el = h("div.setup");
