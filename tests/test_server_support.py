@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
 from starlette.testclient import WebSocketTestSession
 
 from rummykit.cards import parse_card, rank_of
@@ -21,12 +22,26 @@ POSTGRES_URL = os.environ.get("RUMMYKIT_TEST_POSTGRES_URL")
 BACKENDS = ["sqlite", *(["postgres"] if POSTGRES_URL else [])]
 
 
+def fresh_postgres_schema() -> str:
+    """The test PostgreSQL URL with a new, empty schema first on the search path (so no
+    test loads another's tables)."""
+    assert POSTGRES_URL is not None
+    schema = f"test_{random.SystemRandom().getrandbits(48):012x}"
+    engine = create_engine(POSTGRES_URL)
+    with engine.begin() as db:
+        db.execute(text(f"CREATE SCHEMA {schema}"))
+    engine.dispose()
+    joiner = "&" if "?" in POSTGRES_URL else "?"
+    return f"{POSTGRES_URL}{joiner}options=-csearch_path%3D{schema}"
+
+
 def settings_for(backend: str, tmp_path: Path, **overrides: Any) -> Settings:
-    """Fast, deterministic settings on a fresh SQLite file or the test PostgreSQL."""
-    url = f"sqlite:///{tmp_path / 'server.db'}" if backend == "sqlite" else POSTGRES_URL
+    """Fast, deterministic settings on a fresh SQLite file or a fresh PostgreSQL schema."""
+    url = f"sqlite:///{tmp_path / 'server.db'}" if backend == "sqlite" \
+        else fresh_postgres_schema()
     base: dict[str, Any] = {"database_url": url, "bot_delay": 0.0, "grace_seconds": 60.0,
                             "allow_seeds": True, "rate_per_second": 1000.0,
-                            "rate_burst": 1000}
+                            "rate_burst": 1000, "max_turns_per_hand": 150}
     base.update(overrides)
     return Settings.model_validate(base)
 
@@ -38,18 +53,41 @@ def running(settings: Settings) -> Iterator[TestClient]:
         yield client
 
 
-def choose(legal: list[str], rng: random.Random) -> str:
-    """A quick, sensible move: lay melds and lay-offs, else take or draw, else discard the
-    highest card (so hands do end)."""
+def _partners(card: str, hand: list[str]) -> int:
+    """How many cards of ``hand`` could share a meld with ``card``."""
+    if card.startswith("JK"):
+        return 99
+    mine = parse_card(card)
+    score = 0
+    for other in hand:
+        if other == card or other.startswith("JK"):
+            continue
+        theirs = parse_card(other)
+        if rank_of(theirs) == rank_of(mine):
+            score += 2
+        elif other[0] == card[0] and abs(rank_of(theirs) - rank_of(mine)) <= 2:
+            score += 1
+    return score
+
+
+def choose(legal: list[str], rng: random.Random, hand: list[str] | None = None,
+           top: str | None = None) -> str:
+    """A quick, sensible move: lay melds and lay-offs; take a discard that fits; discard
+    the card with the fewest partners, the highest first (so hands do end)."""
     for prefix in ("meld", "lay", "swap"):
         found = [m for m in legal if m.startswith(prefix)]
         if found:
             return rng.choice(found)
     if "draw" in legal:
-        return "take" if "take" in legal and rng.random() < 0.3 else "draw"
+        if "take" in legal and top is not None and hand is not None \
+                and _partners(top, [*hand, top]) >= 2:
+            return "take"
+        return "draw"
     discards = [m for m in legal if m.startswith("discard")]
     if discards:
-        return max(discards, key=lambda m: (rank_of(parse_card(m.split()[1])), m))
+        cards = hand or []
+        return min(discards, key=lambda m: (_partners(m.split()[1], cards),
+                                            -rank_of(parse_card(m.split()[1])), m))
     return rng.choice(legal)
 
 
@@ -148,7 +186,10 @@ def play_out(players: list[Player], rng: random.Random, limit: int = 100000) -> 
         if players[0].status == "over":
             break
         mover = next(p for p in players if p.view and p.view["seat"] == view["to_move"])
-        reply = mover.move(choose(mover.legal, rng))
+        seen = mover.view
+        assert seen is not None
+        top = seen["discard"][-1] if seen["discard"] else None
+        reply = mover.move(choose(mover.legal, rng, seen["hand"], top))
         assert reply["type"] == "ack", reply
         made += 1
     for p in players:
