@@ -16,10 +16,10 @@ from typing import Any
 
 import httpx
 import pytest
-from test_server_support import Player, choose, humans, play_out
 from websockets.sync.client import ClientConnection, connect
 
 from rummykit.record import loads, replay
+from test_server_support import Player, choose, humans, play_out
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
 
