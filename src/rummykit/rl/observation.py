@@ -118,6 +118,8 @@ class Observation:
         self._melds: dict[int, tuple[TableMeld, int, int]] = {}
         self._no_discards = (0,) * n
         self._card_size = self.offsets["hand_sizes"]
+        #: one deck, no contract parts: every card part is a bit set (the fast path)
+        self._bits_only = not self.multi and not contract
         self._pack = struct.Struct(f"<{self.size - self._card_size}f").pack
         #: one-hot rows by relative seat (row ``n``: all zero), 0/1 rows by seat bit set
         self._one_hot = [tuple(int(i == k) for i in range(n)) for k in range(n + 1)]
@@ -169,7 +171,7 @@ class Observation:
     def build(self, seen: PlayerView, totals: Sequence[int] | None = None,
               out: Array | None = None) -> Array:
         """The flat observation of ``seen``; ``totals`` are the match totals by seat."""
-        if not self.multi:
+        if self._bits_only:
             return self._build_one_deck(seen, totals, out)
         if out is None:
             out = np.empty(self.size, dtype=np.float32)
@@ -234,8 +236,8 @@ class Observation:
 
     def _build_one_deck(self, seen: PlayerView, totals: Sequence[int] | None,
                         out: Array | None) -> Array:
-        """:meth:`build` for one deck without jokers: every card part is a bit set, packed
-        into one integer and unpacked once."""
+        """:meth:`build` for one deck without jokers or contract parts: every card part is a
+        bit set, packed into one integer and unpacked once."""
         seat = seen.seat
         known = seen.known
         discarded = seen.discarded or self._no_discards
