@@ -1,6 +1,7 @@
 # rummykit developer entry points.
 #
-#   make run     set up .venv, then play in the terminal
+#   make run     set up .venv, then serve the web app on http://127.0.0.1:8000 (SQLite)
+#   make play    set up .venv, then play in the terminal
 #   make test    set up .venv, then ruff, mypy --strict and pytest (with doctests)
 #   make bench   set up .venv with the `anchors` extra, then run the benchmark
 #                (pass options with ARGS, e.g. `make bench ARGS=--json`)
@@ -35,7 +36,7 @@ else
 UV_DEP :=
 endif
 
-.PHONY: help setup setup-anchors run test lint typecheck pytest bench lock clean
+.PHONY: help setup setup-anchors run play test lint typecheck pytest bench lock clean
 
 help:
 	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
@@ -56,6 +57,10 @@ setup-anchors: $(UV_DEP)
 	@$(UV) sync --frozen --all-extras >&2
 
 run: setup
+	@echo "rummykit: open http://127.0.0.1:8000 in a browser (Ctrl-C stops the server)"
+	$(UV_RUN) rummykit serve --host 127.0.0.1 --port 8000
+
+play: setup
 	$(UV_RUN) rummykit play
 
 lint: setup
