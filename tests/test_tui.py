@@ -21,7 +21,7 @@ from rummykit.tui.screens.new_game import NewGameScreen
 from rummykit.tui.screens.pile import PileScreen
 from rummykit.tui.screens.results import HandEndScreen, MatchEndScreen
 from rummykit.tui.widgets import Melds
-from test_tui_support import SIZE, screen_text, select_cards, settle, table
+from test_tui_support import SIZE, screen_text, select_cards, settle, table, wait_for
 
 LONG_BASIC = dataclasses.replace(BASIC, target_score=1000)
 
@@ -277,10 +277,13 @@ async def test_the_new_game_dialog_starts_a_contract_game() -> None:
         await pilot.click("#start")
         await pilot.pause()
         assert "unknown bot 'wizard'" in screen_text(app)
+        start = app.screen.query_one("#start")
+        await wait_for(pilot, lambda: not start.has_class("-active"))  # a button's press effect
         app.screen.query_one("#bots", Input).value = "greedy"
         app.screen.query_one("#seed", Input).value = "11"
         app.screen.query_one("#name", Input).value = "Zed"
         await pilot.click("#start")
+        await wait_for(pilot, lambda: app.table is not None)
         await settle(pilot)
         game = table(app).game
         assert game.match.rules == CONTRACT

@@ -4,6 +4,7 @@ and clicking cards. No tests here."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -38,6 +39,15 @@ async def settle(pilot: Pilot[None], rounds: int = 400) -> None:
         if not screen.busy and screen.game.bot_to_move is None:
             return
     raise AssertionError("the bots did not finish")
+
+
+async def wait_for(pilot: Pilot[None], ready: Callable[[], bool], rounds: int = 400) -> None:
+    """Pause until ``ready()`` holds."""
+    for _ in range(rounds):
+        if ready():
+            return
+        await pilot.pause()
+    raise AssertionError("the app did not get there")
 
 
 def screen_text(app: RummyApp) -> str:
