@@ -1,5 +1,6 @@
 """Engine values in wire form. Renders what :mod:`rummykit.views` allows, hides nothing
-itself: a view is rendered whole."""
+itself: a view is rendered whole. Models are built without validation (the values come
+from the engine, not from outside)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ def _cards(hand: int) -> list[str]:
 def view_out(seen: PlayerView) -> ViewOut:
     """The wire form of a view (a spectator's has seat -1, sent as null)."""
     result = seen.result
-    return ViewOut(
+    return ViewOut.model_construct(
         rules=seen.rules.name,
         seat=None if seen.seat < 0 else seen.seat,
         hand_number=seen.deal_index,
@@ -27,7 +28,8 @@ def view_out(seen: PlayerView) -> ViewOut:
         phase=seen.phase,
         hand=_cards(seen.hand),
         hand_sizes=list(seen.hand_sizes),
-        table=[MeldOut(number=i + 1, kind=m.kind, cards=[format_placed(c) for c in m.cards],
+        table=[MeldOut.model_construct(number=i + 1, kind=m.kind,
+                                       cards=[format_placed(c) for c in m.cards],
                        placed_by=list(m.placed_by)) for i, m in enumerate(seen.table)],
         discard=[format_card(c) for c in seen.discard],
         stock_size=seen.stock_size,
@@ -37,7 +39,7 @@ def view_out(seen: PlayerView) -> ViewOut:
         turn_count=seen.turn_count,
         rebuilds=seen.rebuilds,
         down=[s for s in range(seen.num_players) if seen.down >> s & 1],
-        result=None if result is None else ResultOut(
+        result=None if result is None else ResultOut.model_construct(
             result=result.result, winner=result.winner, rummy=result.rummy,
             reason=result.reason, scores=list(result.scores)),
         revealed=[_cards(h) for h in seen.revealed] if seen.revealed else None,

@@ -28,5 +28,6 @@ def serve(
     settings = Settings.model_validate({k: v for k, v in given.items() if v is not None})
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
-                ws_max_size=max(65536, settings.max_message_bytes * 4), log_level="warning",
+                ws_max_size=max(65536, settings.max_message_bytes * 4),
+                ws_per_message_deflate=False, log_level="warning",
                 access_log=False)

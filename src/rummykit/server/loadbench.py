@@ -1,0 +1,242 @@
+"""Load benchmark: N tables of client bots playing through real WebSockets on loopback.
+
+Starts ``rummykit serve`` on a fresh SQLite file (or uses ``--url``), opens N tables of
+two human seats, and plays each seat from its own WebSocket client with a quick
+heuristic, match after match (rematch), for ``--duration`` seconds. Reports moves per
+second, the move round trip (move sent to ack received), errors, matches completed and
+stored. ``make bench-server`` runs it; ``--json`` prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+from rummykit.cards import parse_card, rank_of
+
+
+@dataclass
+class Totals:
+    """What the clients measured."""
+
+    moves: int = 0
+    errors: list[str] = field(default_factory=list)
+    round_trips: list[float] = field(default_factory=list)
+    matches: set[tuple[str, int]] = field(default_factory=set)
+
+
+def _partners(card: str, hand: list[str]) -> int:
+    if card.startswith("JK"):
+        return 99
+    mine = parse_card(card)
+    score = 0
+    for other in hand:
+        if other != card and not other.startswith("JK"):
+            theirs = parse_card(other)
+            if rank_of(theirs) == rank_of(mine):
+                score += 2
+            elif other[0] == card[0] and abs(rank_of(theirs) - rank_of(mine)) <= 2:
+                score += 1
+    return score
+
+
+def choose(legal: list[str], view: dict[str, Any]) -> str:
+    """Meld and lay off when possible; take a fitting discard; discard the loneliest card."""
+    for prefix in ("meld", "lay", "swap"):
+        for move in legal:
+            if move.startswith(prefix):
+                return move
+    hand: list[str] = view["hand"]
+    if "draw" in legal:
+        top = view["discard"][-1] if view["discard"] else None
+        if "take" in legal and top is not None and _partners(top, [*hand, top]) >= 2:
+            return "take"
+        return "draw"
+    discards = [m for m in legal if m.startswith("discard")]
+    if discards:
+        return min(discards, key=lambda m: (_partners(m.split()[1], hand),
+                                            -rank_of(parse_card(m.split()[1])), m))
+    return legal[0]
+
+
+async def seat_client(url: str, table: str, token: str, stop_at: float, think: float,
+                      totals: Totals) -> None:
+    """Play one seat until ``stop_at``, then finish the move in flight; each move waits
+    ``think`` seconds on average (not counted in the round trip)."""
+    pause = random.Random(token)
+    async with connect(url, max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token, "version": None}))
+        ack = 0
+        sent_at = 0.0
+        waiting = False
+        latest: dict[str, Any] | None = None  # the newest view not yet acted on
+        while True:
+            wait = max(stop_at - time.monotonic(), 0) + 5.0
+            try:
+                raw = await asyncio.wait_for(ws.recv(), wait)
+            except TimeoutError:
+                if waiting:
+                    totals.errors.append("no reply to a move within 5 s")
+                return  # idle after the end: the table has stopped
+            message = json.loads(raw)
+            kind = message["type"]
+            if kind == "ack":
+                totals.round_trips.append(time.perf_counter() - sent_at)
+                totals.moves += 1
+                waiting = False
+            elif kind == "error":
+                totals.errors.append(f"{message['code']}: {message['message']}")
+                waiting = False
+            elif kind in ("event", "sync"):
+                latest = message
+                match = message["match"] if kind == "event" else message["table"]["match"]
+                if match and match["over"]:
+                    totals.matches.add((table, match["number"]))
+                    if time.monotonic() < stop_at:
+                        await ws.send(json.dumps({"type": "rematch"}))
+            if time.monotonic() >= stop_at and not waiting:
+                return
+            if latest is not None and latest["legal"] and not waiting:
+                move = choose(latest["legal"], latest["view"])
+                if think > 0:
+                    await asyncio.sleep(think * pause.uniform(0.5, 1.5))
+                ack += 1
+                waiting = True
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "move", "move": move,
+                                          "version": latest["version"], "ack": ack}))
+                latest = None
+
+
+def free_port() -> int:
+    """A free TCP port on loopback."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_server(database_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    """``rummykit serve`` in a child process, once it answers."""
+    env = {**os.environ, "RUMMYKIT_MAX_TURNS_PER_HAND": "200", "RUMMYKIT_GRACE_SECONDS": "600"}
+    with log.open("ab") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "rummykit.cli", "serve", "--host", "127.0.0.1", "--port",
+             str(port), "--database-url", database_url], env=env, stdout=out,
+            stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+        if process.poll() is not None:
+            break
+    raise SystemExit(f"the server did not start; see {log}")
+
+
+async def run(base: str, tables: int, duration: float, think: float) -> dict[str, Any]:
+    """Create the tables, play for ``duration`` seconds, then check the stored records."""
+    totals = Totals()
+    ws_url = base.replace("http", "ws", 1) + "/ws"
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+        body = {"rules": "basic", "options": {"target_score": 50},
+                "seats": [{"kind": "human", "name": "North"},
+                          {"kind": "human", "name": "South"}]}
+        created = await asyncio.gather(*(http.post("/api/tables", json=body)
+                                         for _ in range(tables)))
+        seats = [(r.json()["table"]["id"], t["token"]) for r in created
+                 for t in r.json()["tokens"]]
+        started = time.monotonic()
+        stop_at = started + duration
+        results = await asyncio.gather(
+            *(seat_client(ws_url, table, token, stop_at, think, totals)
+              for table, token in seats),
+            return_exceptions=True)
+        elapsed = time.monotonic() - started
+        totals.errors += [repr(r) for r in results if isinstance(r, BaseException)]
+        stored = 0
+        for table, number in sorted(totals.matches):
+            reply = await http.get(f"/api/tables/{table}/matches/{number}/record")
+            stored += reply.status_code == 200
+    trips = sorted(totals.round_trips)
+
+    def percentile(q: float) -> float:
+        return round(1000 * trips[min(len(trips) - 1, int(q * len(trips)))], 2) if trips else 0
+
+    return {
+        "tables": tables, "connections": len(seats), "think_seconds": think,
+        "seconds": round(elapsed, 1),
+        "moves": totals.moves, "moves_per_second": round(totals.moves / elapsed, 1),
+        "round_trip_ms": {"p50": percentile(0.50), "p90": percentile(0.90),
+                          "p99": percentile(0.99), "max": percentile(1.0),
+                          "mean": round(1000 * statistics.fmean(trips), 2) if trips else 0},
+        "errors": len(totals.errors), "error_samples": totals.errors[:5],
+        "matches_completed": len(totals.matches), "matches_stored": stored,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print its figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
+    parser.add_argument("--think", type=float, default=0.3,
+                        help="mean seconds a client waits before each move (0: flat out)")
+    parser.add_argument("--database-url", default=None,
+                        help="for the server started here (default: a fresh SQLite file)")
+    parser.add_argument("--url", default=None, help="use a running server instead")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    server = None
+    folder = tempfile.mkdtemp(prefix="rummykit-bench-")
+    base = args.url
+    if base is None:
+        port = free_port()
+        url = args.database_url or f"sqlite:///{folder}/bench.db"
+        server = start_server(url, port, Path(folder) / "server.log")
+        base = f"http://127.0.0.1:{port}"
+    try:
+        report = asyncio.run(run(base.rstrip("/"), args.tables, args.duration, args.think))
+    finally:
+        if server is not None:
+            server.send_signal(signal.SIGINT)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        trips = report["round_trip_ms"]
+        print(f"{report['tables']} tables, {report['connections']} WebSocket clients, "
+              f"{report['seconds']} s, think time {report['think_seconds']} s a move")
+        print(f"moves: {report['moves']} ({report['moves_per_second']}/s)")
+        print(f"move round trip ms: p50 {trips['p50']}  p90 {trips['p90']}  "
+              f"p99 {trips['p99']}  max {trips['max']}")
+        print(f"errors: {report['errors']} {report['error_samples'] or ''}")
+        print(f"matches completed: {report['matches_completed']}, stored: "
+              f"{report['matches_stored']}")
+    return 0 if report["errors"] == 0 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
