@@ -92,3 +92,10 @@ clean:
 	rm -rf .venv $(TOOLS) .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -name '*.egg-info' -type d -prune -exec rm -rf {} +
+
+# Load benchmark of the multiplayer server: N tables of WebSocket clients on loopback
+# against `rummykit serve` on a fresh SQLite file (pass options with ARGS, e.g.
+# `make bench-server ARGS="--tables 200 --duration 60 --json"`).
+.PHONY: bench-server
+bench-server: setup
+	@$(UV_RUN) python -m rummykit.server.loadbench $(ARGS)
