@@ -250,10 +250,10 @@ class TableScreen(Screen[None]):
 
         self.app.push_screen(HandEndScreen(seen, names, sheet, game.match.over), next_hand)
 
-    def after_match(self, choice: str | None) -> None:
+    async def after_match(self, choice: str | None) -> None:
         """New game or quit, as chosen on the match-end screen."""
         if choice == "new":
-            self.app.action_new_game()  # type: ignore[attr-defined]
+            await self.app.run_action("new_game")
         else:
             self.app.exit()
 
