@@ -447,7 +447,9 @@ class PlaySession:
         if result.result == WIN and result.winner is not None:
             what = f"{self.players[result.winner]} went out"
             if result.rummy:
-                what += " - going rummy, points doubled"
+                times = seen.rules.going_rummy_multiplier
+                what += " - going rummy" + {1: "", 2: ", points doubled"}.get(
+                    times, f", points x{times}")
         elif result.result == ABORTED:
             what = "aborted (turn limit reached), no points"
         else:
