@@ -11,6 +11,14 @@ playouts of the sampled world (``--evaluator greedy``, rummykit's playout policy
 
 Prints one JSON object: hands, wins, mean points per hand (ISMCTS minus the bot) with a
 95% interval over deals, and time per ISMCTS decision.
+
+Measured (2026-11-30, basic, 2 players, 150 mirrored deals = 300 hands each, ISMCTS with 40
+simulations per decision, greedy playouts, uct_c 20, seed 1, on a shared 2-core machine):
+``--opponent greedy``: ISMCTS won 89 hands, greedy 209 (2 without a winner), ISMCTS
+-24.7 points per hand (95% interval -28.0 to -21.4), 265 ms per decision;
+``--opponent expert``: ISMCTS won 91, expert 209, -23.5 points per hand (-27.0 to -20.0),
+198 ms per decision. Random rollouts (OpenSpiel's default evaluator) almost never finish a
+hand, so every leaf is worth 0 and the search has nothing to go on.
 """
 
 from __future__ import annotations
