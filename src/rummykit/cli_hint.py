@@ -136,7 +136,7 @@ def run(source: str, *, hand: int | None = None, move: int | None = None,
         return json.dumps(body, ensure_ascii=False) + "\n"
     unit = f"hand {place.hand + 1}"
     if state.rules.contract_schedule:
-        from rummykit.cli_play import contract_words
+        from rummykit.wording import contract_words
 
         unit = f"deal {place.hand + 1} ({contract_words(state.rules, state.deal_index)})"
     lines = [f"{names[state.to_move]} (seat {state.to_move}) to move: {state.rules.name} "

@@ -78,7 +78,7 @@ def _outcome(played: HandReplay, names: list[str]) -> str:
 def _hand_lines(number: int, played: HandReplay, names: list[str]) -> list[str]:
     state = played.state
     if _is_contract(played):
-        from rummykit.cli_play import contract_words
+        from rummykit.wording import contract_words
 
         lines = [f"Deal {number}: {contract_words(state.rules, state.deal_index)}, "
                  f"dealt by {names[played.dealer]}"]

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rummykit.bots import Bot, make_bot
-from rummykit.cli_play import bot_names, contract_words
 from rummykit.engine import HandState
 from rummykit.errors import IllegalMoveError, RecordError
 from rummykit.match import Match
@@ -28,6 +27,7 @@ from rummykit.record import dump, record_of, replay_file
 from rummykit.rules import Rules
 from rummykit.tui.words import describe
 from rummykit.views import PlayerView, view
+from rummykit.wording import bot_names, contract_words
 
 SEAT = 0
 

@@ -12,10 +12,10 @@ what that seat may see; :func:`public` keeps the part every player may see.
 from __future__ import annotations
 
 from rummykit.cards import format_card, format_cards
-from rummykit.cli_play import gained
 from rummykit.melds import format_placed
 from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
 from rummykit.views import PlayerView
+from rummykit.wording import gained
 
 
 def lay_words(name: str, move: LayOff) -> str:

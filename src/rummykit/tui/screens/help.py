@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rummykit.cli_play import CONTRACT_HELP
 from rummykit.rules import Rules
+from rummykit.wording import CONTRACT_HELP
 
 KEYS = """\
 Keys (the mouse works too: click cards, melds, the pile and the buttons)

@@ -11,10 +11,10 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from rummykit import handset
-from rummykit.cli_play import contract_words, plural
 from rummykit.melds import TableMeld
 from rummykit.tui.cardart import face, inline
 from rummykit.views import PlayerView
+from rummykit.wording import contract_words, plural
 
 
 class SeenWidget(Widget):
