@@ -35,6 +35,7 @@ from rummykit.server.wire import (
     TableOut,
     Welcome,
 )
+from rummykit.server.writer import GroupWriter
 
 log = logging.getLogger("rummykit.server")
 _T = TypeVar("_T")
@@ -77,6 +78,7 @@ class Hub:
         self.conns: dict[str, set[Outbox]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._db = ThreadPoolExecutor(1, thread_name_prefix="rummykit-db")
+        self._writer = GroupWriter(storage, self.db)
         self._bots = BotRunner(settings.bot_processes)
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._timers: dict[tuple[str, int], asyncio.Task[None]] = {}
@@ -189,7 +191,7 @@ class Hub:
         """Store ``change``, then tell everyone; on a storage failure reload the table."""
         row = dataclasses.replace(table.row)
         try:
-            await self.db(self.storage.commit, row, change.rows, change.finished)
+            await self._writer.commit((row, change.rows, change.finished))
         except Exception:
             log.exception("commit failed for table %s; reloading it", table.id)
             self.tables.pop(table.id, None)

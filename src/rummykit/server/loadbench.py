@@ -37,7 +37,7 @@ class Totals:
 
     moves: int = 0
     errors: list[str] = field(default_factory=list)
-    round_trips: list[float] = field(default_factory=list)
+    round_trips: list[tuple[float, float]] = field(default_factory=list)  # (at, seconds)
     matches: set[tuple[str, int]] = field(default_factory=set)
 
 
@@ -97,7 +97,8 @@ async def seat_client(url: str, table: str, token: str, stop_at: float, think: f
             message = json.loads(raw)
             kind = message["type"]
             if kind == "ack":
-                totals.round_trips.append(time.perf_counter() - sent_at)
+                now = time.perf_counter()
+                totals.round_trips.append((now, now - sent_at))
                 totals.moves += 1
                 waiting = False
             elif kind == "error":
@@ -122,6 +123,15 @@ async def seat_client(url: str, table: str, token: str, stop_at: float, think: f
                 await ws.send(json.dumps({"type": "move", "move": move,
                                           "version": latest["version"], "ack": ack}))
                 latest = None
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """User + system CPU time of a process (Linux), or None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -152,7 +162,8 @@ def start_server(database_url: str, port: int, log: Path) -> subprocess.Popen[by
     raise SystemExit(f"the server did not start; see {log}")
 
 
-async def run(base: str, tables: int, duration: float, think: float) -> dict[str, Any]:
+async def run(base: str, tables: int, duration: float, think: float,
+              server_pid: int | None = None) -> dict[str, Any]:
     """Create the tables, play for ``duration`` seconds, then check the stored records."""
     totals = Totals()
     ws_url = base.replace("http", "ws", 1) + "/ws"
@@ -166,18 +177,23 @@ async def run(base: str, tables: int, duration: float, think: float) -> dict[str
         seats = [(r.json()["table"]["id"], t["token"]) for r in created
                  for t in r.json()["tokens"]]
         started = time.monotonic()
+        warm_until = time.perf_counter() + min(5.0, duration / 4)
+        cpu_before, client_before = cpu_seconds(server_pid), time.process_time()
         stop_at = started + duration
         results = await asyncio.gather(
             *(seat_client(ws_url, table, token, stop_at, think, totals)
               for table, token in seats),
             return_exceptions=True)
         elapsed = time.monotonic() - started
+        cpu_after, client_cpu = cpu_seconds(server_pid), time.process_time() - client_before
         totals.errors += [repr(r) for r in results if isinstance(r, BaseException)]
         stored = 0
         for table, number in sorted(totals.matches):
             reply = await http.get(f"/api/tables/{table}/matches/{number}/record")
             stored += reply.status_code == 200
-    trips = sorted(totals.round_trips)
+    trips = sorted(t for at, t in totals.round_trips if at >= warm_until)
+    steady = [at for at, _ in totals.round_trips if at >= warm_until]
+    steady_rate = len(steady) / (max(steady) - warm_until) if len(steady) > 1 else 0.0
 
     def percentile(q: float) -> float:
         return round(1000 * trips[min(len(trips) - 1, int(q * len(trips)))], 2) if trips else 0
@@ -186,11 +202,15 @@ async def run(base: str, tables: int, duration: float, think: float) -> dict[str
         "tables": tables, "connections": len(seats), "think_seconds": think,
         "seconds": round(elapsed, 1),
         "moves": totals.moves, "moves_per_second": round(totals.moves / elapsed, 1),
+        "steady_moves_per_second": round(steady_rate, 1),
         "round_trip_ms": {"p50": percentile(0.50), "p90": percentile(0.90),
                           "p99": percentile(0.99), "max": percentile(1.0),
                           "mean": round(1000 * statistics.fmean(trips), 2) if trips else 0},
         "errors": len(totals.errors), "error_samples": totals.errors[:5],
         "matches_completed": len(totals.matches), "matches_stored": stored,
+        "client_cpu_ms_per_move": round(1000 * client_cpu / max(totals.moves, 1), 2),
+        "server_cpu_ms_per_move": None if cpu_before is None or cpu_after is None
+        or not totals.moves else round(1000 * (cpu_after - cpu_before) / totals.moves, 2),
     }
 
 
@@ -215,7 +235,8 @@ def main(argv: list[str] | None = None) -> int:
         server = start_server(url, port, Path(folder) / "server.log")
         base = f"http://127.0.0.1:{port}"
     try:
-        report = asyncio.run(run(base.rstrip("/"), args.tables, args.duration, args.think))
+        report = asyncio.run(run(base.rstrip("/"), args.tables, args.duration, args.think,
+                                 None if server is None else server.pid))
     finally:
         if server is not None:
             server.send_signal(signal.SIGINT)
@@ -229,10 +250,13 @@ def main(argv: list[str] | None = None) -> int:
         trips = report["round_trip_ms"]
         print(f"{report['tables']} tables, {report['connections']} WebSocket clients, "
               f"{report['seconds']} s, think time {report['think_seconds']} s a move")
-        print(f"moves: {report['moves']} ({report['moves_per_second']}/s)")
-        print(f"move round trip ms: p50 {trips['p50']}  p90 {trips['p90']}  "
-              f"p99 {trips['p99']}  max {trips['max']}")
+        print(f"moves: {report['moves']} ({report['moves_per_second']}/s; "
+              f"{report['steady_moves_per_second']}/s after the first seconds)")
+        print(f"move round trip ms, after the first seconds: p50 {trips['p50']}  "
+              f"p90 {trips['p90']}  p99 {trips['p99']}  max {trips['max']}")
         print(f"errors: {report['errors']} {report['error_samples'] or ''}")
+        print(f"CPU per move: server {report['server_cpu_ms_per_move']} ms, clients "
+              f"{report['client_cpu_ms_per_move']} ms")
         print(f"matches completed: {report['matches_completed']}, stored: "
               f"{report['matches_stored']}")
     return 0 if report["errors"] == 0 else 1

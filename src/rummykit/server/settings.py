@@ -37,7 +37,7 @@ class Settings(BaseSettings):
     rate_per_second: float = Field(default=20.0, gt=0)
     rate_burst: int = Field(default=40, ge=1)
     #: events kept in memory per table for reconnects; older versions get a full resync
-    history: int = Field(default=256, ge=0)
+    history: int = Field(default=64, ge=0)
     #: tables listed by the lobby
     lobby_size: int = Field(default=100, ge=1)
     #: accept a ``seed`` when creating a table (tests and benchmarks only: a known seed

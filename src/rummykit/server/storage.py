@@ -6,6 +6,8 @@ Calls are blocking: the server makes them from one worker thread, in order.
 from __future__ import annotations
 
 import json
+import logging
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +21,8 @@ from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from rummykit.server import schema
+
+log = logging.getLogger("rummykit.server")
 
 
 @dataclass(slots=True)
@@ -77,6 +81,10 @@ class Finished:
     results: tuple[SeatResult, ...]
 
 
+#: one table's commit: its row as it now stands, its new events, the match it finished
+Commit = tuple[TableRow, list[EventRow], Finished | None]
+
+
 @dataclass(slots=True)
 class StoredTable:
     """A table as loaded back: metadata, seats and the current match's events."""
@@ -97,6 +105,9 @@ class Storage(Protocol):
 
     def commit(self, table: TableRow, new: list[EventRow], finished: Finished | None) -> None:
         """Append events and update the table (and the statistics) in one transaction."""
+
+    def commit_many(self, batch: list[Commit]) -> None:
+        """Several tables' commits in one transaction (all or none)."""
 
     def unfinished(self) -> list[str]:
         """Ids of the tables still waiting or playing."""
@@ -130,6 +141,7 @@ def _sqlite_pragmas(synchronous: str) -> Any:
         cursor.execute(f"PRAGMA synchronous={synchronous}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer thread does it
         cursor.close()
     return on_connect
 
@@ -166,12 +178,44 @@ def _seat_values(seat: SeatRow) -> dict[str, Any]:
             "token_hash": seat.token_hash, "controller": seat.controller}
 
 
+class Checkpointer:
+    """Copies SQLite's write-ahead log into the database file from its own thread, so
+    that no commit waits for a checkpoint's disk flush."""
+
+    def __init__(self, engine: Engine, every: float = 1.0) -> None:
+        self.engine = engine
+        self.every = every
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="rummykit-checkpoint",
+                                       daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stopped.wait(self.every):
+            self.checkpoint("PASSIVE")
+
+    def checkpoint(self, mode: str) -> None:
+        """Run one checkpoint (``PASSIVE`` never blocks writers)."""
+        try:
+            with self.engine.connect() as db:
+                db.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
+        except Exception:  # a busy database: the next round catches up
+            log.debug("checkpoint skipped", exc_info=True)
+
+    def stop(self) -> None:
+        """Stop the thread after a last full checkpoint."""
+        self.stopped.set()
+        self.thread.join()
+        self.checkpoint("TRUNCATE")
+
+
 class SqlStorage:
     """:class:`Storage` on SQLAlchemy Core (SQLite or PostgreSQL)."""
 
     def __init__(self, url: str, sqlite_synchronous: str = "NORMAL") -> None:
         self.engine = make_engine(url, sqlite_synchronous)
         migrate(self.engine)
+        self.checkpointer = Checkpointer(self.engine) if url.startswith("sqlite") else None
 
     def create_table(self, table: TableRow, seats: list[SeatRow]) -> None:
         with self.engine.begin() as db:
@@ -187,21 +231,28 @@ class SqlStorage:
                        .values(_seat_values(seat)))
 
     def commit(self, table: TableRow, new: list[EventRow], finished: Finished | None) -> None:
+        self.commit_many([(table, new, finished)])
+
+    def commit_many(self, batch: list[Commit]) -> None:
         with self.engine.begin() as db:
-            if new:
-                db.execute(insert(schema.events), [
-                    {"table_id": table.id, "version": e.version, "match_no": e.match_no,
-                     "kind": e.kind, "data": json.dumps(e.data)} for e in new])
-            values = _table_values(table)
-            del values["id"], values["created"]
-            db.execute(update(schema.tables).where(schema.tables.c.id == table.id)
-                       .values(values))
-            if finished is not None:
-                db.execute(insert(schema.matches).values(
-                    table_id=table.id, match_no=finished.match_no, record=finished.record,
-                    finished=time.time()))
-                for line in finished.results:
-                    self._count(db, line, finished.rules)
+            events = [{"table_id": table.id, "version": e.version, "match_no": e.match_no,
+                       "kind": e.kind, "data": json.dumps(e.data)}
+                      for table, new, _ in batch for e in new]
+            if events:
+                db.execute(insert(schema.events), events)
+            for table, _, finished in batch:
+                self._update(db, table, finished)
+
+    def _update(self, db: Connection, table: TableRow, finished: Finished | None) -> None:
+        values = _table_values(table)
+        del values["id"], values["created"]
+        db.execute(update(schema.tables).where(schema.tables.c.id == table.id).values(values))
+        if finished is not None:
+            db.execute(insert(schema.matches).values(
+                table_id=table.id, match_no=finished.match_no, record=finished.record,
+                finished=time.time()))
+            for line in finished.results:
+                self._count(db, line, finished.rules)
 
     @staticmethod
     def _count(db: Connection, line: SeatResult, rules: str) -> None:
@@ -274,4 +325,6 @@ class SqlStorage:
             return None if found is None else str(found)
 
     def close(self) -> None:
+        if self.checkpointer is not None:
+            self.checkpointer.stop()
         self.engine.dispose()
