@@ -27,7 +27,6 @@ from rummykit.server.storage import SeatRow, Storage, TableRow
 from rummykit.server.table import SPECTATOR, Change, Event, LiveTable, table_rules
 from rummykit.server.wire import (
     CreateTable,
-    EventOut,
     SeatOut,
     SeatsOut,
     SeatToken,
@@ -54,18 +53,6 @@ class Outbox(Protocol):
 def hash_token(token: str) -> str:
     """What storage keeps of a seat token."""
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def render_event(event: Event, recipient: int) -> str:
-    """``event`` as ``recipient`` receives it (cached)."""
-    text = event.rendered.get(recipient)
-    if text is None:
-        seen = event.views[recipient]
-        text = EventOut(version=event.version, kind=event.kind,  # type: ignore[arg-type]
-                        seat=event.seat, move=event.move, match=event.match,
-                        view=view_out(seen), legal=legal_out(seen)).model_dump_json()
-        event.rendered[recipient] = text
-    return text
 
 
 class Hub:
@@ -179,7 +166,7 @@ class Hub:
     def _broadcast(self, table: LiveTable, events: list[Event]) -> None:
         for conn in list(self.conns.get(table.id, ())):
             for event in events:
-                conn.send(render_event(event, conn.recipient))
+                conn.send(event.texts[conn.recipient])
 
     def _broadcast_seats(self, table: LiveTable) -> None:
         text = SeatsOut(seats=self.seats_out(table),
@@ -331,7 +318,7 @@ class Hub:
                 conn.send(self.sync_text(table, recipient))
             else:
                 for event in missed:
-                    conn.send(render_event(event, recipient))
+                    conn.send(event.texts[recipient])
             self.conns.setdefault(table.id, set()).add(conn)
             self._broadcast_seats(table)
         if recipient != SPECTATOR:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from rummykit.cards import format_card, parse_card
@@ -14,26 +14,30 @@ from rummykit.match import Match
 from rummykit.record import HandRecord, Record, dumps, options_of, record_of, replay
 from rummykit.rules import Rules
 from rummykit.server.errors import ServerError, from_engine
-from rummykit.server.render import match_out
+from rummykit.server.render import legal_out, match_out, view_out
 from rummykit.server.storage import EventRow, Finished, SeatResult, SeatRow, StoredTable, TableRow
-from rummykit.server.wire import MatchOut
+from rummykit.server.wire import EventOut, MatchOut
 from rummykit.views import PlayerView, public_view, view
 
 SPECTATOR = -1
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Event:
-    """A committed event and what each viewer saw after it (rendered when first sent)."""
+    """A committed event as each viewer (a seat, or :data:`SPECTATOR`) receives it: its
+    JSON text, rendered once. Texts, not views, are kept, so the history holds few
+    objects for the garbage collector to walk."""
 
     version: int
-    kind: str
-    seat: int | None
-    move: str | None
-    views: dict[int, PlayerView]
-    match_no: int
-    match: MatchOut
-    rendered: dict[int, str] = field(default_factory=dict)
+    texts: dict[int, str]
+
+
+def render_event(version: int, kind: str, seat: int | None, move: str | None,
+                 match: MatchOut, seen: PlayerView) -> str:
+    """The ``event`` message for the viewer of ``seen``."""
+    return EventOut(version=version, kind=kind,  # type: ignore[arg-type]
+                    seat=seat, move=move, match=match, view=view_out(seen),
+                    legal=legal_out(seen)).model_dump_json()
 
 
 @dataclass(slots=True)
@@ -170,10 +174,12 @@ class LiveTable:
         self.row.version += 1
         version = self.row.version
         change.rows.append(EventRow(version, self.row.match_no, kind, data))
-        views = {s: view(match.state, s) for s in range(match.num_players)}
-        views[SPECTATOR] = public_view(match.state)
         out = match_out(match, self.row.match_no)
-        change.events.append(Event(version, kind, seat, move, views, self.row.match_no, out))
+        texts = {s: render_event(version, kind, seat, move, out, view(match.state, s))
+                 for s in range(match.num_players)}
+        texts[SPECTATOR] = render_event(version, kind, seat, move, out,
+                                        public_view(match.state))
+        change.events.append(Event(version, texts))
 
     def remember(self, change: Change) -> None:
         """Keep committed events for reconnects."""
