@@ -9,7 +9,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from starlette.testclient import WebSocketTestSession
@@ -196,5 +195,3 @@ def play_out(players: list[Player], rng: random.Random, limit: int = 100000) -> 
         p.catch_up(max(q.version for q in players))
     return made
 
-
-unique = pytest.fixture(lambda: f"{random.SystemRandom().getrandbits(40):x}")
