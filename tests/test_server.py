@@ -490,3 +490,47 @@ def test_upload_a_record_and_watch_it(client: TestClient, sockets: list[object])
     assert refused.status_code == 422 and refused.json()["error"]["code"] == "record"
     assert client.post("/api/replays", content=b"\xff").json()["error"]["code"] == "record"
     assert client.get("/api/replays/zzz").status_code == 404
+
+
+# -- hints ----------------------------------------------------------------------------
+
+def test_hint_for_the_seat_to_move(client: TestClient) -> None:
+    table_id, tokens = seated(client, ("A", "B"), seed=7)
+    paths = client.get("/api/openapi.json").json()["paths"]
+    assert "/api/tables/{table_id}/hint" in paths
+    for token in tokens:
+        reply = client.get(f"/api/tables/{table_id}/hint", headers={"X-Seat-Token": token})
+        if reply.status_code == 409:
+            assert reply.json()["error"]["code"] == "not_your_turn"
+            continue
+        assert reply.status_code == 200, reply.text
+        advice = reply.json()
+        assert set(advice) == {"move", "text", "lines"}
+        assert advice["move"] in ("draw", "take")
+        assert advice["text"].endswith(".") and "\n" not in advice["text"]
+        assert advice["lines"][0] == f"Recommended: {advice['move']}"
+    codes = [client.get(f"/api/tables/{table_id}/hint", headers={"X-Seat-Token": t}).status_code
+             for t in tokens]
+    assert sorted(codes) == [200, 409]  # exactly the seat to move gets advice
+
+
+def test_hint_refusals(client: TestClient) -> None:
+    created = create(client, [{"kind": "human", "name": "A"}, {"kind": "human"}])
+    waiting_id, waiting_token = created["table"]["id"], created["tokens"][0]["token"]
+    early = client.get(f"/api/tables/{waiting_id}/hint", headers={"X-Seat-Token": waiting_token})
+    assert early.status_code == 409 and early.json()["error"]["code"] == "not_started"
+    table_id, _ = seated(client, ("B", "C"))
+    for headers, code in (({"X-Seat-Token": "nope"}, "bad_token"),
+                          ({"X-Seat-Token": waiting_token}, "bad_token"),
+                          ({}, "bad_request")):
+        reply = client.get(f"/api/tables/{table_id}/hint", headers=headers)
+        assert reply.json()["error"]["code"] == code, reply.text
+
+
+def test_no_hint_after_the_match(client: TestClient, sockets: list[object]) -> None:
+    table_id, tokens = seated(client, ("A", "B"), options={"target_score": 10}, seed=4)
+    players = [connect(client, sockets, token=t) for t in tokens]
+    play_out(players, random.Random(1))
+    for token in tokens:
+        over = client.get(f"/api/tables/{table_id}/hint", headers={"X-Seat-Token": token})
+        assert over.status_code == 409 and over.json()["error"]["code"] == "match_over"

@@ -21,12 +21,14 @@ from rummykit.engine import HandState
 from rummykit.errors import RummyError
 from rummykit.server.bots import BotRunner
 from rummykit.server.errors import ServerError
+from rummykit.server.hinting import advise
 from rummykit.server.render import legal_out, match_out, view_out
 from rummykit.server.settings import Settings
 from rummykit.server.storage import SeatRow, Storage, TableRow
 from rummykit.server.table import SPECTATOR, Change, Event, LiveTable, table_rules
 from rummykit.server.wire import (
     CreateTable,
+    HintOut,
     SeatOut,
     SeatsOut,
     SeatToken,
@@ -304,6 +306,19 @@ class Hub:
             committed = change.events[0].version
             await self._commit(table, change)
             return committed
+
+    async def hint(self, table: LiveTable, seat: int) -> HintOut:
+        """Advice for ``seat``, to move, from its own view (the search runs in a thread)."""
+        if table.status == "waiting":
+            raise ServerError("not_started", "the match has not started: seats are open")
+        seen = table.viewer(seat)
+        if table.status == "over" or seen is None or seen.result is not None:
+            raise ServerError("match_over", "no hand is being played")
+        if seen.to_move != seat:
+            raise ServerError("not_your_turn",
+                              f"it is seat {seen.to_move}'s turn, not seat {seat}'s")
+        return await asyncio.to_thread(advise, seen, self.settings.hint_level,
+                                       self._rng.getrandbits(63))
 
     # -- connections --------------------------------------------------------------
     async def connect(self, conn: Outbox, table: LiveTable, since: int | None) -> None:

@@ -11,6 +11,7 @@ from rummykit.server.hub import Hub
 from rummykit.server.wire import (
     Created,
     CreateTable,
+    HintOut,
     JoinTable,
     SeatOfToken,
     SeatToken,
@@ -73,6 +74,16 @@ async def rematch(table_id: str, token: TokenHeader, hub: HubDep) -> TableOut:
         raise ServerError("bad_token", "this token belongs to another table")
     await hub.vote_rematch(table, seat)
     return hub.table_out(table)
+
+
+@router.get("/tables/{table_id}/hint")
+async def table_hint(table_id: str, token: TokenHeader, hub: HubDep) -> HintOut:
+    """Advice for the seat of ``X-Seat-Token`` when it is to move, computed from that
+    seat's view only (``not_your_turn``, ``not_started``, ``match_over`` otherwise)."""
+    table, seat = await hub.by_token(token)
+    if table.id != table_id:
+        raise ServerError("bad_token", "this token belongs to another table")
+    return await hub.hint(table, seat)
 
 
 @router.get("/seats/{token}")

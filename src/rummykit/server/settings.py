@@ -27,6 +27,8 @@ class Settings(BaseSettings):
     grace_seconds: float = Field(default=30.0, ge=0)
     #: the level of the bot that takes over a disconnected or departed seat
     takeover_level: str = "medium"
+    #: the search level of ``GET /api/tables/{id}/hint`` (``medium``, ``hard`` or ``expert``)
+    hint_level: Literal["medium", "hard", "expert"] = "medium"
     #: seconds a bot waits before moving (lets people follow the play); 0 in tests
     bot_delay: float = Field(default=0.4, ge=0)
     #: bot decisions run in threads (0) or in this many worker processes

@@ -264,6 +264,16 @@ class JoinTable(Strict):
     name: Name
 
 
+class HintOut(Strict):
+    """``GET /api/tables/{id}/hint``: advice for the seat to move, from its own view only:
+    the recommended move in notation, the same in words (one line), and the search's
+    findings (``rummykit hint``'s lines)."""
+
+    move: str
+    text: str
+    lines: list[str]
+
+
 class SeatOfToken(Strict):
     """``GET /api/seats/{token}``: where a token sits."""
 

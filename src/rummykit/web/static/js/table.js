@@ -267,7 +267,9 @@ export class TableScreen {
       const response = await fetch(url, { method, headers: { "X-Seat-Token": this.who.token } });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const data = await response.json();
-      this.hintText = data.text || (data.lines && data.lines.join("\n")) || data.move || JSON.stringify(data);
+      // GET /api/tables/{id}/hint: {move, text (one line in words), lines (the search's findings)}
+      const lines = Array.isArray(data.lines) ? data.lines : [];
+      this.hintText = [data.text || data.move || "", ...lines].filter(Boolean).join("\n") || JSON.stringify(data);
     } catch {
       this.hintText = "No hint available.";
     }
