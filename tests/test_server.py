@@ -420,14 +420,14 @@ def test_rate_limit(backend: str, tmp_path: Path) -> None:
 
 
 def test_grace_period_bot_takeover_and_take_back(backend: str, tmp_path: Path) -> None:
-    with running(settings_for(backend, tmp_path, grace_seconds=0.2,
+    with running(settings_for(backend, tmp_path, grace_seconds=60, join_seconds=0.2,
                               takeover_level="greedy")) as c:
         table_id, tokens = seated(c, ("A", "B"), seed=12)
         with c.websocket_connect("/ws") as socket:
             p = Player(socket)
             p.hello(token=tokens[0])
             p.until("sync")
-            # seat 1 never connects: after the grace period a bot plays it
+            # seat 1 never connects: after join_seconds a bot plays it
             deadline = time.monotonic() + 20
             while True:
                 seats = c.get(f"/api/tables/{table_id}").json()["seats"]
@@ -451,6 +451,32 @@ def test_grace_period_bot_takeover_and_take_back(backend: str, tmp_path: Path) -
             back.until("sync")
             seats = c.get(f"/api/tables/{table_id}").json()["seats"]
             assert seats[1]["controller"] == "human" and seats[1]["connected"]
+
+
+def controllers(client: TestClient, table_id: str) -> list[str]:
+    return [s["controller"] for s in client.get(f"/api/tables/{table_id}").json()["seats"]]
+
+
+def test_unconnected_seats_wait_longer_than_the_grace_period(backend: str,
+                                                             tmp_path: Path) -> None:
+    """A seat that never connected waits ``join_seconds``; one that connected and then
+    dropped gets the (shorter) grace period from its disconnection on."""
+    with running(settings_for(backend, tmp_path, grace_seconds=0.2, join_seconds=60,
+                              takeover_level="greedy")) as c:
+        table_id, tokens = seated(c, ("A", "B", "C"), seed=12)
+        time.sleep(0.5)  # well past the grace period: nobody has arrived, no bot yet
+        assert controllers(c, table_id) == ["human"] * 3
+        with c.websocket_connect("/ws") as socket:
+            p = Player(socket)
+            p.hello(token=tokens[0])
+            p.until("sync")
+            time.sleep(0.4)  # connected: no timer runs for seat 0
+            assert controllers(c, table_id) == ["human"] * 3
+        deadline = time.monotonic() + 20  # seat 0 dropped: a bot plays it after the grace
+        while controllers(c, table_id)[0] != "bot":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert controllers(c, table_id)[1:] == ["human", "human"]  # still waiting
 
 
 def test_leave_hands_the_seat_to_a_bot(client: TestClient) -> None:

@@ -71,6 +71,9 @@ class Hub:
         self._bots = BotRunner(settings.bot_processes)
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._timers: dict[tuple[str, int], asyncio.Task[None]] = {}
+        #: (table, seat) pairs a player has connected to since this server started: their
+        #: timer is the grace period; the others' is the longer wait for a first arrival
+        self._arrived: set[tuple[str, int]] = set()
         self._rng = random.SystemRandom()
 
     # -- plumbing -----------------------------------------------------------------
@@ -335,6 +338,8 @@ class Hub:
                 for event in missed:
                     conn.send(event.texts[recipient])
             self.conns.setdefault(table.id, set()).add(conn)
+            if recipient != SPECTATOR:
+                self._arrived.add((table.id, recipient))
             self._broadcast_seats(table)
         if recipient != SPECTATOR:
             await self.take_back(table, recipient)
@@ -350,6 +355,7 @@ class Hub:
             return
         if not group and table.status == "over":
             del self.conns[conn.table_id]
+            self._arrived = {k for k in self._arrived if k[0] != table.id}
             self.tables.pop(table.id, None)  # reloaded from storage when asked for
             return
         self._broadcast_seats(table)
@@ -367,10 +373,13 @@ class Hub:
         if (table.status != "playing" or row.controller != "human"
                 or self.connected(table.id, seat) or (table.id, seat) in self._timers):
             return
-        self._timers[table.id, seat] = asyncio.create_task(self._take_over(table.id, seat))
+        wait = (self.settings.grace_seconds if (table.id, seat) in self._arrived
+                else self.settings.join_seconds)
+        self._timers[table.id, seat] = asyncio.create_task(
+            self._take_over(table.id, seat, wait))
 
-    async def _take_over(self, table_id: str, seat: int) -> None:
-        await asyncio.sleep(self.settings.grace_seconds)
+    async def _take_over(self, table_id: str, seat: int, wait: float) -> None:
+        await asyncio.sleep(wait)
         self._timers.pop((table_id, seat), None)
         table = self.tables.get(table_id)
         if table is None or self.connected(table_id, seat):

@@ -18,13 +18,17 @@ def serve(
              "PostgreSQL: postgresql+psycopg://user:pass@host/db).")] = None,
     grace: Annotated[float | None, typer.Option(
         help="Seconds a disconnected player keeps the seat before a bot plays it.")] = None,
+    join: Annotated[float | None, typer.Option(
+        help="Seconds a seat whose player has not connected yet waits before a bot plays "
+             "it.")] = None,
 ) -> None:
     """Run the multiplayer server (HTTP and WebSocket); RUMMYKIT_* variables set defaults."""
     import uvicorn
 
     from rummykit.server.app import create_app
 
-    given = {"host": host, "port": port, "database_url": database_url, "grace_seconds": grace}
+    given = {"host": host, "port": port, "database_url": database_url, "grace_seconds": grace,
+             "join_seconds": join}
     settings = Settings.model_validate({k: v for k, v in given.items() if v is not None})
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port,

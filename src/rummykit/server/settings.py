@@ -23,8 +23,12 @@ class Settings(BaseSettings):
     #: SQLite only: ``FULL`` syncs every commit to disk, ``NORMAL`` (WAL) survives a crash of
     #: the process but may lose the last commits on a power cut.
     sqlite_synchronous: Literal["FULL", "NORMAL"] = "NORMAL"
-    #: seconds a human seat may stay disconnected before a bot plays it
+    #: seconds a human seat may stay disconnected, after having been connected, before a
+    #: bot plays it
     grace_seconds: float = Field(default=30.0, ge=0)
+    #: seconds a human seat that has not connected yet (since the match started, or since
+    #: the server did) waits for its player before a bot plays it
+    join_seconds: float = Field(default=300.0, ge=0)
     #: the level of the bot that takes over a disconnected or departed seat
     takeover_level: str = "medium"
     #: the search level of ``GET /api/tables/{id}/hint`` (``medium``, ``hard`` or ``expert``)
