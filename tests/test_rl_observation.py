@@ -3,7 +3,10 @@ offsets, and the observations of two fixed positions, part by part."""
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
+import pytest
 
 from rummykit import BASIC, CONTRACT, HandState, parse_cards, view
 from rummykit.cards import format_card
@@ -105,3 +108,48 @@ def test_reused_buffer_and_bounds() -> None:
         assert np.array_equal(out, fresh)
         assert (fresh >= 0).all() and (fresh <= game.observation.high).all()
         game.act(game.legal_ids()[step % len(game.legal_ids())])
+
+
+def _fresh(obs: Observation) -> Observation:
+    """The same layout, built without the one-deck fast path (from scratch every time)."""
+    plain = Observation(obs.rules, obs.players)
+    plain._bits_only = False
+    return plain
+
+
+@pytest.mark.parametrize(("rules", "players"), [("basic", 2), ("basic", 4), ("traditional", 3)])
+def test_incremental_build_matches_a_fresh_build(rules: str, players: int) -> None:
+    """The one-deck path updates each seat's previous observation in place: in any order of
+    views (every seat, the seat to move, views of another match in between, a reused
+    ``out``), it gives exactly the observation built from scratch, and the
+    arrays it returned before are not changed afterwards."""
+    from rummykit.rl.game import Game
+
+    game, other = Game(rules, players, reward="hand"), Game(rules, players, reward="hand")
+    game.reset(seed=11)
+    other.reset(seed=12)
+    obs = game.observation
+    assert obs._bits_only
+    plain = _fresh(obs)
+    rng = random.Random(5)
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    out = np.empty(obs.size, dtype=np.float32)
+    for step in range(3000):
+        for g in (game, other):
+            if g.done:
+                g.reset()
+        seats = [game.to_move] if step % 3 else rng.sample(range(players), players)
+        for seat in seats:
+            seen = game.seen(seat)
+            totals = list(game.match.totals)
+            want = plain.build(seen, totals)
+            got = obs.build(seen, totals)
+            assert np.array_equal(got, want), (step, seat)
+            if step % 50 == 0:
+                kept.append((got, want.copy()))
+        if step % 7 == 0:  # a view of another match, through the same builder
+            seen = other.seen(other.to_move)
+            assert np.array_equal(obs.build(seen, None, out), plain.build(seen))
+            other.act(rng.choice(other.legal_ids()))
+        game.act(rng.choice(game.legal_ids()))
+    assert all(np.array_equal(got, want) for got, want in kept)

@@ -50,6 +50,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from functools import cache
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -131,14 +132,19 @@ class ActionSpace:
         self.size = self.group_base + len(self.groups)
         self._memo: dict[Move, tuple[int, ...]] = {}
         self._by_id: dict[int, tuple[Move, tuple[int, ...]]] = {}
+        #: by the id() of a move in ``_by_id``: its one action id, or -1 for several
+        self._first: dict[int, int] = {}
+        self._masks: dict[tuple[int, ...], Mask] = {}  # masks of at most two ids
 
     # -- moves -> ids ----------------------------------------------------------------
     def actions(self, move: Move) -> tuple[int, ...]:
         """The ids of ``move`` (a canonical move, as the engine generates them): one id,
         or one per group for a ``meld``."""
-        # keyed by identity first: the engine shares its move objects between positions
+        # keyed by identity first: the engine shares its move objects between positions.
+        # _by_id holds the move itself, so while an entry lives no other object can have
+        # its id: an id found there is that very move
         entry = self._by_id.get(id(move))
-        if entry is not None and entry[0] is move:
+        if entry is not None:
             return entry[1]
         found = self._memo.get(move)
         if found is None:
@@ -148,7 +154,9 @@ class ActionSpace:
             self._memo[move] = found
         if len(self._by_id) > 100_000:
             self._by_id.clear()
+            self._first.clear()
         self._by_id[id(move)] = (move, found)
+        self._first[id(move)] = found[0] if len(found) == 1 else -1
         return found
 
     def _actions(self, move: Move) -> tuple[int, ...]:
@@ -284,43 +292,80 @@ class Decision:
     'meld C8 D8 H8 / CK DK JK=SK'
     """
 
-    __slots__ = ("_options", "prefix", "space")
+    __slots__ = ("_firsts", "_moves", "_options", "prefix", "space")
 
     def __init__(self, space: ActionSpace, legal: Iterable[Move]) -> None:
         self.space = space
         self.prefix: tuple[int, ...] = ()
-        by_id = space._by_id
-        actions = space.actions
-        options = []
-        for move in legal:
-            entry = by_id.get(id(move))
-            options.append((entry[1] if entry is not None and entry[0] is move
-                            else actions(move), move))
-        self._options = options
+        moves = legal if isinstance(legal, (tuple, list)) else tuple(legal)
+        #: the legal moves and, once needed, their ids, in the engine's order
+        self._moves: Sequence[Move] = moves
+        self._options: list[tuple[int, ...]] | None = None
+        # every move's one id, by the moves' identity (a C-level map: this runs every step)
+        firsts: list[int | None] = list(map(space._first.get, map(id, moves)))
+        if None in firsts:
+            firsts = [space.actions(move)[0] if len(space.actions(move)) == 1 else -1
+                      for move in moves]
+        #: the id of every move while every move is one id (then no two legal moves share
+        #: an id, and the id picks the move), else None
+        self._firsts: list[int] | None = None if -1 in firsts else cast(list[int], firsts)
+
+    def _ids(self) -> list[tuple[int, ...]]:
+        if self._options is None:
+            actions = self.space.actions
+            self._options = [actions(move) for move in self._moves]
+        return self._options
+
+    def _next_ids(self) -> list[int]:
+        firsts = self._firsts
+        if firsts is not None:
+            return firsts
+        at = len(self.prefix)
+        return [ids[at] for ids in self._ids()]
 
     def legal_ids(self) -> list[int]:
         """The ids that extend the current prefix, sorted."""
-        at = len(self.prefix)
-        return sorted({ids[at] for ids, _ in self._options})
+        return sorted(set(self._next_ids()))
 
     def mask(self) -> Mask:
         """The legal-action mask (``int8``) of the current step."""
-        mask = np.zeros(self.space.size, dtype=np.int8)
-        at = len(self.prefix)
-        mask.put([ids[at] for ids, _ in self._options], 1)
-        return mask
+        ids = self._next_ids()
+        if len(ids) <= 2:  # a draw step: draw, take (masks are copies: callers may edit them)
+            key = tuple(ids)
+            found = self.space._masks.get(key)
+            if found is None:
+                found = self.space._masks[key] = self._fill(ids)
+            return found.copy()
+        return self._fill(ids)
+
+    def _fill(self, ids: list[int]) -> Mask:
+        raw = bytearray(self.space.size)
+        for action in ids:
+            raw[action] = 1
+        return np.frombuffer(raw, dtype=np.int8)
 
     def choose(self, action: int) -> Move | None:
         """Take one step: the move once complete, else ``None``; ``ValueError`` if illegal."""
+        firsts = self._firsts
+        if firsts is not None:
+            try:
+                move = self._moves[firsts.index(action)]
+            except ValueError:
+                raise ValueError(f"action {action} ({self._describe(action)}) is not legal "
+                                 "here") from None
+            self.prefix += (action,)
+            return move
         at = len(self.prefix)
-        kept = [(ids, move) for ids, move in self._options if ids[at] == action]
+        kept = [(ids, move) for ids, move in zip(self._ids(), self._moves, strict=True)
+                if ids[at] == action]
         if not kept:
             raise ValueError(f"action {action} ({self._describe(action)}) is not legal here")
         self.prefix += (action,)
         for ids, move in kept:
             if len(ids) == at + 1:
                 return move
-        self._options = kept
+        self._options = [ids for ids, _ in kept]
+        self._moves = [move for _, move in kept]
         return None
 
     def _describe(self, action: int) -> str:

@@ -76,6 +76,9 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     def observe(self, agent: str) -> ObsDict:
         if not self.agents:
             raise RuntimeError("no agent is playing: call reset() to start a match")
+        if agent == self.agent_selection and not self.game.done:  # the step loop's case
+            observation, mask = self.game.observe_to_move()
+            return {"observation": observation, "action_mask": mask}
         seat = self._seat[agent]
         return {"observation": self.game.observe(seat), "action_mask": self.game.mask(seat)}
 
@@ -91,7 +94,7 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         game = self.game
         self._cumulative_rewards[agent] = 0.0
         game.act(int(action))
-        paid = any(game.rewards)
+        paid = game.rewards is not game.no_rewards and any(game.rewards)
         if paid or self._paid:  # rewards come only as hands end: mostly all zero
             for name, reward in zip(self.agents, game.rewards, strict=True):
                 self.rewards[name] = reward

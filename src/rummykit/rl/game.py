@@ -77,7 +77,9 @@ class Game:
         self._seeds = random.Random()
         self.match: Match
         self.state: HandState
-        self.rewards = [0.0] * players
+        #: the rewards of an action that ends no hand (shared: never changed in place)
+        self.no_rewards: list[float] = [0.0] * players
+        self.rewards = self.no_rewards
         self.done = False
         self.truncated = False
         self.result: HandResult | None = None
@@ -91,7 +93,7 @@ class Game:
         if seed is not None:
             self._seeds.seed(seed)
         self.match = Match(self.rules, self.names, seed=self._seeds.getrandbits(64))
-        self.rewards = [0.0] * self.players
+        self.rewards = self.no_rewards
         self.done = self.truncated = False
         self.result = None
         self._deal()
@@ -135,7 +137,21 @@ class Game:
         """The seat's legal-action mask (all zero when it is not to move)."""
         if seat != self.state.to_move or self.done:
             return np.zeros(self.actions.size, dtype=np.int8)
-        return self.decision().mask()
+        return (self._decision or self.decision()).mask()
+
+    def observe_to_move(self) -> tuple[Array, Mask]:
+        """The observation and mask of the seat to move (:meth:`observe` and :meth:`mask`
+        in one call, the environments' step loop)."""
+        if self.done:
+            seat = self.state.to_move
+            return self.observe(seat), self.mask(seat)
+        seen = self._seen
+        if seen is None:
+            seen = self._seen = view(self.state, self.state.to_move)
+        decision = self._decision
+        if decision is None:
+            decision = self._decision = self.actions.decision(seen)
+        return self.observation.build(seen, self.match.totals), decision.mask()
 
     def legal_ids(self) -> list[int]:
         """The legal action ids of the seat to move."""
@@ -147,15 +163,16 @@ class Game:
         :attr:`rewards` (this action's), :attr:`done` and :attr:`truncated`."""
         if self.done:
             raise ValueError("the episode is over: reset the environment")
-        self.rewards = [0.0] * self.players
+        self.rewards = self.no_rewards
+        decision = self._decision or self.decision()
         try:
-            move = self.decision().choose(action)
+            move = decision.choose(action)
         except ValueError as exc:
-            legal = ", ".join(self.actions.describe(a) for a in self.decision().legal_ids())
+            legal = ", ".join(self.actions.describe(a) for a in decision.legal_ids())
             raise ValueError(f"{exc}; legal: {legal}") from None
         if move is None:
             return None
-        self._forget()
+        self._seen = self._decision = None
         self.match.push(move)
         result = self.state.result
         if result is not None:

@@ -39,6 +39,12 @@ part               shape     content
 
 The card parts come first, so ``flat[:k * C].reshape(k, C)`` is every card plane.
 
+:meth:`Observation.build` returns a new array each time (the caller may keep it). With one
+deck and no contract parts (``basic``, ``traditional``) it is incremental: each seat's last
+observation is kept, and only the entries of card rows that changed since (compared with
+what was written, so any order of views is right) and the scalars are rewritten before the
+copy; an :class:`Observation` is therefore not for sharing between threads.
+
 >>> import random
 >>> from rummykit import BASIC, HandState, view
 >>> obs = Observation(BASIC, 2)
@@ -54,6 +60,9 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
+from itertools import compress
+from operator import itemgetter, ne
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -116,14 +125,33 @@ class Observation:
         self.size = offset
         self.high = self._bounds(decks, jokers)
         self._melds: dict[int, tuple[TableMeld, int, int]] = {}
-        self._no_discards = (0,) * n
+        self._zeros = (0,) * n
         self._card_size = self.offsets["hand_sizes"]
         #: one deck, no contract parts: every card part is a bit set (the fast path)
         self._bits_only = not self.multi and not contract
         self._pack = struct.Struct(f"<{self.size - self._card_size}f").pack
+        # the fast path's memory: each seat's last observation, the last discard pile seen
+        self._fixed_rows = range(2 * n + 3)  # hand .. taken, the rows before the table's
+        self._scalars_at = self._card_size * 4  # in bytes
+        self._pile: tuple[int, ...] = ()
+        self._pile_bits = 0
         #: one-hot rows by relative seat (row ``n``: all zero), 0/1 rows by seat bit set
         self._one_hot = [tuple(int(i == k) for i in range(n)) for k in range(n + 1)]
         self._seat_bits = [tuple(b >> i & 1 for i in range(n)) for b in range(1 << n)]
+        #: ``_hot[d][t]``: the one-hot dealer and seat to move, relative seats (``t = n``:
+        #: nobody to move)
+        self._hot = [[self._one_hot[d] + self._one_hot[t] for t in range(n + 1)]
+                     for d in range(n)]
+        #: the fast path's memory, by seat
+        self._seats = [_Rows(self.size, 2 * n + 3, m) for _ in range(n)] if self._bits_only \
+            else []
+        # seat-relative order: a seat's per-seat values, itself first; the other seats'
+        # known rows then every seat's discarded row, from ``known + discarded``
+        orders = [[(s + i) % n for i in range(n)] for s in range(n)]
+        self._rotations = [itemgetter(*order) for order in orders]
+        self._others = [itemgetter(*order[1:], *[n + i for i in order]) for order in orders]
+        self._placed = [[self._seat_bits[_rotate(bits, s, n)] for bits in range(1 << n)]
+                        for s in range(n)]
 
     def _bounds(self, decks: int, jokers: int) -> Array:
         """Upper bounds of every entry (all entries are at least 0)."""
@@ -178,7 +206,7 @@ class Observation:
         n = self.players
         seat = seen.seat
         known = seen.known
-        discarded = seen.discarded or (0,) * n
+        discarded = seen.discarded or self._zeros
         sizes = seen.hand_sizes
         if seat:
             known = known[seat:] + known[:seat]
@@ -236,50 +264,91 @@ class Observation:
 
     def _build_one_deck(self, seen: PlayerView, totals: Sequence[int] | None,
                         out: Array | None) -> Array:
-        """:meth:`build` for one deck without jokers or contract parts: every card part is a
-        bit set, packed into one integer and unpacked once."""
+        """:meth:`build` for one deck without jokers or contract parts, where every card
+        part is a bit set: incremental, from the seat's previous observation.
+
+        Each seat keeps its last observation (:class:`_Rows`: the card rows as bit sets and
+        the ``float32`` array holding them); only the entries of rows whose bit set changed
+        are written (a turn changes a few cards), then the scalars, packed in one go. The
+        result is a copy, so the caller may keep it. The rows are compared with what was
+        written, not assumed, so any sequence of views (any seat, any game) gives the same
+        observation as building it from scratch."""
         seat = seen.seat
-        known = seen.known
-        discarded = seen.discarded or self._no_discards
-        sizes = seen.hand_sizes
-        if seat:
-            known = known[seat:] + known[:seat]
-            discarded = discarded[seat:] + discarded[:seat]
-            sizes = sizes[seat:] + sizes[:seat]
-        packed = seen.hand
-        shift = NUM_NATURALS
-        for plane in known[1:]:
-            packed |= plane << shift
-            shift += NUM_NATURALS
-        for plane in discarded:
-            packed |= plane << shift
-            shift += NUM_NATURALS
+        if seat < 0:
+            raise ValueError("a spectator's view (seat -1) has no observation")
+        memo = self._seats[seat]
         pile = seen.discard
-        if pile:  # one deck: the cards are distinct, so their sum is their union
-            packed |= 1 << (pile[-1] + shift) | sum(map(_BIT.__getitem__, pile)) << (
-                shift + NUM_NATURALS)
-        shift += 2 * NUM_NATURALS
-        if seen.taken >= 0:
-            packed |= 1 << (seen.taken + shift)
-        shift += NUM_NATURALS
-        cache = self._melds
-        for meld in seen.table:
-            entry = cache.get(id(meld))
-            if entry is None or entry[0] is not meld:
-                self._meld_planes(meld)
-                entry = cache[id(meld)]
-            packed |= entry[1] << shift
-            shift += NUM_NATURALS
-        size = self._card_size
-        bits = np.unpackbits(np.frombuffer(packed.to_bytes((size + 7) // 8, "little"),
-                                           dtype=np.uint8), count=size, bitorder="little")
-        scalars = np.frombuffer(self._pack(*self._scalars(seen, sizes, totals)),
-                                dtype=np.float32)
+        if pile:
+            top = _BIT[pile[-1]]
+            last = self._pile
+            if pile != last:  # one card discarded or taken since, or another pile
+                if len(pile) == len(last) + 1 and pile[:-1] == last:
+                    self._pile_bits |= top
+                elif len(pile) + 1 == len(last) and last[:-1] == pile:
+                    self._pile_bits ^= _BIT[last[-1]]
+                else:  # one deck: the cards are distinct, so their sum is their union
+                    self._pile_bits = sum(map(_BIT.__getitem__, pile))
+                self._pile = pile
+            pile_bits = self._pile_bits
+        else:
+            top = pile_bits = 0
+        taken = seen.taken
+        rows = [seen.hand, *self._others[seat](seen.known + (seen.discarded or self._zeros)),
+                top, pile_bits, _BIT[taken] if taken >= 0 else 0]
+        before = memo.rows
+        if rows != before:
+            floats = memo.floats
+            for k in compress(self._fixed_rows, map(ne, rows, before)):
+                new = rows[k]
+                base = k * NUM_NATURALS
+                diff = new ^ before[k]
+                while diff:
+                    low = diff & -diff
+                    floats[base + low.bit_length() - 1] = 1.0 if new & low else 0.0
+                    diff ^= low
+            memo.rows = rows
+        table = seen.table
+        if table != memo.table:
+            self._table_rows(memo, table)
+        n = self.players
+        rotate = self._rotations[seat]
+        memo.raw[self._scalars_at:] = self._pack(
+            *rotate(seen.hand_sizes), seen.stock_size,
+            *(rotate(totals) if totals is not None else self._zeros),
+            *self._hot[(seen.dealer - seat) % n][
+                n if seen.result is not None else (seen.to_move - seat) % n],
+            *_PHASES.get(seen.phase, (0, 0)), seen.melds_this_turn, seen.placed_this_turn,
+            seen.turn_count, seen.rebuilds, *self._placed[seat][seen.ever_placed],
+            seen.deal_index)
         if out is None:
-            return np.concatenate((bits, scalars), dtype=np.float32)
-        out[:size] = bits
-        out[size:] = scalars
+            return memo.flat.copy()
+        out[:] = memo.flat
         return out
+
+    def _table_rows(self, memo: _Rows, table: tuple[TableMeld, ...]) -> None:
+        """Rewrite the rows of the table melds that changed."""
+        cache = self._melds
+        rows = memo.table_rows
+        floats = memo.floats
+        first = len(memo.rows)
+        for t in range(max(len(table), len(memo.table))):
+            if t < len(table):
+                meld = table[t]
+                entry = cache.get(id(meld))
+                new = entry[1] if entry is not None and entry[0] is meld \
+                    else self._meld_planes(meld)[0]
+            else:
+                new = 0
+            old = rows[t]
+            if new != old:
+                rows[t] = new
+                base = (first + t) * NUM_NATURALS
+                diff = new ^ old
+                while diff:
+                    low = diff & -diff
+                    floats[base + low.bit_length() - 1] = 1.0 if new & low else 0.0
+                    diff ^= low
+        memo.table = table
 
     def _write(self, out: Array, at: int, planes: list[int], rows: int) -> int:
         """Card bit sets (one deck) as ``rows`` rows of 0/1 from ``out[at]`` (zero-padded)."""
@@ -310,6 +379,23 @@ class Observation:
 
 
 _BIT = tuple(1 << c for c in range(NUM_NATURALS))
+
+
+class _Rows:
+    """One seat's last observation on the one-deck fast path: its card rows as bit sets,
+    the table melds they came from, and the ``float32`` array that holds them (with
+    memoryviews for single-entry and byte-range writes)."""
+
+    __slots__ = ("flat", "floats", "raw", "rows", "table", "table_rows")
+
+    def __init__(self, size: int, rows: int, melds: int) -> None:
+        self.rows = [0] * rows  # hand .. taken
+        self.table: tuple[TableMeld, ...] = ()
+        self.table_rows = [0] * melds
+        self.flat: Array = np.zeros(size, dtype=np.float32)
+        #: a memoryview of format ``f``: it takes floats (typeshed knows only bytes views)
+        self.floats: Any = memoryview(self.flat)  # type: ignore[arg-type]
+        self.raw = self.floats.cast("B")
 
 
 def _rotate(bits: int, seat: int, n: int) -> int:
