@@ -331,6 +331,13 @@ def test_restart_loads_the_table_back(backend: str, tmp_path: Path) -> None:
                 assert mover.move(random_choice(mover.legal, rng))["type"] == "ack"
                 for p in players:
                     p.catch_up(mover.version)
+            players[0].send({"type": "sync"})
+            log0 = players[0].until("sync")["log"]
+            events = [m for m in players[0].log if m["type"] == "event"]
+            deal = max((m["version"] for m in events if m["kind"] == "deal"), default=1)
+            assert log0 == [{"version": m["version"], "seat": m["seat"], "move": m["move"]}
+                            for m in events if m["kind"] == "move" and m["version"] > deal]
+            assert log0 and log0[-1]["version"] == players[0].version
         version, view0 = players[0].version, players[0].view
     with running(settings) as c, c.websocket_connect("/ws") as s0, \
             c.websocket_connect("/ws") as s1:
@@ -338,6 +345,7 @@ def test_restart_loads_the_table_back(backend: str, tmp_path: Path) -> None:
         again.hello(version=version - 2, token=tokens[0])
         sync = again.until("sync")  # the history is gone: a full resync
         assert sync["version"] == version and sync["view"] == view0
+        assert sync["log"] == log0  # the hand's move log, rebuilt from storage
         current = Player(s1)  # a client that saw everything is told nothing more
         current.version = version
         current.hello(version=version, token=tokens[1])

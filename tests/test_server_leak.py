@@ -75,6 +75,9 @@ def play(client: TestClient, stack: ExitStack, rules: str, seats: int, seed: int
     watcher.until("sync")
     play_out(players, random.Random(seed), limit=limit or 100000)
     watcher.catch_up(players[0].version)
+    for player in (*players, watcher):  # a resync at the end: its move log is checked too
+        player.send({"type": "sync"})
+        player.until("sync")
     return players, watcher
 
 
@@ -116,6 +119,21 @@ def test_no_message_shows_a_card_its_view_hides(tmp_path: Path, rules: str, seat
             check_message(json.dumps(message), seen)
             checked += 1
     assert checked >= len(events) * (seats + 1)
+    # the final resync's move log: the moves of the hand its view shows, as the events
+    # told them
+    final = mirror.state
+    assert final is not None
+    start = max((e["version"] for e in events if e["kind"] == "deal"), default=1)
+    hand_moves = [{"version": e["version"], "seat": e["seat"], "move": e["move"]}
+                  for e in events if e["kind"] == "move" and e["version"] > start]
+    assert hand_moves or limit is None  # a match stopped midway has a hand in progress
+    for recipient, p in enumerate((*players, watcher)):
+        resync = [m for m in p.log if m["type"] == "sync"][-1]
+        assert resync["version"] == players[0].version
+        seen = public_view(final) if recipient == seats else view(final, recipient)
+        assert resync["view"] == json.loads(view_out(seen).model_dump_json())
+        assert resync["log"] == hand_moves  # (after the match: its last hand's moves)
+        check_message(json.dumps(resync), seen)  # the log names no card the view hides
     # the other messages (welcome, sync of the first deal, seats, acks) show nothing more
     first = Match(table_rules(rules, options, settings.max_turns_per_hand),
                   [f"P{i}" for i in range(seats)], seed=seed)
@@ -123,6 +141,8 @@ def test_no_message_shows_a_card_its_view_hides(tmp_path: Path, rules: str, seat
     for recipient, p in enumerate((*players, watcher)):
         seen = public_view(first_state) if recipient == seats else view(first_state, recipient)
         for message in p.log:
+            if message["type"] == "sync" and message["version"] > 1:
+                continue  # the final resync, checked above
             if message["type"] == "sync":
                 assert message["view"] == json.loads(view_out(seen).model_dump_json())
             if message["type"] != "event":

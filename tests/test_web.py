@@ -505,3 +505,29 @@ def test_the_hint_button_asks_the_server(new_page: Opener, server: str) -> None:
     assert shown[0].endswith(".") and shown[1].startswith("Recommended: ")
     assert shown[1].removeprefix("Recommended: ") in ("draw", "take")
     assert asked == [token]
+
+
+def test_a_fresh_browser_gets_the_hand_so_far_from_the_server(new_page: Opener,
+                                                                server: str) -> None:
+    """The sync carries the hand's move log: a browser with no notes of its own (another
+    context, empty localStorage) lists the same moves as the one that played them."""
+    page = new_page()
+    token = table_against_bot(server)
+    page.goto(f"/#/play/{token}")
+    for _ in range(2):
+        if not wait_turn_or_end(page):
+            pytest.skip("the bot went out at once")
+        play_turn(page, meld=False)
+    if not wait_turn_or_end(page):
+        pytest.skip("the hand ended early")
+    played = page.locator(".log-list li").all_inner_texts()
+    assert len(played) >= 5  # the deal and at least two turns of two moves
+    fresh = new_page()
+    fresh.goto(f"/#/play/{token}")
+    assert wait_turn_or_end(fresh)
+    fresh.wait_for_function("n => document.querySelectorAll('.log-list li').length >= n",
+                            arg=len(played))
+    listed = fresh.locator(".log-list li").all_inner_texts()
+    if "discard pile" in played[1]:  # the upcard taken first is not named by the log
+        listed[1], played[1] = listed[1].split(" takes")[0], played[1].split(" takes")[0]
+    assert listed == played

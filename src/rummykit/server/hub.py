@@ -22,7 +22,7 @@ from rummykit.errors import RummyError
 from rummykit.server.bots import BotRunner
 from rummykit.server.errors import ServerError
 from rummykit.server.hinting import advise
-from rummykit.server.render import legal_out, match_out, view_out
+from rummykit.server.render import legal_out, log_out, match_out, view_out
 from rummykit.server.settings import Settings
 from rummykit.server.storage import SeatRow, Storage, TableRow
 from rummykit.server.table import SPECTATOR, Change, Event, LiveTable, table_rules
@@ -160,7 +160,9 @@ class Hub:
         seen = table.viewer(recipient)
         return SyncOut(version=table.version, table=self.table_out(table),
                        view=None if seen is None else view_out(seen),
-                       legal=[] if seen is None else legal_out(seen)).model_dump_json()
+                       legal=[] if seen is None else legal_out(seen),
+                       log=[] if seen is None else log_out(table.hand_log)
+                       ).model_dump_json()
 
     def lobby(self) -> list[TableOut]:
         """The newest tables in memory."""

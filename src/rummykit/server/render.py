@@ -8,7 +8,7 @@ from rummykit import handset
 from rummykit.cards import format_card
 from rummykit.match import Match
 from rummykit.melds import format_placed
-from rummykit.server.wire import MatchOut, MeldOut, ResultOut, ViewOut
+from rummykit.server.wire import LoggedMove, MatchOut, MeldOut, ResultOut, ViewOut
 from rummykit.views import PlayerView
 
 
@@ -49,6 +49,11 @@ def view_out(seen: PlayerView) -> ViewOut:
 def legal_out(seen: PlayerView) -> list[str]:
     """The viewer's legal moves in canonical notation (empty unless it is to move)."""
     return [str(m) for m in seen.legal]
+
+
+def log_out(moves: list[tuple[int, int, str]]) -> list[LoggedMove]:
+    """A hand's moves in wire form (notation is public: every viewer gets the same)."""
+    return [LoggedMove.model_construct(version=v, seat=s, move=m) for v, s, m in moves]
 
 
 def match_out(match: Match, number: int) -> MatchOut:

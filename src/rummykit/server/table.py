@@ -71,6 +71,9 @@ class LiveTable:
         self.history: deque[Event] = deque(maxlen=max(history, 1))
         self.rematch_votes: set[int] = set()
         self._restocks_logged = 0
+        #: the current hand's moves: (version, seat, move in notation); public, since
+        #: notation names no hidden card (``draw`` says nothing of the card drawn)
+        self.hand_log: list[tuple[int, int, str]] = []
 
     # -- facts --------------------------------------------------------------------
     @property
@@ -174,6 +177,10 @@ class LiveTable:
         self.row.version += 1
         version = self.row.version
         change.rows.append(EventRow(version, self.row.match_no, kind, data))
+        if kind == "deal":
+            self.hand_log = []
+        elif seat is not None and move is not None:
+            self.hand_log.append((version, seat, move))
         out = match_out(match, self.row.match_no)
         texts = {s: render_event(version, kind, seat, move, out, view(match.state, s))
                  for s in range(match.num_players)}
@@ -207,6 +214,10 @@ class LiveTable:
         restocks: list[list[tuple[int, ...]]] = []
         moves: list[list[str]] = []
         for event in stored.events:
+            if event.kind == "deal":
+                table.hand_log = []
+            else:
+                table.hand_log.append((event.version, event.data["seat"], event.data["move"]))
             if event.kind == "deal":
                 hands.append(HandRecord(deck=tuple(parse_card(c) for c in event.data["deck"])))
                 restocks.append([])

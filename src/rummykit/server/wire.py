@@ -182,15 +182,25 @@ class EventOut(Strict):
     legal: list[str]
 
 
+class LoggedMove(Strict):
+    """A move of the current hand: the version of its event, who made it, the move in
+    canonical notation (public: ``draw`` names no card)."""
+
+    version: int
+    seat: int
+    move: str
+
+
 class SyncOut(Strict):
-    """A full resync: the table, and the recipient's view and legal moves (null view
-    before the first deal)."""
+    """A full resync: the table, the recipient's view and legal moves (null view before
+    the first deal), and the current hand's moves so far."""
 
     type: Literal["sync"] = "sync"
     version: int
     table: TableOut
     view: ViewOut | None
     legal: list[str]
+    log: list[LoggedMove]
 
 
 class SeatsOut(Strict):

@@ -38,16 +38,38 @@ export class TableState {
     this.table = msg.table;
     this.view = msg.view;
     this.legal = msg.legal || [];
-    const seen = this.notes.version;
-    if (Number.isInteger(seen) && msg.version > seen + 1) {
-      this.note("… (moves made while you were away are not listed)", msg.version);
-    }
-    if (!this.notes.log.length && msg.view) this.noteDeal(msg.view, msg.version, "Hand {n}, dealt by {dealer}");
+    this.fillLog(msg);
     if (msg.view && msg.view.result && msg.table.status === "over") {
       this.over = { view: msg.view, match: msg.table.match };
     }
     this.notes.version = msg.version;
     this.save();
+  }
+
+  /** Log what a resync tells: the current hand's moves (msg.log, docs/protocol.md §3)
+   * after the last version this browser logged. Only moves of an earlier hand missed
+   * while away are lost; a fresh browser logs the whole current hand. */
+  fillLog(msg) {
+    const seen = Number.isInteger(this.notes.version) ? this.notes.version : null;
+    if (!msg.view || (seen !== null && msg.version <= seen)) return;
+    const moves = Array.isArray(msg.log) ? msg.log : [];
+    // the hand's deal is the event just before its first move (or the last event)
+    const dealt = moves.length ? moves[0].version - 1 : msg.version;
+    if (seen === null ? !this.notes.log.length : seen < dealt) {
+      if (seen !== null && seen < dealt - 1) {
+        this.note("… (moves of an earlier hand made while you were away are not listed)", dealt);
+      }
+      this.noteDeal(msg.view, dealt, "Hand {n}, dealt by {dealer}");
+    }
+    const names = this.names();
+    moves.forEach((m, i) => {
+      if (seen !== null && m.version <= seen) return;
+      // a take picks up the card the move before discarded (the upcard is not in the log)
+      const before = i > 0 ? moves[i - 1].move : "";
+      const taken = m.move === "take" && before.startsWith("discard ") ? before.slice(8) : null;
+      const yours = m.seat === this.seat;
+      this.note(moveSentence(names[m.seat], m.move, { taken, yours }), m.version, yours ? "mine" : "");
+    });
   }
 
   /** Apply a versioned event; false when it cannot be applied yet (no table known). */
