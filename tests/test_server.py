@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from rummykit.record import loads, replay
+from rummykit.record import loads, match_result, replay
 from test_server_support import (
     BACKENDS,
     Player,
@@ -170,6 +170,10 @@ def test_full_match_between_two_clients(client: TestClient, sockets: list[object
     replayed = replay(loads(record.text))
     assert replayed.ok and replayed.match is not None and replayed.match.over
     assert list(replayed.match.totals) == table["match"]["totals"]
+    hands = table["match"]["hands"]  # each hand's result, as the record's replay has it
+    assert hands == match_result(replayed.match)["hands"]
+    assert len(hands) == table["match"]["hands_played"] >= 1
+    assert [sum(h["scores"][s] for h in hands) for s in (0, 1)] == table["match"]["totals"]
     assert sum(len(h.moves) for h in loads(record.text).hands) == made
     winners = set(table["match"]["winners"])
     for seat, name in enumerate((ann, bob)):
@@ -524,6 +528,18 @@ def test_upload_a_record_and_watch_it(client: TestClient, sockets: list[object])
     assert refused.status_code == 422 and refused.json()["error"]["code"] == "record"
     assert client.post("/api/replays", content=b"\xff").json()["error"]["code"] == "record"
     assert client.get("/api/replays/zzz").status_code == 404
+
+
+# -- the view of a contract deal ------------------------------------------------------
+
+def test_the_view_names_the_contract(client: TestClient, sockets: list[object]) -> None:
+    _, tokens = seated(client, ("A", "B", "C"), rules="contract", seed=3)
+    player = connect(client, sockets, token=tokens[0])
+    assert player.view is not None
+    assert player.view["contract"] == {"sets": 2, "runs": 0, "words": "2 sets"}
+    _, plain = seated(client, ("D", "E"))
+    other = connect(client, sockets, token=plain[0])
+    assert other.view is not None and other.view["contract"] is None
 
 
 # -- hints ----------------------------------------------------------------------------

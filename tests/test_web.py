@@ -531,3 +531,31 @@ def test_a_fresh_browser_gets_the_hand_so_far_from_the_server(new_page: Opener,
     if "discard pile" in played[1]:  # the upcard taken first is not named by the log
         listed[1], played[1] = listed[1].split(" takes")[0], played[1].split(" takes")[0]
     assert listed == played
+
+
+def test_the_sheet_and_contract_come_from_the_server(new_page: Opener, server: str) -> None:
+    """A spectator arriving after some hands sees every hand's points (``match.hands``),
+    not "hands not seen here", and the deal's contract as the server words it."""
+    seats = [{"kind": "bot", "level": "easy"}] * 3
+    created = api(server, "POST", "/api/tables",
+                  {"rules": "contract", "seats": seats, "options": {"max_turns_per_hand": 40}})
+    table_id = created["table"]["id"]
+    deadline = time.monotonic() + 30
+    while True:
+        match = api(server, "GET", f"/api/tables/{table_id}")["match"]
+        if match["hands_played"] >= 2:
+            break
+        assert time.monotonic() < deadline, match
+        time.sleep(0.05)
+    page = new_page()
+    page.goto(f"/#/watch/{table_id}")
+    page.wait_for_selector(".sheet tbody tr")
+    assert page.locator(".sheet tr.muted").count() == 0
+    assert page.locator(".sheet tbody tr").count() >= 2
+    deal, contract = page.evaluate(  # read in one go: the bots keep playing
+        "[document.querySelector('.topbar .deal').innerText,"
+        " document.querySelector('.topbar .contract').innerText]")
+    words = ["2 sets", "1 set + 1 run", "2 runs (of different suits)", "3 sets",
+             "2 sets + 1 run", "1 set + 2 runs (of different suits)",
+             "3 runs (of different suits), all cards at once with no discard"]
+    assert contract == f"Contract: {words[(int(deal.split()[1]) - 1) % 7]}"

@@ -8,12 +8,38 @@ from rummykit import handset
 from rummykit.cards import format_card
 from rummykit.match import Match
 from rummykit.melds import format_placed
-from rummykit.server.wire import LoggedMove, MatchOut, MeldOut, ResultOut, ViewOut
+from rummykit.outcome import HandResult
+from rummykit.server.wire import (
+    ContractOut,
+    LoggedMove,
+    MatchOut,
+    MeldOut,
+    ResultOut,
+    ViewOut,
+)
 from rummykit.views import PlayerView
+from rummykit.wording import contract_words
 
 
 def _cards(hand: int) -> list[str]:
     return [format_card(c) for c in handset.cards(hand)]
+
+
+def result_out(result: HandResult) -> ResultOut:
+    """How a hand ended (FORMATS.md §3)."""
+    return ResultOut.model_construct(result=result.result, winner=result.winner,
+                                     rummy=result.rummy, reason=result.reason,
+                                     scores=list(result.scores))
+
+
+def contract_out(seen: PlayerView) -> ContractOut | None:
+    """The deal's contract (contract rummy), else None."""
+    schedule = seen.rules.contract_schedule
+    if not schedule:
+        return None
+    sets, runs = schedule[seen.deal_index % len(schedule)]
+    return ContractOut.model_construct(sets=sets, runs=runs,
+                                       words=contract_words(seen.rules, seen.deal_index))
 
 
 def view_out(seen: PlayerView) -> ViewOut:
@@ -39,10 +65,9 @@ def view_out(seen: PlayerView) -> ViewOut:
         turn_count=seen.turn_count,
         rebuilds=seen.rebuilds,
         down=[s for s in range(seen.num_players) if seen.down >> s & 1],
-        result=None if result is None else ResultOut.model_construct(
-            result=result.result, winner=result.winner, rummy=result.rummy,
-            reason=result.reason, scores=list(result.scores)),
+        result=None if result is None else result_out(result),
         revealed=[_cards(h) for h in seen.revealed] if seen.revealed else None,
+        contract=contract_out(seen),
     )
 
 
@@ -58,6 +83,6 @@ def log_out(moves: list[tuple[int, int, str]]) -> list[LoggedMove]:
 
 def match_out(match: Match, number: int) -> MatchOut:
     """The public state of a match."""
-    done = sum(1 for log in match.hands if log.result is not None)
-    return MatchOut(number=number, hands_played=done, totals=list(match.totals),
-                    over=match.over, winners=list(match.winners))
+    hands = [result_out(log.result) for log in match.hands if log.result is not None]
+    return MatchOut(number=number, hands_played=len(hands), hands=hands,
+                    totals=list(match.totals), over=match.over, winners=list(match.winners))

@@ -95,11 +95,20 @@ class ResultOut(Strict):
     scores: list[int]
 
 
+class ContractOut(Strict):
+    """Contract rummy: what the deal asks for to go down (RULES.md), and in words."""
+
+    sets: int
+    runs: int
+    words: str
+
+
 class ViewOut(Strict):
     """One viewer's view of the current hand: exactly a ``PlayerView`` in wire form.
 
     ``seat`` is null for spectators (no hand, no legal moves); ``revealed`` holds every
-    hand once the hand is over, else null.
+    hand once the hand is over, else null; ``contract`` is the deal's contract (contract
+    rummy only, else null).
     """
 
     rules: str
@@ -121,6 +130,7 @@ class ViewOut(Strict):
     down: list[int]
     result: ResultOut | None
     revealed: list[list[str]] | None
+    contract: ContractOut | None
 
 
 class SeatOut(Strict):
@@ -135,10 +145,12 @@ class SeatOut(Strict):
 
 
 class MatchOut(Strict):
-    """The match in progress at a table: its number, hands, totals and winners."""
+    """The match in progress at a table: its number, hands, totals and winners; ``hands``
+    holds each finished hand's result and points (FORMATS.md §3), in order."""
 
     number: int
     hands_played: int
+    hands: list[ResultOut]
     totals: list[int]
     over: bool
     winners: list[int]

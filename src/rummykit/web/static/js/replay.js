@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { cardBack, cardFace, cardLabel, sortCards } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { uploadForm } from "./lobby.js";
-import { RULE_NAMES, contractText, moveSentence, resultWords } from "./words.js";
+import { RULE_NAMES, moveSentence, resultWords, viewContract } from "./words.js";
 
 /** Load a replay: the public frames plus each seat's own frames (for its hand). */
 async function loadReplay(id) {
@@ -107,7 +107,7 @@ export class ReplayScreen {
     const v = frame.view;
     const names = data.players;
     const last = data.frames.length - 1;
-    const contract = contractText(data.rules, null, v.hand_number);
+    const contract = viewContract(v, data.rules, null);
     const said = frame.move === null
       ? `Hand ${frame.hand_index + 1} dealt by ${names[v.dealer]}${contract ? `; contract: ${contract}` : ""}.`
       : moveSentence(names[frame.seat], frame.move, { taken: frame.move.startsWith("take") ? v.taken : null });

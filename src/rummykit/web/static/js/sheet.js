@@ -3,11 +3,14 @@
 import { h } from "./dom.js";
 import { seatName } from "./words.js";
 
-/** rows: [{match, hand, scores}] as noted by this browser; match: the server's Match. */
+/** match: the server's Match, whose `hands` holds every finished hand's result; rows:
+ * [{match, hand, scores}] as noted by this browser, for servers without `hands`. */
 export function scoreSheet(rows, seats, match) {
   const n = match ? match.totals.length : seats.length;
   const names = Array.from({ length: n }, (_, s) => seatName(seats, s));
-  const current = match ? rows.filter((r) => r.match === match.number) : [];
+  const fromServer = match && Array.isArray(match.hands)
+    ? match.hands.map((r, hand) => ({ match: match.number, hand, scores: r.scores })) : null;
+  const current = fromServer || (match ? rows.filter((r) => r.match === match.number) : []);
   const missing = match ? match.hands_played - current.length : 0;
   return h("table.sheet", {},
     h("caption", {}, match ? `Match ${match.number + 1} · hands played: ${match.hands_played}` : "Scores"),

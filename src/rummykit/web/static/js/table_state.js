@@ -3,7 +3,7 @@
 // keeps (the move log in words and the score sheet). No DOM here.
 
 import { saveTableNotes, tableNotes } from "./store.js";
-import { contractText, moveSentence, resultWords, seatName } from "./words.js";
+import { moveSentence, resultWords, seatName, viewContract } from "./words.js";
 
 export class TableState {
   constructor(tableId, seat) {
@@ -110,7 +110,7 @@ export class TableState {
 
   noteDeal(view, version, pattern) {
     const names = this.names();
-    const contract = contractText(this.table.rules, this.table.options, view.hand_number);
+    const contract = viewContract(view, this.table.rules, this.table.options);
     const text = pattern.replace("{n}", String(view.hand_number + 1)).replace("{dealer}", names[view.dealer]);
     this.note(`${text}${contract ? `; contract: ${contract}` : ""}.`, version, "deal");
   }

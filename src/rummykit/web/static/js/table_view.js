@@ -5,7 +5,7 @@
 import { cardLabel } from "./cards.js";
 import { h } from "./dom.js";
 import { scoreSheet } from "./sheet.js";
-import { RULE_NAMES, contractText, resultWords, seatName } from "./words.js";
+import { RULE_NAMES, resultWords, seatName, viewContract } from "./words.js";
 
 export const STATUS_TEXT = {
   connecting: "connecting…", open: "connected", reconnecting: "reconnecting…", closed: "disconnected",
@@ -15,7 +15,7 @@ export const STATUS_TEXT = {
 export function topBar(state, status, onLeave = null) {
   const t = state.table;
   const v = state.view;
-  const contract = t && v ? contractText(t.rules, t.options, v.hand_number) : null;
+  const contract = t && v ? viewContract(v, t.rules, t.options) : null;
   return h("header.topbar", {},
     h("a.home", { href: "#/", "aria-label": "Lobby" }, "♠ rummykit"),
     t ? h("span.title", {}, RULE_NAMES[t.rules] || t.rules) : null,

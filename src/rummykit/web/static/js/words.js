@@ -19,6 +19,13 @@ export function contractText(rules, options, handNumber) {
     .filter(Boolean).join(" + ");
 }
 
+/** The contract of the deal a view shows: the server's words (view.contract), else
+ * worked out from the rule set and options as older servers required. */
+export function viewContract(view, rules, options) {
+  if (view && view.contract) return view.contract.words;
+  return view ? contractText(rules, options, view.hand_number) : null;
+}
+
 /** A move in notation, in words: "draws from the stock", "melds 7♥ 8♥ 9♥", ... */
 export function moveWords(move, { taken = null } = {}) {
   const words = move.trim().split(/\s+/);
