@@ -528,6 +528,40 @@ def test_upload_a_record_and_watch_it(client: TestClient, sockets: list[object])
     assert refused.status_code == 422 and refused.json()["error"]["code"] == "record"
     assert client.post("/api/replays", content=b"\xff").json()["error"]["code"] == "record"
     assert client.get("/api/replays/zzz").status_code == 404
+    # every seat's cards: the public view, and each seat's hand as that seat saw it
+    seat1 = client.get(f"/api/replays/{info['id']}", params={"seat": 1}).json()
+    every = client.get(f"/api/replays/{info['id']}", params={"seat": "all"}).json()
+    assert [f["view"] for f in every["frames"]] == [f["view"] for f in public["frames"]]
+    assert [f["hands"] for f in every["frames"]] == [
+        [a["view"]["hand"], b["view"]["hand"]]
+        for a, b in zip(seat0["frames"], seat1["frames"], strict=True)]
+    assert public["frames"][0]["hands"] is None
+    for bad in ("some", "-1", "9"):
+        reply = client.get(f"/api/replays/{info['id']}", params={"seat": bad})
+        assert reply.status_code == 400 and reply.json()["error"]["code"] == "bad_request"
+
+
+def test_the_replay_of_a_table_match(client: TestClient, sockets: list[object]) -> None:
+    table_id, tokens = seated(client, ("A", "B"), options={"target_score": 10}, seed=6)
+    early = client.get(f"/api/tables/{table_id}/matches/0/replay")
+    assert early.status_code == 409 and early.json()["error"]["code"] == "not_over"
+    players = [connect(client, sockets, token=t) for t in tokens]
+    made = play_out(players, random.Random(6))
+    replay_of = client.get(f"/api/tables/{table_id}/matches/0/replay").json()
+    record = loads(client.get(f"/api/tables/{table_id}/matches/0/record").text)
+    assert replay_of["id"] == f"{table_id}-0" and replay_of["players"] == ["A", "B"]
+    assert len(replay_of["frames"]) == made + len(record.hands)
+    assert all(f["hands"] is not None and len(f["hands"]) == 2 for f in replay_of["frames"])
+    assert replay_of["frames"][0]["hands"][0]  # dealt cards, face up
+    assert replay_of["result"]["totals"] == client.get(
+        f"/api/tables/{table_id}").json()["match"]["totals"]
+    seat0 = client.get(f"/api/tables/{table_id}/matches/0/replay", params={"seat": 0}).json()
+    assert [f["view"]["hand"] for f in seat0["frames"]] == [
+        f["hands"][0] for f in replay_of["frames"]]
+    missing = client.get(f"/api/tables/{table_id}/matches/5/replay")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+    unknown = client.get("/api/tables/nope/matches/0/replay")
+    assert unknown.json()["error"]["code"] == "unknown_table"
 
 
 # -- the view of a contract deal ------------------------------------------------------

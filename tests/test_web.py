@@ -391,10 +391,14 @@ def test_two_players_in_two_browsers_and_a_spectator(new_page: Opener, server: s
 def test_the_replay_viewer_steps_through_an_uploaded_record(new_page: Opener,
                                                             server: str) -> None:
     page = new_page()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url.split("/api/")[-1])
+            if "/api/replays/" in request.url else None)
     page.goto("/")
     page.set_input_files(".upload input[type=file]", str(GOLDEN / "basic_2p.rummy.json"))
     page.wait_for_selector(".replay")
     assert page.locator(".replay-seat").count() == 2
+    assert len(asked) == 1 and asked[0].endswith("?seat=all")  # one request, every seat
     # every seat's cards are visible
     seats = [page.locator(f'.replay-seat[data-seat="{s}"] .card') for s in (0, 1)]
     assert [cards.count() for cards in seats] == [10, 10]
@@ -421,8 +425,18 @@ def test_the_replay_of_a_finished_match_at_a_table(new_page: Opener, server: str
         assert time.monotonic() < deadline, "the bots did not finish the match"
         time.sleep(0.2)
     page = new_page()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(f"{request.method} {request.url}")
+            if "/api/" in request.url else None)
     page.goto(f"/#/replay/table/{table}/0")
     page.wait_for_selector(".replay")
+    # one request for the whole replay, every seat's cards face up; nothing uploaded
+    assert [a for a in asked if "replay" in a] == [
+        f"GET {server}/api/tables/{table}/matches/0/replay?seat=all"]
+    assert all(page.locator(f'.replay-seat[data-seat="{s}"] .card').count() >= 10
+               for s in (0, 1))
+    assert page.locator("a:has-text('download record')").get_attribute("href") == \
+        f"/api/tables/{table}/matches/0/record"
     page.click("[aria-label=End]")
     assert page.locator(".replay .result").count() == 1
     page.click("[aria-label=Start]")

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from rummykit import handset
+from rummykit.cards import format_card
 from rummykit.errors import RummyError
 from rummykit.match import Match
 from rummykit.record import Record, replay
 from rummykit.rules import Rules
 from rummykit.server.errors import ServerError
 from rummykit.server.render import view_out
-from rummykit.server.wire import Frame
+from rummykit.server.wire import Frame, ReplayOut
 from rummykit.views import public_view, view
 
 #: the longest record accepted for watching, in frames
@@ -30,9 +32,36 @@ def check(record: Record) -> int:
     return frames
 
 
-def frames(record: Record, seat: int | None) -> list[Frame]:
-    """Every step of a valid record as ``seat`` saw it (None: as a spectator)."""
-    if seat is not None and not 0 <= seat < len(record.players):
+#: ``seat`` of :func:`frames`: every seat's cards, on the public view
+ALL_SEATS = "all"
+
+
+def parse_seat(text: str | None) -> int | str | None:
+    """The ``seat`` query parameter: a seat number, ``all``, or absent (a spectator)."""
+    if text is None or text == ALL_SEATS:
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise ServerError("bad_request", f"seat: expected a seat number or 'all', "
+                          f"not {text[:20]!r}") from None
+
+
+def replay_out(replay_id: str, record: Record, seat: int | str | None) -> ReplayOut:
+    """The frames of a valid record for ``seat`` with its players and result (blocking:
+    replaying a long record takes a while; run it in a thread)."""
+    result = record.result if record.result is not None else {}
+    return ReplayOut(id=replay_id, players=list(record.players), rules=record.rules,
+                     frames=frames(record, seat), result=result)
+
+
+def frames(record: Record, seat: int | str | None) -> list[Frame]:
+    """Every step of a valid record as ``seat`` saw it (None: as a spectator; ``all``: the
+    spectator's view and every seat's cards; a record is of a finished match, or was
+    given to us, so there is nothing left to hide)."""
+    if isinstance(seat, str) and seat != ALL_SEATS:
+        raise ServerError("bad_request", f"seat: expected a seat number or 'all', not {seat!r}")
+    if isinstance(seat, int) and not 0 <= seat < len(record.players):
         raise ServerError("bad_request", f"seat {seat}: the record has "
                           f"{len(record.players)} seats")
     try:
@@ -56,9 +85,11 @@ def frames(record: Record, seat: int | None) -> list[Frame]:
 
 
 def _frame(match: Match, index: int, mover: int | None, move: str | None,
-           seat: int | None, number: int) -> Frame:
+           seat: int | str | None, number: int) -> Frame:
     state = match.state
     assert state is not None
-    seen = public_view(state) if seat is None else view(state, seat)
+    seen = view(state, seat) if isinstance(seat, int) else public_view(state)
+    hands = None if seat != ALL_SEATS else [
+        [format_card(c) for c in handset.cards(h)] for h in state.hands]
     return Frame(index=number, hand_index=index, seat=mover, move=move,
-                 view=view_out(seen), totals=list(match.totals))
+                 view=view_out(seen), totals=list(match.totals), hands=hands)

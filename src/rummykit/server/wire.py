@@ -327,7 +327,8 @@ class ReplayCreated(Strict):
 
 
 class Frame(Strict):
-    """One step of an uploaded record: after ``move`` by ``seat`` (null at a deal)."""
+    """One step of a record: after ``move`` by ``seat`` (null at a deal); ``hands`` holds
+    every seat's cards when all seats were asked for (``?seat=all``), else null."""
 
     index: int
     hand_index: int
@@ -335,10 +336,13 @@ class Frame(Strict):
     move: str | None
     view: ViewOut
     totals: list[int]
+    hands: list[list[str]] | None = None
 
 
 class ReplayOut(Strict):
-    """``GET /api/replays/{id}``: the frames of a record for one viewer."""
+    """``GET /api/replays/{id}`` (``id``: the upload's) and ``GET
+    /api/tables/{id}/matches/{n}/replay`` (``id``: ``TABLE-n``): the frames of a record
+    for one viewer, or for all seats."""
 
     id: str
     players: list[str]

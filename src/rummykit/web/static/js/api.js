@@ -50,6 +50,8 @@ export const api = {
   uploadReplay: (recordText) => call("POST", "/api/replays", { body: recordText }),
   replay: (id, seat) =>
     call("GET", `/api/replays/${encodeURIComponent(id)}${seat === null ? "" : `?seat=${seat}`}`),
+  /** A finished match of a table, every seat's cards in each frame (409 while in play). */
+  matchReplay: (id, n) => call("GET", `/api/tables/${encodeURIComponent(id)}/matches/${n}/replay?seat=all`),
   openapi: () => call("GET", "/api/openapi.json"),
 };
 

@@ -7,15 +7,14 @@ import { fill, h } from "./dom.js";
 import { uploadForm } from "./lobby.js";
 import { RULE_NAMES, moveSentence, resultWords, viewContract } from "./words.js";
 
-/** Load a replay: the public frames plus each seat's own frames (for its hand). */
+/** Load an uploaded replay with every seat's cards (?seat=all: one request). */
 async function loadReplay(id) {
-  const open = await api.replay(id, null);
-  const seats = await Promise.all(open.players.map((_, s) => api.replay(id, s)));
-  const frames = open.frames.map((frame, i) => ({
-    ...frame,
-    hands: seats.map((r) => r.frames[i].view.hand),
-  }));
-  return { ...open, frames };
+  const all = await api.replay(id, "all");
+  if (all.frames.every((frame) => Array.isArray(frame.hands))) return all;
+  // a server without ?seat=all: the public frames plus each seat's own frames
+  const seats = await Promise.all(all.players.map((_, s) => api.replay(id, s)));
+  const frames = all.frames.map((frame, i) => ({ ...frame, hands: seats.map((r) => r.frames[i].view.hand) }));
+  return { ...all, frames };
 }
 
 export class ReplayScreen {
@@ -31,10 +30,17 @@ export class ReplayScreen {
   async start() {
     fill(this.root, h("p.loading", {}, "Loading the replay…"));
     try {
-      let id = this.source.id;
-      if (!id) id = await this.matchReplay();
-      this.data = await loadReplay(id);
-      this.id = id;
+      if (this.source.id) {
+        this.data = await loadReplay(this.source.id);
+        this.recordUrl = `/api/replays/${encodeURIComponent(this.source.id)}/record`;
+        this.recordName = `${this.source.id}.rummy.json`;
+      } else {
+        // a table's finished match, straight from the table (nothing to upload)
+        const { table, match } = this.source;
+        this.data = await api.matchReplay(table, match);
+        this.recordUrl = `/api/tables/${encodeURIComponent(table)}/matches/${match}/record`;
+        this.recordName = `${table}-${match}.rummy.json`;
+      }
     } catch (error) {
       if (this.stopped) return;
       fill(this.root, h("main.panel", {}, h("h2", {}, "This replay cannot be shown"), h("p", {}, error.message),
@@ -44,24 +50,6 @@ export class ReplayScreen {
     if (this.stopped) return;
     document.addEventListener("keydown", this.onKey);
     this.render();
-  }
-
-  /** A finished match's replay: its record uploaded once, the id remembered here. */
-  async matchReplay() {
-    const key = `rummykit.replay.${this.source.table}.${this.source.match}`;
-    const known = sessionStorage.getItem(key);
-    if (known) {
-      try {
-        await api.replay(known, 0);
-        return known;
-      } catch {
-        sessionStorage.removeItem(key);
-      }
-    }
-    const record = await api.matchRecord(this.source.table, this.source.match);
-    const { id } = await api.uploadReplay(record);
-    sessionStorage.setItem(key, id);
-    return id;
   }
 
   stop() {
@@ -118,7 +106,7 @@ export class ReplayScreen {
       h("header.topbar", {}, h("a.home", { href: "#/" }, "♠ rummykit"),
         h("span.title", {}, `Replay · ${RULE_NAMES[data.rules] || data.rules}`),
         h("span.deal", {}, `Hand ${frame.hand_index + 1}`), contract ? h("span.contract", {}, `Contract: ${contract}`) : null,
-        h("a", { href: `/api/replays/${this.id}/record`, download: `${this.id}.rummy.json` }, "download record")),
+        h("a", { href: this.recordUrl, download: this.recordName }, "download record")),
       h("div.replay-controls", { role: "toolbar", "aria-label": "Replay controls" },
         control("Start", "Start", () => this.go(0), this.at === 0),
         control("Previous hand", "« Hand", () => this.jumpHand(-1), this.at === 0),
