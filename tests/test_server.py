@@ -3,8 +3,12 @@ PostgreSQL when RUMMYKIT_TEST_POSTGRES_URL is set)."""
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -618,3 +622,33 @@ def test_no_hint_after_the_match(client: TestClient, sockets: list[object]) -> N
     for token in tokens:
         over = client.get(f"/api/tables/{table_id}/hint", headers={"X-Seat-Token": token})
         assert over.status_code == 409 and over.json()["error"]["code"] == "match_over"
+
+
+# -- rummykit serve ---------------------------------------------------------------------
+
+def test_serve_says_where_it_listens(tmp_path: Path) -> None:
+    """``rummykit serve`` prints its URL once it listens (port 0: the port it got)."""
+    command = Path(sys.executable).parent / "rummykit"
+    process = subprocess.Popen(
+        [str(command) if command.exists() else "rummykit", "serve", "--host", "127.0.0.1",
+         "--port", "0", "--database-url", f"sqlite:///{tmp_path / 'serve.db'}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stderr is not None
+        deadline = time.monotonic() + 30
+        lines = []
+        while time.monotonic() < deadline:
+            line = process.stderr.readline()
+            assert line or process.poll() is None, "".join(lines)
+            lines.append(line)
+            if line.startswith("rummykit: serving on "):
+                break
+        said = [ln for ln in lines if ln.startswith("rummykit: serving on ")]
+        assert len(said) == 1, "".join(lines)
+        url = said[0].split()[-1]
+        assert url.startswith("http://127.0.0.1:") and not url.endswith(":0")
+        with urllib.request.urlopen(f"{url}/api/health", timeout=5) as reply:
+            assert json.loads(reply.read()) == {"status": "ok"}
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import socket
+import sys
 from typing import Annotated
 
 import typer
@@ -31,7 +33,30 @@ def serve(
              "join_seconds": join}
     settings = Settings.model_validate({k: v for k, v in given.items() if v is not None})
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
-                ws_max_size=max(65536, settings.max_message_bytes * 4),
-                ws_per_message_deflate=False, log_level="warning",
-                access_log=False)
+    config = uvicorn.Config(create_app(settings), host=settings.host, port=settings.port,
+                            ws_max_size=max(65536, settings.max_message_bytes * 4),
+                            ws_per_message_deflate=False, log_level="warning",
+                            access_log=False)
+
+    class AnnouncingServer(uvicorn.Server):
+        """Says where it listens, once its sockets are bound."""
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started and not self.should_exit:
+                bound = [s for server in self.servers for s in server.sockets]
+                print(f"rummykit: serving on {listening_url(self.config.host, bound)}",
+                      file=sys.stderr, flush=True)
+
+    AnnouncingServer(config).run()
+
+
+def listening_url(host: str, sockets: list[socket.socket]) -> str:
+    """The URL a server bound to ``sockets`` answers on (the real port when 0 was asked).
+
+    >>> listening_url("127.0.0.1", [])
+    'http://127.0.0.1:0'
+    """
+    port = sockets[0].getsockname()[1] if sockets else 0
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
