@@ -3,6 +3,7 @@ PostgreSQL when RUMMYKIT_TEST_POSTGRES_URL is set)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import subprocess
@@ -18,6 +19,9 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from rummykit.record import loads, match_result, replay
+from rummykit.server.errors import ServerError
+from rummykit.server.hub import Hub
+from rummykit.server.wire import HintOut
 from test_server_support import (
     BACKENDS,
     Player,
@@ -615,6 +619,26 @@ def test_hint_refusals(client: TestClient) -> None:
         assert reply.json()["error"]["code"] == code, reply.text
 
 
+def test_one_hint_at_a_time_per_seat(client: TestClient) -> None:
+    """Two hints asked at once for one seat: the second is refused (a search costs CPU)."""
+    table_id, tokens = seated(client, ("A", "B"), seed=7)
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+
+    async def twice() -> tuple[HintOut | BaseException, HintOut | BaseException]:
+        table = await hub.get(table_id)
+        seat = table.to_move()
+        assert seat is not None
+        return await asyncio.gather(hub.hint(table, seat), hub.hint(table, seat),
+                                    return_exceptions=True)
+
+    first, second = client.portal.call(twice)  # type: ignore[union-attr]
+    assert isinstance(first, HintOut)
+    assert isinstance(second, ServerError) and second.code == "rate_limited"
+    again = [client.get(f"/api/tables/{table_id}/hint", headers={"X-Seat-Token": t})
+             for t in tokens]
+    assert sorted(r.status_code for r in again) == [200, 409]  # free again afterwards
+
+
 def test_no_hint_after_the_match(client: TestClient, sockets: list[object]) -> None:
     table_id, tokens = seated(client, ("A", "B"), options={"target_score": 10}, seed=4)
     players = [connect(client, sockets, token=t) for t in tokens]
@@ -636,7 +660,7 @@ def test_serve_says_where_it_listens(tmp_path: Path) -> None:
     try:
         assert process.stderr is not None
         deadline = time.monotonic() + 30
-        lines = []
+        lines: list[str] = []
         while time.monotonic() < deadline:
             line = process.stderr.readline()
             assert line or process.poll() is None, "".join(lines)

@@ -74,6 +74,8 @@ class Hub:
         #: (table, seat) pairs a player has connected to since this server started: their
         #: timer is the grace period; the others' is the longer wait for a first arrival
         self._arrived: set[tuple[str, int]] = set()
+        #: (table, seat) pairs whose hint is being worked out
+        self._hinting: set[tuple[str, int]] = set()
         self._rng = random.SystemRandom()
 
     # -- plumbing -----------------------------------------------------------------
@@ -322,8 +324,15 @@ class Hub:
         if seen.to_move != seat:
             raise ServerError("not_your_turn",
                               f"it is seat {seen.to_move}'s turn, not seat {seat}'s")
-        return await asyncio.to_thread(advise, seen, self.settings.hint_level,
-                                       self._rng.getrandbits(63))
+        key = (table.id, seat)
+        if key in self._hinting:  # one search per seat at a time: hints cost CPU
+            raise ServerError("rate_limited", "a hint for this seat is being worked out")
+        self._hinting.add(key)
+        try:
+            return await asyncio.to_thread(advise, seen, self.settings.hint_level,
+                                           self._rng.getrandbits(63))
+        finally:
+            self._hinting.discard(key)
 
     # -- connections --------------------------------------------------------------
     async def connect(self, conn: Outbox, table: LiveTable, since: int | None) -> None:
