@@ -1,5 +1,7 @@
 // What this browser remembers (localStorage): the player's name, the tables it sits at,
-// each table's move log and score sheet (the protocol sends neither on a resync).
+// each table's move log and score sheet. A resync brings the current hand's moves (sync.log)
+// and every finished hand's points (match.hands); the notes keep the words of earlier hands
+// and serve servers without those fields.
 
 const KEY = "rummykit";
 
