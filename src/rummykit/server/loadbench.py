@@ -2,9 +2,11 @@
 
 Starts ``rummykit serve`` on a fresh SQLite file (or uses ``--url``), opens N tables of
 two human seats, and plays each seat from its own WebSocket client with a quick
-heuristic, match after match (rematch), for ``--duration`` seconds. Reports moves per
-second, the move round trip (move sent to ack received), errors, matches completed and
-stored. ``make bench-server`` runs it; ``--json`` prints one JSON object.
+heuristic, match after match (rematch), for ``--duration`` seconds; then every match in
+play is finished (no new ones start; ``--drain`` caps that time). Reports moves per second
+and the move round trip (move sent to ack received) over the timed window, errors, and the
+matches started, completed and stored (every match must be completed and stored).
+``make bench-server`` runs it; ``--json`` prints one JSON object.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class Totals:
     errors: list[str] = field(default_factory=list)
     round_trips: list[tuple[float, float]] = field(default_factory=list)  # (at, seconds)
     matches: set[tuple[str, int]] = field(default_factory=set)
+    started: set[tuple[str, int]] = field(default_factory=set)
 
 
 def _partners(card: str, hand: list[str]) -> int:
@@ -75,10 +78,10 @@ def choose(legal: list[str], view: dict[str, Any]) -> str:
     return legal[0]
 
 
-async def seat_client(url: str, table: str, token: str, stop_at: float, think: float,
-                      totals: Totals) -> None:
-    """Play one seat until ``stop_at``, then finish the move in flight; each move waits
-    ``think`` seconds on average (not counted in the round trip)."""
+async def seat_client(url: str, table: str, token: str, stop_at: float, drain_until: float,
+                      think: float, totals: Totals) -> None:
+    """Play one seat until ``stop_at``, then on until its match is over (at the latest
+    ``drain_until``); each move waits ``think`` seconds on average (not in the round trip)."""
     pause = random.Random(token)
     async with connect(url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token, "version": None}))
@@ -86,7 +89,10 @@ async def seat_client(url: str, table: str, token: str, stop_at: float, think: f
         sent_at = 0.0
         waiting = False
         latest: dict[str, Any] | None = None  # the newest view not yet acted on
+        over = False  # the match last seen is over
         while True:
+            if time.monotonic() >= drain_until:
+                return
             wait = max(stop_at - time.monotonic(), 0) + 5.0
             try:
                 raw = await asyncio.wait_for(ws.recv(), wait)
@@ -107,11 +113,14 @@ async def seat_client(url: str, table: str, token: str, stop_at: float, think: f
             elif kind in ("event", "sync"):
                 latest = message
                 match = message["match"] if kind == "event" else message["table"]["match"]
-                if match and match["over"]:
+                if match:
+                    totals.started.add((table, match["number"]))
+                    over = bool(match["over"])
+                if match and over:
                     totals.matches.add((table, match["number"]))
                     if time.monotonic() < stop_at:
                         await ws.send(json.dumps({"type": "rematch"}))
-            if time.monotonic() >= stop_at and not waiting:
+            if time.monotonic() >= stop_at and not waiting and over:
                 return
             if latest is not None and latest["legal"] and not waiting:
                 move = choose(latest["legal"], latest["view"])
@@ -163,13 +172,15 @@ def start_server(database_url: str, port: int, log: Path) -> subprocess.Popen[by
 
 
 async def run(base: str, tables: int, duration: float, think: float,
-              server_pid: int | None = None) -> dict[str, Any]:
-    """Create the tables, play for ``duration`` seconds, then check the stored records."""
+              server_pid: int | None = None, drain: float = 180.0,
+              target: int = 50) -> dict[str, Any]:
+    """Create the tables, play for ``duration`` seconds, finish the matches in play (for
+    ``drain`` seconds at most), then check the stored records."""
     totals = Totals()
     ws_url = base.replace("http", "ws", 1) + "/ws"
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
-        body = {"rules": "basic", "options": {"target_score": 50},
+        body = {"rules": "basic", "options": {"target_score": target},
                 "seats": [{"kind": "human", "name": "North"},
                           {"kind": "human", "name": "South"}]}
         created = await asyncio.gather(*(http.post("/api/tables", json=body)
@@ -180,8 +191,9 @@ async def run(base: str, tables: int, duration: float, think: float,
         warm_until = time.perf_counter() + min(5.0, duration / 4)
         cpu_before, client_before = cpu_seconds(server_pid), time.process_time()
         stop_at = started + duration
+        window_end = time.perf_counter() + duration
         results = await asyncio.gather(
-            *(seat_client(ws_url, table, token, stop_at, think, totals)
+            *(seat_client(ws_url, table, token, stop_at, stop_at + drain, think, totals)
               for table, token in seats),
             return_exceptions=True)
         elapsed = time.monotonic() - started
@@ -191,23 +203,25 @@ async def run(base: str, tables: int, duration: float, think: float,
         for table, number in sorted(totals.matches):
             reply = await http.get(f"/api/tables/{table}/matches/{number}/record")
             stored += reply.status_code == 200
-    trips = sorted(t for at, t in totals.round_trips if at >= warm_until)
-    steady = [at for at, _ in totals.round_trips if at >= warm_until]
-    steady_rate = len(steady) / (max(steady) - warm_until) if len(steady) > 1 else 0.0
+    timed = [(at, t) for at, t in totals.round_trips if warm_until <= at <= window_end]
+    trips = sorted(t for _, t in timed)
+    steady_rate = len(timed) / (window_end - warm_until) if len(timed) > 1 else 0.0
+    window_moves = sum(1 for at, _ in totals.round_trips if at <= window_end)
 
     def percentile(q: float) -> float:
         return round(1000 * trips[min(len(trips) - 1, int(q * len(trips)))], 2) if trips else 0
 
     return {
         "tables": tables, "connections": len(seats), "think_seconds": think,
-        "seconds": round(elapsed, 1),
-        "moves": totals.moves, "moves_per_second": round(totals.moves / elapsed, 1),
+        "seconds": round(elapsed, 1), "timed_seconds": duration,
+        "moves": totals.moves, "moves_per_second": round(window_moves / duration, 1),
         "steady_moves_per_second": round(steady_rate, 1),
         "round_trip_ms": {"p50": percentile(0.50), "p90": percentile(0.90),
                           "p99": percentile(0.99), "max": percentile(1.0),
                           "mean": round(1000 * statistics.fmean(trips), 2) if trips else 0},
         "errors": len(totals.errors), "error_samples": totals.errors[:5],
-        "matches_completed": len(totals.matches), "matches_stored": stored,
+        "matches_started": len(totals.started), "matches_completed": len(totals.matches),
+        "matches_stored": stored,
         "client_cpu_ms_per_move": round(1000 * client_cpu / max(totals.moves, 1), 2),
         "server_cpu_ms_per_move": None if cpu_before is None or cpu_after is None
         or not totals.moves else round(1000 * (cpu_after - cpu_before) / totals.moves, 2),
@@ -218,7 +232,12 @@ def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=200)
-    parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
+    parser.add_argument("--duration", type=float, default=60.0,
+                        help="seconds of timed play (then the matches in play finish)")
+    parser.add_argument("--target", type=int, default=50,
+                        help="the matches' target score (smaller: shorter matches)")
+    parser.add_argument("--drain", type=float, default=180.0,
+                        help="seconds at most to finish the matches in play after that")
     parser.add_argument("--think", type=float, default=0.3,
                         help="mean seconds a client waits before each move (0: flat out)")
     parser.add_argument("--database-url", default=None,
@@ -236,7 +255,8 @@ def main(argv: list[str] | None = None) -> int:
         base = f"http://127.0.0.1:{port}"
     try:
         report = asyncio.run(run(base.rstrip("/"), args.tables, args.duration, args.think,
-                                 None if server is None else server.pid))
+                                 None if server is None else server.pid, args.drain,
+                                 args.target))
     finally:
         if server is not None:
             server.send_signal(signal.SIGINT)
@@ -249,17 +269,20 @@ def main(argv: list[str] | None = None) -> int:
     else:
         trips = report["round_trip_ms"]
         print(f"{report['tables']} tables, {report['connections']} WebSocket clients, "
-              f"{report['seconds']} s, think time {report['think_seconds']} s a move")
-        print(f"moves: {report['moves']} ({report['moves_per_second']}/s; "
-              f"{report['steady_moves_per_second']}/s after the first seconds)")
-        print(f"move round trip ms, after the first seconds: p50 {trips['p50']}  "
+              f"{report['timed_seconds']} s timed ({report['seconds']} s with the matches "
+              f"finished), think time {report['think_seconds']} s a move")
+        print(f"moves: {report['moves']} ({report['moves_per_second']}/s in the timed window; "
+              f"{report['steady_moves_per_second']}/s after its first seconds)")
+        print(f"move round trip ms, timed window after its first seconds: p50 {trips['p50']}  "
               f"p90 {trips['p90']}  p99 {trips['p99']}  max {trips['max']}")
         print(f"errors: {report['errors']} {report['error_samples'] or ''}")
         print(f"CPU per move: server {report['server_cpu_ms_per_move']} ms, clients "
               f"{report['client_cpu_ms_per_move']} ms")
-        print(f"matches completed: {report['matches_completed']}, stored: "
-              f"{report['matches_stored']}")
-    return 0 if report["errors"] == 0 else 1
+        print(f"matches started: {report['matches_started']}, completed: "
+              f"{report['matches_completed']}, stored: {report['matches_stored']}")
+    complete = report["matches_started"] == report["matches_completed"] == report[
+        "matches_stored"]
+    return 0 if report["errors"] == 0 and complete else 1
 
 
 if __name__ == "__main__":
