@@ -181,7 +181,8 @@ def _observations(cfg: Config, rules: str, players: int) -> list[Measure]:
                         "note": "Observation.build(view, totals) -> new float32 array, "
                                 "views in play order (one-deck rules build each seat's "
                                 "observation from its previous one), mean per sweep over "
-                                "every view, median of the sweeps; lower is better", "seconds": round(t.elapsed, 3)})]
+                                "every view, median of the sweeps; lower is better",
+                        "seconds": round(t.elapsed, 3)})]
 
 
 # --------------------------------------------------------------------------- anchors
