@@ -3,9 +3,10 @@
 Starts ``rummykit serve`` on a fresh SQLite file (or uses ``--url``), opens N tables of
 two human seats, and plays each seat from its own WebSocket client with a quick
 heuristic, match after match (rematch), for ``--duration`` seconds; then every match in
-play is finished (no new ones start; ``--drain`` caps that time). Reports moves per second
-and the move round trip (move sent to ack received) over the timed window, errors, and the
-matches started, completed and stored (every match must be completed and stored).
+play is finished with shorter pauses (no new ones start; ``--drain`` caps that time).
+Reports moves per second and the move round trip (move sent to ack received) over the
+timed window, errors, and the matches started, completed and stored (every match must be
+completed and stored).
 ``make bench-server`` runs it; ``--json`` prints one JSON object.
 """
 
@@ -124,8 +125,10 @@ async def seat_client(url: str, table: str, token: str, stop_at: float, drain_un
                 return
             if latest is not None and latest["legal"] and not waiting:
                 move = choose(latest["legal"], latest["view"])
-                if think > 0:
-                    await asyncio.sleep(think * pause.uniform(0.5, 1.5))
+                # after the timed window, finish quickly (within the rate limit)
+                mean = think if time.monotonic() < stop_at else min(think, 0.06)
+                if mean > 0:
+                    await asyncio.sleep(mean * pause.uniform(0.5, 1.5))
                 ack += 1
                 waiting = True
                 sent_at = time.perf_counter()
