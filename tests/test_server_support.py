@@ -15,6 +15,7 @@ from starlette.testclient import WebSocketTestSession
 
 from rummykit.cards import parse_card, rank_of
 from rummykit.server.app import create_app
+from rummykit.server.loadbench import partners
 from rummykit.server.settings import Settings
 
 POSTGRES_URL = os.environ.get("RUMMYKIT_TEST_POSTGRES_URL")
@@ -52,23 +53,6 @@ def running(settings: Settings) -> Iterator[TestClient]:
         yield client
 
 
-def _partners(card: str, hand: list[str]) -> int:
-    """How many cards of ``hand`` could share a meld with ``card``."""
-    if card.startswith("JK"):
-        return 99
-    mine = parse_card(card)
-    score = 0
-    for other in hand:
-        if other == card or other.startswith("JK"):
-            continue
-        theirs = parse_card(other)
-        if rank_of(theirs) == rank_of(mine):
-            score += 2
-        elif other[0] == card[0] and abs(rank_of(theirs) - rank_of(mine)) <= 2:
-            score += 1
-    return score
-
-
 def choose(legal: list[str], rng: random.Random, hand: list[str] | None = None,
            top: str | None = None) -> str:
     """A quick, sensible move: lay melds and lay-offs; take a discard that fits; discard
@@ -79,13 +63,13 @@ def choose(legal: list[str], rng: random.Random, hand: list[str] | None = None,
             return rng.choice(found)
     if "draw" in legal:
         if "take" in legal and top is not None and hand is not None \
-                and _partners(top, [*hand, top]) >= 2:
+                and partners(top, [*hand, top]) >= 2:
             return "take"
         return "draw"
     discards = [m for m in legal if m.startswith("discard")]
     if discards:
         cards = hand or []
-        return min(discards, key=lambda m: (_partners(m.split()[1], cards),
+        return min(discards, key=lambda m: (partners(m.split()[1], cards),
                                             -rank_of(parse_card(m.split()[1])), m))
     return rng.choice(legal)
 

@@ -45,7 +45,8 @@ class Totals:
     started: set[tuple[str, int]] = field(default_factory=set)
 
 
-def _partners(card: str, hand: list[str]) -> int:
+def partners(card: str, hand: list[str]) -> int:
+    """How many cards of ``hand`` could share a meld with ``card`` (a joker: 99, kept)."""
     if card.startswith("JK"):
         return 99
     mine = parse_card(card)
@@ -69,12 +70,12 @@ def choose(legal: list[str], view: dict[str, Any]) -> str:
     hand: list[str] = view["hand"]
     if "draw" in legal:
         top = view["discard"][-1] if view["discard"] else None
-        if "take" in legal and top is not None and _partners(top, [*hand, top]) >= 2:
+        if "take" in legal and top is not None and partners(top, [*hand, top]) >= 2:
             return "take"
         return "draw"
     discards = [m for m in legal if m.startswith("discard")]
     if discards:
-        return min(discards, key=lambda m: (_partners(m.split()[1], hand),
+        return min(discards, key=lambda m: (partners(m.split()[1], hand),
                                             -rank_of(parse_card(m.split()[1])), m))
     return legal[0]
 
