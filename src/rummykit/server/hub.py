@@ -126,8 +126,15 @@ class Hub:
         self.tables[table_id] = table
         return table
 
-    async def by_token(self, token: str) -> tuple[LiveTable, int]:
-        """The table and seat of a secret token."""
+    async def by_token(self, token: str, table_id: str | None = None) -> tuple[LiveTable, int]:
+        """The table and seat of a secret token; ``bad_token`` if it sits at no table, or
+        at another table than ``table_id`` when that is given."""
+        table, seat = await self._find_token(token)
+        if table_id is not None and table.id != table_id:
+            raise ServerError("bad_token", "this token belongs to another table")
+        return table, seat
+
+    async def _find_token(self, token: str) -> tuple[LiveTable, int]:
         digest = hash_token(token)
         for table in self.tables.values():
             seat = table.seat_of_hash(digest)

@@ -59,9 +59,7 @@ async def join_table(table_id: str, body: JoinTable, hub: HubDep) -> SeatToken:
 @router.post("/tables/{table_id}/leave")
 async def leave_table(table_id: str, token: TokenHeader, hub: HubDep) -> TableOut:
     """Leave a seat (``X-Seat-Token``): open again before the start, else a bot plays."""
-    table, seat = await hub.by_token(token)
-    if table.id != table_id:
-        raise ServerError("bad_token", "this token belongs to another table")
+    table, seat = await hub.by_token(token, table_id)
     await hub.leave(table, seat)
     return hub.table_out(table)
 
@@ -69,9 +67,7 @@ async def leave_table(table_id: str, token: TokenHeader, hub: HubDep) -> TableOu
 @router.post("/tables/{table_id}/rematch")
 async def rematch(table_id: str, token: TokenHeader, hub: HubDep) -> TableOut:
     """Vote for a rematch (``X-Seat-Token``)."""
-    table, seat = await hub.by_token(token)
-    if table.id != table_id:
-        raise ServerError("bad_token", "this token belongs to another table")
+    table, seat = await hub.by_token(token, table_id)
     await hub.vote_rematch(table, seat)
     return hub.table_out(table)
 
@@ -80,9 +76,7 @@ async def rematch(table_id: str, token: TokenHeader, hub: HubDep) -> TableOut:
 async def table_hint(table_id: str, token: TokenHeader, hub: HubDep) -> HintOut:
     """Advice for the seat of ``X-Seat-Token`` when it is to move, computed from that
     seat's view only (``not_your_turn``, ``not_started``, ``match_over`` otherwise)."""
-    table, seat = await hub.by_token(token)
-    if table.id != table_id:
-        raise ServerError("bad_token", "this token belongs to another table")
+    table, seat = await hub.by_token(token, table_id)
     return await hub.hint(table, seat)
 
 

@@ -193,9 +193,7 @@ async def handle(hub: Hub, conn: Connection, table: LiveTable | None,
 async def hello(hub: Hub, conn: Connection, message: Hello) -> LiveTable:
     """Seat a player by token or a spectator by table id."""
     if message.token is not None:
-        table, seat = await hub.by_token(message.token)
-        if message.table is not None and message.table != table.id:
-            raise ServerError("bad_token", "this token belongs to another table")
+        table, seat = await hub.by_token(message.token, message.table)
         conn.recipient = seat
     elif message.table is not None:
         table = await hub.get(message.table)
