@@ -7,7 +7,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from rummykit.record import loads, replay
+from rummykit.server.loadbench import free_port
 from test_server_support import Player, choose, humans, play_out
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
@@ -38,13 +38,6 @@ class RealSocket:
 
     def close(self) -> None:
         self.connection.close()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def command() -> list[str]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -25,6 +24,8 @@ import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocket  # noqa: E402
+
+from rummykit.server.loadbench import free_port  # noqa: E402
 
 CHROMIUM = os.environ.get("RUMMYKIT_CHROMIUM", "/usr/bin/chromium")
 GOLDEN = Path(__file__).parent / "data" / "golden"
@@ -41,13 +42,6 @@ pytestmark = pytest.mark.skipif(
 
 # -- the server and the browser ---------------------------------------------------------
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def _rummykit() -> list[str]:
     beside = Path(sys.executable).parent / "rummykit"
     found = str(beside) if beside.exists() else shutil.which("rummykit")
@@ -59,7 +53,7 @@ def _rummykit() -> list[str]:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real server on a free port with its own SQLite file; bots move at once."""
     folder = tmp_path_factory.mktemp("web-server")
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "RUMMYKIT_BOT_DELAY": "0", "RUMMYKIT_GRACE_SECONDS": "600"}
     log = (folder / "server.log").open("w")
     process = subprocess.Popen(
