@@ -343,7 +343,12 @@ class Hub:
 
     # -- connections --------------------------------------------------------------
     async def connect(self, conn: Outbox, table: LiveTable, since: int | None) -> None:
-        """Register ``conn``; send the events it missed since ``since``, or a resync."""
+        """Register ``conn``; send the events it missed since ``since``, or a resync.
+
+        A returning player takes the seat back from its bot first, so what it is sent
+        already shows it in control."""
+        if conn.recipient != SPECTATOR:
+            await self.take_back(table, conn.recipient)
         async with self.lock(table.id):
             recipient = conn.recipient
             conn.send(Welcome(table=table.id, seat=None if recipient == SPECTATOR else recipient,
@@ -359,8 +364,6 @@ class Hub:
             if recipient != SPECTATOR:
                 self._arrived.add((table.id, recipient))
             self._broadcast_seats(table)
-        if recipient != SPECTATOR:
-            await self.take_back(table, recipient)
 
     def disconnect(self, conn: Outbox) -> None:
         """Forget ``conn``; a human seat left without connection starts its grace period."""
