@@ -8,7 +8,7 @@ have melded or laid off are unlikely), the rest of the hand played out by the fa
 policy (:mod:`rummykit.bots.playout`). The candidate with the best mean hand score wins.
 Drawing, melds and lay-offs follow the greedy rules: searched draws took high discards that
 cost points in real play. A hint (:meth:`ExpertBot.analyse`) searches every kind of
-decision. Contract Rummy plays the greedy contract policy for now.
+decision. Contract Rummy decisions are :mod:`rummykit.bots.contract_expert`'s.
 
 The budget is a number of worlds, so a seeded game is reproducible; ``max_seconds`` stops
 sampling early for interactive play.
@@ -30,6 +30,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from rummykit.bots import contract_expert
 from rummykit.bots.analysis import Analysis, Candidate
 from rummykit.bots.greedy import GreedyBot
 from rummykit.bots.inference import inference_weights
@@ -87,6 +88,8 @@ class ExpertBot:
 
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
         """The move with the best estimate; forced and routine moves without search."""
+        if view.rules.contract_schedule:
+            return contract_expert.choose(view, rng, self.budget)
         candidates = self.candidates(view)
         if len(candidates) == 1:
             return candidates[0]
@@ -94,6 +97,8 @@ class ExpertBot:
 
     def analyse(self, view: PlayerView, rng: random.Random) -> Analysis:
         """Every candidate's estimate (a hint): routine moves are searched too."""
+        if view.rules.contract_schedule:
+            return contract_expert.analyse(view, rng, self.budget)
         candidates = self.candidates(view, routine=False)
         return self.search(view, candidates, rng)
 
