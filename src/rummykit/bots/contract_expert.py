@@ -1,7 +1,15 @@
 """The expert's Contract Rummy play (RULES.md §4), on a :class:`PlayerView` only.
 
-For now it plays the greedy contract policy; :class:`~rummykit.bots.expert.ExpertBot`
-hands every contract decision here.
+A heuristic policy sharper than the greedy one (:mod:`rummykit.bots.greedy_contract`):
+
+- **Deal 7** (three runs using every card, §4.7): cards are kept and taken by how many of
+  them three runs of distinct suits could hold (:mod:`rummykit.bots.contract_shape`), and
+  near the goal by the unseen cards that would complete the hand.
+- **Discards** keep the contract's partial melds, never feed a seat that is down (a card
+  it could lay off) and, once down, keep the cards a table meld may soon accept.
+
+:mod:`rummykit.bots.contract_search` then weighs the few best discards in sampled worlds.
+:class:`~rummykit.bots.expert.ExpertBot` hands every contract decision here.
 """
 
 from __future__ import annotations
@@ -10,9 +18,23 @@ import random
 import time
 from typing import TYPE_CHECKING
 
+from rummykit import handset
+from rummykit.bots import contract_shape
 from rummykit.bots.analysis import Analysis, Candidate
-from rummykit.bots.greedy_contract import choose_contract
-from rummykit.moves import Move
+from rummykit.bots.greedy_contract import (
+    MELDS_INSPECTED,
+    _draw,
+    _go_down,
+    _partners,
+    _play_down,
+    contract,
+    progress,
+)
+from rummykit.cards import JOKER, NUM_NATURALS, NUM_RANKS, Card, points_table
+from rummykit.contract_melds import uses_every_card
+from rummykit.engine import DRAW_PHASE
+from rummykit.melds import RUN, hand_card
+from rummykit.moves import Discard, Meld, Move, Take
 from rummykit.views import PlayerView
 
 if TYPE_CHECKING:
@@ -20,13 +42,177 @@ if TYPE_CHECKING:
 
 
 def choose(view: PlayerView, rng: random.Random, budget: Budget) -> Move:
-    """The expert's contract move."""
-    return choose_contract(view)
+    """The expert's contract move: always one of ``view.legal``."""
+    return ranked(view)[0][0]
 
 
 def analyse(view: PlayerView, rng: random.Random, budget: Budget) -> Analysis:
-    """The expert's contract advice (a hint)."""
+    """The expert's contract advice (a hint): its candidates, best first."""
     started = time.perf_counter()
-    move = choose(view, rng, budget)
-    return Analysis(view.seat, (Candidate(move, 0.0, 0.0, 0),), 0,
+    found = ranked(view)
+    return Analysis(view.seat, tuple(Candidate(m, v, 0.0, 0) for m, v in found), 0,
                     time.perf_counter() - started)
+
+
+def ranked(view: PlayerView) -> list[tuple[Move, float]]:
+    """Candidate moves with a heuristic value, best first (one move when it is routine)."""
+    legal = view.legal
+    if len(legal) == 1:
+        return [(legal[0], 0.0)]
+    if _all_at_once(view):
+        return _seventh(view)
+    if view.phase == DRAW_PHASE:
+        return [(_draw(view, legal), 0.0)]
+    down = bool(view.down >> view.seat & 1)
+    if not down:
+        melds = [m for m in legal[:MELDS_INSPECTED] if isinstance(m, Meld)]
+        if melds:
+            return [(_go_down(view, melds), 0.0)]
+    else:
+        move = _play_down(view, legal)
+        if move is not None:
+            return [(move, 0.0)]
+    return _discards(view, down)
+
+
+# -- shared measures --------------------------------------------------------------------
+
+def _all_at_once(view: PlayerView) -> bool:
+    schedule = view.rules.contract_schedule
+    return (view.deal_index % len(schedule) == len(schedule) - 1
+            and view.rules.final_deal_rule == "all_at_once_no_discard")
+
+
+def _values(view: PlayerView) -> tuple[int, ...]:
+    return points_table(view.rules.ace_value, view.rules.joker_points)
+
+
+def unseen(view: PlayerView) -> list[int]:
+    """Per card (the joker at 52), the copies the seat has not seen anywhere."""
+    decks, jokers = view.rules.pack_spec(view.num_players)
+    left = [decks] * NUM_NATURALS + [jokers]
+    for card in handset.cards(view.hand):
+        left[card] -= 1
+    for card in view.discard:
+        left[card] -= 1
+    for meld in view.table:
+        for code in meld.cards:
+            left[hand_card(code)] -= 1
+    for seat, known in enumerate(view.known):
+        if seat != view.seat:
+            for card in handset.cards(known):
+                left[card] -= 1
+    return [max(0, n) for n in left]
+
+
+def _feeds(view: PlayerView, card: Card) -> bool:
+    """Whether a seat that is down could lay ``card`` off (it would take it)."""
+    others_down = view.down & ~(1 << view.seat)
+    if not others_down:
+        return False
+    if card == JOKER:
+        return True
+    return any(m.accepts >> card & 1 for m in view.table)
+
+
+def _soon_layable(view: PlayerView, card: Card) -> bool:
+    """Whether ``card`` sits two places off a run's end (one more card lets it on)."""
+    if card == JOKER:
+        return False
+    suit, rank = divmod(card, NUM_RANKS)
+    pos = rank + 1
+    for meld in view.table:
+        if meld.kind != RUN or meld.suit != suit:
+            continue
+        for p in (pos, 14 if rank == 0 else pos):
+            if p == meld.low - 2 or p == meld.high + 2:
+                return True
+    return False
+
+
+# -- discards in deals 1-6 ----------------------------------------------------------------
+
+def _discards(view: PlayerView, down: bool) -> list[tuple[Move, float]]:
+    discards = [m for m in view.legal if isinstance(m, Discard)]
+    if not discards:
+        return [(view.legal[0], 0.0)]
+    values = _values(view)
+    hand = handset.cards(view.hand)
+    kept: set[Card] = set()
+    partners: set[Card] = set()
+    if not down:
+        _, _, way = progress(hand, view)
+        used = [hand_card(c) for g in way for c in g]
+        kept = set(used)
+        loose = list(hand)
+        for c in used:
+            loose.remove(c)
+        partners = _partners(loose, view)
+
+    def key(move: Discard) -> tuple[bool, bool, bool, bool, bool, int, int]:
+        c = move.card
+        return (c != JOKER, c not in kept, c not in partners, not _feeds(view, c),
+                not (down and _soon_layable(view, c)), values[c], c % NUM_RANKS)
+
+    order = sorted(discards, key=key, reverse=True)
+    return [(m, -float(i)) for i, m in enumerate(order)]
+
+
+# -- deal 7: three runs, every card --------------------------------------------------------
+
+def _shape(cards: list[Card], left: list[int]) -> tuple[int, int]:
+    """(cards three runs can hold, tie-break) of a hand waiting for one more card."""
+    size = len(cards) + 1
+    held, ways = contract_shape.coverage(cards, size)
+    if held == size - 1:
+        return held, 1000 + contract_shape.outs(cards, size, left)
+    return held, ways
+
+
+def _seventh(view: PlayerView) -> list[tuple[Move, float]]:
+    legal = view.legal
+    hand = handset.cards(view.hand)
+    sets, runs = contract(view)
+    if view.phase == DRAW_PHASE:
+        takes = [m for m in legal if isinstance(m, Take)]
+        digs = sorted((m for m in takes if m.count > 1), key=lambda m: m.count)
+        if digs:  # a dig is legal only when it lets the seat go out this turn
+            return [(digs[0], 1.0)]
+        single = next((m for m in takes if m.count == 1), None)
+        draw = next((m for m in legal if not isinstance(m, Take)), legal[0])
+        top = view.discard_top
+        if single is None or top is None:
+            return [(draw, 0.0)]
+        with_top = [*hand, top]
+        if uses_every_card(with_top, sets, runs, view.rules):
+            return [(single, 1.0)]
+        left = unseen(view)
+        now = _shape(hand, left)
+        best = None
+        for i in range(len(hand)):
+            rest = with_top[:i] + with_top[i + 1:]
+            shaped = _shape(rest, left)
+            if best is None or shaped > best:
+                best = shaped
+        if best is not None and best[0] > now[0]:
+            return [(single, 1.0), (draw, 0.0)]
+        return [(draw, 0.0), (single, -1.0)]
+    melds = [m for m in legal if isinstance(m, Meld)]
+    if melds:
+        return [(melds[0], 1.0)]
+    discards = [m for m in legal if isinstance(m, Discard)]
+    if not discards:
+        return [(legal[0], 0.0)]
+    left = unseen(view)
+    values = _values(view)
+    scored = []
+    for move in discards:
+        rest = list(hand)
+        rest.remove(move.card)
+        held, tie = _shape(rest, left)
+        scored.append(((held, tie, values[move.card], move.card % NUM_RANKS), move))
+    scored.sort(key=lambda e: e[0], reverse=True)
+    return [(m, float(k[0])) for k, m in scored]
+
+
+__all__ = ["analyse", "choose", "ranked", "unseen"]

@@ -1,0 +1,93 @@
+"""How close a hand is to the all-runs contract of the seventh deal (RULES.md §4.7).
+
+Under ``all_at_once_no_discard`` a seat goes down in deal 7 only with three runs of
+distinct suits that use every card it holds. :func:`coverage` measures a hand against that
+target: the most of its cards that three runs of distinct suits, ``size`` cards long in
+all, can hold (jokers filling gaps), and how many such targets reach it (flexibility).
+
+>>> from rummykit.cards import parse_cards
+>>> coverage(parse_cards("H5 H6 H7 C2 C3 C4 SQ SK SA D9 D9"), 13)[0]
+9
+>>> coverage(parse_cards("H5 H6 H7 C2 C3 C4 SQ SK SA H8 C5 SJ"), 13)[0]
+12
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from rummykit.cards import JOKER, NUM_RANKS, Card
+
+RUN_MIN = 3
+SUITS = 4
+TRIPLES = ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3))
+
+
+def positions(cards: Sequence[Card]) -> list[int]:
+    """Per suit, the bit set of run positions 1..14 held (an ace holds 1 and 14)."""
+    held = [0] * SUITS
+    for card in cards:
+        if card == JOKER:
+            continue
+        suit, rank = divmod(card, NUM_RANKS)
+        held[suit] |= 1 << (rank + 1)
+        if rank == 0:
+            held[suit] |= 1 << 14
+    return held
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_table(held: int, longest: int) -> tuple[tuple[int, int], ...]:
+    """Per run length 0..longest: (most positions held by one window, windows reaching it)."""
+    table = [(0, 1)] * (longest + 1)
+    for length in range(RUN_MIN, longest + 1):
+        window = (1 << length) - 1
+        best, ways = -1, 0
+        for low in range(1, 15 - length + 1):
+            got = (held & window << low).bit_count()
+            if got > best:
+                best, ways = got, 1
+            elif got == best:
+                ways += 1
+        table[length] = (best, ways)
+    return tuple(table)
+
+
+def coverage(cards: Sequence[Card], size: int) -> tuple[int, int]:
+    """(cards of ``cards`` that three distinct-suit runs of ``size`` cards in all can hold,
+    the number of such run layouts that hold that many), jokers counted as held."""
+    jokers = sum(1 for c in cards if c == JOKER)
+    held = positions(cards)
+    longest = min(13, size - 2 * RUN_MIN)
+    if longest < RUN_MIN:
+        return 0, 0
+    tables = [_suit_table(h, longest) for h in held]
+    best, ways = -1, 0
+    for a, b, c in TRIPLES:
+        ta, tb, tc = tables[a], tables[b], tables[c]
+        for la in range(RUN_MIN, longest + 1):
+            for lb in range(RUN_MIN, min(longest, size - la - RUN_MIN) + 1):
+                lc = size - la - lb
+                if lc > longest:
+                    continue
+                got = ta[la][0] + tb[lb][0] + tc[lc][0]
+                if got > best:
+                    best, ways = got, ta[la][1] * tb[lb][1] * tc[lc][1]
+                elif got == best:
+                    ways += ta[la][1] * tb[lb][1] * tc[lc][1]
+    return min(size, best + jokers), ways
+
+
+def outs(cards: Sequence[Card], size: int, unseen: Sequence[int]) -> int:
+    """Copies still unseen (``unseen[card]``, the joker at 52) of the cards that would
+    complete ``cards`` to ``size`` cards three runs hold exactly."""
+    found = 0
+    base = list(cards)
+    for card, copies in enumerate(unseen):
+        if copies and coverage([*base, card], size)[0] == size:
+            found += copies
+    return found
+
+
+__all__ = ["coverage", "outs", "positions"]
