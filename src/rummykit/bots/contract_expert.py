@@ -6,7 +6,7 @@ A heuristic policy sharper than the greedy one (:mod:`rummykit.bots.greedy_contr
   them three runs of distinct suits could hold (:mod:`rummykit.bots.contract_shape`), and
   near the goal by the unseen cards that would complete the hand.
 - **Discards** keep the contract's partial melds, never feed a seat that is down (a card
-  it could lay off) and, once down, keep the cards a table meld may soon accept.
+  it could lay off).
 
 :mod:`rummykit.bots.contract_search` then weighs the few best discards in sampled worlds.
 :class:`~rummykit.bots.expert.ExpertBot` hands every contract decision here.
@@ -33,7 +33,7 @@ from rummykit.bots.greedy_contract import (
 from rummykit.cards import JOKER, NUM_NATURALS, NUM_RANKS, Card, points_table
 from rummykit.contract_melds import uses_every_card
 from rummykit.engine import DRAW_PHASE
-from rummykit.melds import RUN, hand_card
+from rummykit.melds import hand_card
 from rummykit.moves import Discard, Meld, Move, Take
 from rummykit.views import PlayerView
 
@@ -115,21 +115,6 @@ def _feeds(view: PlayerView, card: Card) -> bool:
     return any(m.accepts >> card & 1 for m in view.table)
 
 
-def _soon_layable(view: PlayerView, card: Card) -> bool:
-    """Whether ``card`` sits two places off a run's end (one more card lets it on)."""
-    if card == JOKER:
-        return False
-    suit, rank = divmod(card, NUM_RANKS)
-    pos = rank + 1
-    for meld in view.table:
-        if meld.kind != RUN or meld.suit != suit:
-            continue
-        for p in (pos, 14 if rank == 0 else pos):
-            if p == meld.low - 2 or p == meld.high + 2:
-                return True
-    return False
-
-
 # -- discards in deals 1-6 ----------------------------------------------------------------
 
 def _discards(view: PlayerView, down: bool) -> list[tuple[Move, float]]:
@@ -149,10 +134,10 @@ def _discards(view: PlayerView, down: bool) -> list[tuple[Move, float]]:
             loose.remove(c)
         partners = _partners(loose, view)
 
-    def key(move: Discard) -> tuple[bool, bool, bool, bool, bool, int, int]:
+    def key(move: Discard) -> tuple[bool, bool, bool, bool, int, int]:
         c = move.card
         return (c != JOKER, c not in kept, c not in partners, not _feeds(view, c),
-                not (down and _soon_layable(view, c)), values[c], c % NUM_RANKS)
+                values[c], c % NUM_RANKS)
 
     order = sorted(discards, key=key, reverse=True)
     return [(m, -float(i)) for i, m in enumerate(order)]

@@ -1,0 +1,99 @@
+"""The expert's Contract Rummy play: legal moves, view-only decisions, strength, hints."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from rummykit.bots import contract_shape
+from rummykit.bots.expert import ExpertBot
+from rummykit.bots.greedy_contract import choose_contract
+from rummykit.cards import parse_cards
+from rummykit.engine import HandState
+from rummykit.rules import CONTRACT
+from rummykit.views import resample, view
+
+RULES = dataclasses.replace(CONTRACT, max_turns_per_hand=160)
+
+
+def _hand(players: int, deal: int, seed: int) -> HandState:
+    return HandState.deal(RULES, players, dealer=seed % players, rng=random.Random(seed),
+                          deal_index=deal)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_expert_moves_are_legal(players: int) -> None:
+    bot = ExpertBot.for_level("medium")
+    rng = random.Random(players)
+    for deal in range(7):
+        state = _hand(players, deal, 10 * players + deal)
+        while not state.is_over:
+            seat = state.to_move
+            seen = view(state, seat)
+            move = bot.choose(seen, rng) if seat != 1 else choose_contract(seen)
+            assert move in seen.legal
+            state.play(move)
+
+
+def test_choice_depends_on_the_view_only() -> None:
+    bot = ExpertBot.for_level("medium")
+    checked = 0
+    for deal in (1, 4, 6):
+        state = _hand(4, deal, 70 + deal)
+        while not state.is_over and state.turn_count < 40:
+            seat = state.to_move
+            seen = view(state, seat)
+            if seat == 0 and len(seen.legal) > 1:
+                other = resample(seen, random.Random(checked))
+                seen_again = view(other, seat)
+                assert seen_again == seen
+                assert (bot.choose(seen, random.Random(5))
+                        == bot.choose(seen_again, random.Random(5)))
+                checked += 1
+            state.play(choose_contract(seen))
+    assert checked > 20
+
+
+def test_expert_beats_greedy_in_the_seventh_deal() -> None:
+    """Tripwire: three runs using every card is where greedy play stalls."""
+    bot = ExpertBot.for_level("medium")
+    rules = dataclasses.replace(CONTRACT, max_turns_per_hand=240)
+    expert = greedy = 0
+    for seed in range(6):
+        state = HandState.deal(rules, 4, dealer=seed % 4, rng=random.Random(seed),
+                               deal_index=6)
+        rng = random.Random(seed)
+        while not state.is_over:
+            seen = view(state, state.to_move)
+            state.play(bot.choose(seen, rng) if state.to_move == 0 else choose_contract(seen))
+        assert state.result is not None
+        expert += state.result.scores[0]
+        greedy += sum(state.result.scores[1:])
+    assert expert * 3 < greedy / 2
+
+
+def test_analyse_lists_candidates_best_first() -> None:
+    bot = ExpertBot.for_level("medium")
+    looked = 0
+    for deal in (0, 2, 6):
+        state = _hand(4, deal, 90 + deal)
+        while not state.is_over and state.turn_count < 24:
+            seen = view(state, state.to_move)
+            analysis = bot.analyse(seen, random.Random(1))
+            values = [c.value for c in analysis.candidates]
+            assert values == sorted(values, reverse=True)
+            assert all(c.move in seen.legal for c in analysis.candidates)
+            assert analysis.best == bot.choose(seen, random.Random(1))
+            looked += len(analysis.candidates) > 1
+            state.play(analysis.best)
+    assert looked > 5
+
+
+def test_shape_counts_cards_three_runs_hold() -> None:
+    hand = parse_cards("H5 H6 H7 C2 C3 C4 SQ SK SA H8 C5 SJ")
+    assert contract_shape.coverage(hand, 13)[0] == 12
+    left = [2] * 52 + [1]
+    assert contract_shape.outs(hand, 13, left) > 0
+    assert contract_shape.coverage(parse_cards("H5 H5 H9 CK DK SK"), 13)[0] <= 5
