@@ -231,7 +231,7 @@ class MeldTables:
             self.suit_deadwood[m] = sum(self.values[r] for r in range(NUM_RANKS)
                                         if m >> r & 1) - value
             self._suit_best_runs[m] = runs
-        self._suit_run_cards = [
+        self.suit_run_cards = [
             sum(1 << ((p - 1) % NUM_RANKS if p <= NUM_RANKS else 0)
                 for lo, hi in runs for p in range(lo, hi + 1))
             for runs in self._suit_best_runs]
@@ -333,7 +333,7 @@ class MeldTables:
         """Bit set of the cards that the best arrangement puts in melds."""
         _, used = self._arrange(hand)
         rest = hand & ~used
-        runs = self._suit_run_cards
+        runs = self.suit_run_cards
         return (used | runs[rest & SUIT_MASK] | runs[rest >> 13 & SUIT_MASK] << 13
                 | runs[rest >> 26 & SUIT_MASK] << 26 | runs[rest >> 39 & SUIT_MASK] << 39)
 

@@ -30,7 +30,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from rummykit.bots import contract_expert
+from rummykit.bots import contract_expert, fastplay
 from rummykit.bots.analysis import Analysis, Candidate
 from rummykit.bots.greedy import GreedyBot
 from rummykit.bots.inference import inference_weights
@@ -50,6 +50,8 @@ SAFE_DISCARDED = 2.0  # a discard related to cards an opponent threw away
 WORLD_CHOICES = 8  # resamplings per world, one kept (see _sample_world)
 UNLIKELY_MELD = 0.05  # odds of a hidden hand that could have melded or laid off
 RACE_SHARPNESS = 0.8  # how surely the seat nearest to going out goes out first
+PRUNE_EVERY = 8  # worlds between checks for candidates clearly behind
+PRUNE_SIGMAS = 2.0  # how far behind (in standard errors) a candidate is dropped
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +61,7 @@ class Budget:
     worlds: int
     candidates: int
     max_turns: int = 120  # turns a playout may run before it is scored as it stands
+    long_hand: int = 150  # past this many turns a hand is cycling: play greedily
     max_seconds: float | None = None
 
 
@@ -109,6 +112,8 @@ class ExpertBot:
         legal = view.legal
         if len(legal) == 1:
             return [legal[0]]
+        if routine and view.turn_count >= self.budget.long_hand:
+            return [self._greedy.choose(view, random.Random(0))]
         if view.rules.contract_schedule:
             return [self._greedy.choose(view, random.Random(0))]
         if view.phase == DRAW_PHASE:
@@ -183,33 +188,70 @@ class ExpertBot:
 
     # -- search ----------------------------------------------------------------------
     def search(self, view: PlayerView, candidates: list[Move], rng: random.Random) -> Analysis:
-        """Play every candidate out in the same sampled worlds; best mean score first."""
+        """Play every candidate out in the same sampled worlds; best mean score first.
+
+        Every :data:`PRUNE_EVERY` worlds, a candidate that trails the leader by more than
+        :data:`PRUNE_SIGMAS` standard errors of their paired differences stops being played.
+        """
         started = time.perf_counter()
         budget = self.budget
-        totals = [0.0] * len(candidates)
-        wins = [0] * len(candidates)
+        count = len(candidates)
+        values: list[list[float]] = [[] for _ in candidates]
+        wins = [0] * count
+        active = list(range(count)) if count > 1 else []
         weigh = inference_weights(view)
+        fast = fastplay.supports(view) and all(fastplay.fast_move(m) for m in candidates)
         worlds = 0
-        if len(candidates) > 1:
-            for _ in range(budget.worlds):
+        simulations = 0
+        while active and worlds < budget.worlds:
+            if fast:
+                sampled = fastplay.sample_world(view, rng, weigh)
+                for i in active:
+                    value, won = fastplay.play_out_world(sampled, view, candidates[i], rng,
+                                                         max_turns=budget.max_turns)
+                    values[i].append(value)
+                    wins[i] += won
+            else:
                 world = _sample_world(view, rng, weigh)
-                for i, move in enumerate(candidates):
+                for i in active:
                     state = world.copy()
-                    state.push(move)
+                    state.push(candidates[i])
                     play_out(state, max_turns=budget.max_turns)
                     value, won = _outcome(state, view.seat)
-                    totals[i] += value
+                    values[i].append(value)
                     wins[i] += won
-                worlds += 1
-                if (budget.max_seconds is not None
-                        and time.perf_counter() - started > budget.max_seconds):
-                    break
-        n = max(worlds, 1)
-        found = [Candidate(move, totals[i] / n, wins[i] / n, worlds)
+            simulations += len(active)
+            worlds += 1
+            if worlds % PRUNE_EVERY == 0 and len(active) > 1:
+                active = _pruned(active, values)
+            if (budget.max_seconds is not None
+                    and time.perf_counter() - started > budget.max_seconds):
+                break
+        found = [Candidate(move, sum(values[i]) / max(len(values[i]), 1),
+                           wins[i] / max(len(values[i]), 1), len(values[i]))
                  for i, move in enumerate(candidates)]
-        order = sorted(range(len(found)), key=lambda i: (-found[i].value, i))
-        return Analysis(view.seat, tuple(found[i] for i in order), worlds * len(candidates),
+        order = sorted(range(count), key=lambda i: (-found[i].value, i))
+        return Analysis(view.seat, tuple(found[i] for i in order), simulations,
                         time.perf_counter() - started)
+
+
+def _pruned(active: list[int], values: list[list[float]]) -> list[int]:
+    """The candidates still worth playing: those not clearly behind the leader, comparing
+    the worlds both played (the leader has played every world the others did)."""
+    leader = max(active, key=lambda i: sum(values[i]) / len(values[i]))
+    kept = []
+    for i in active:
+        if i == leader:
+            kept.append(i)
+            continue
+        mine = values[i]
+        diffs = [values[leader][w] - mine[w] for w in range(len(mine))]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
+        if mean <= PRUNE_SIGMAS * spread / math.sqrt(n):
+            kept.append(i)
+    return kept
 
 
 def _sample_world(view: PlayerView, rng: random.Random, weigh: Weigh | None) -> HandState:

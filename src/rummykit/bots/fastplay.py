@@ -1,0 +1,485 @@
+"""Fast greedy playouts of one-deck hands (basic, traditional) on plain bit sets.
+
+The search bot plays thousands of hands per decision, so this module plays them without the
+engine's move objects: hands are card bit sets, the table is kept only as the cards it
+accepts (split by where a card goes, so a lay-off on a run's end opens the next card), and
+every seat follows the greedy policy of :mod:`rummykit.bots.playout`: take the discard only
+to complete a meld or lay it off, meld the best arrangement, lay off, then throw the
+highest card left out of melds. Stock rebuilds, the re-discard ban, completability,
+``must_discard_to_go_out``, ``max_melds_per_turn`` and going rummy follow the rules; the
+deadlock draw of traditional Rummy is not checked (a rare end in greedy play).
+
+A :class:`World` is one sampled deal of the hidden cards (:func:`sample_world`), consistent
+with the seat's view: the others keep the cards they are known to hold, the rest of what
+the seat has not seen is dealt to their hands and the stock, weighted by what their play
+told. It reads the view only.
+
+>>> import random
+>>> from rummykit.engine import HandState
+>>> from rummykit.rules import BASIC
+>>> from rummykit.views import view
+>>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(3))
+>>> state.push(state.legal_moves()[0])  # a draw
+>>> seen = view(state, state.to_move)
+>>> world = sample_world(seen, random.Random(1), None)
+>>> sorted(bin(h).count("1") for h in world.hands)
+[10, 11]
+>>> value, won = play_out_world(world, seen, seen.legal[-1], random.Random(2), max_turns=200)
+>>> won in (0, 1)
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rummykit.bots.judge import judge_for
+from rummykit.cards import ALL_NATURALS, NUM_RANKS, SUIT_MASK, Card, mask_of
+from rummykit.engine import DRAW_PHASE
+from rummykit.melds import MeldTables, TableMeld, hand_card, position_card, tables_for
+from rummykit.moves import Discard, Draw, Move, Take
+from rummykit.rules import Rules
+from rummykit.views import PlayerView, Weigh
+
+UNLIKELY_MELD = 0.05  # odds of a hidden hand that could have melded or laid off
+WORLD_TRIES = 8  # samples tried before a world is kept regardless of its odds
+RACE_SHARPNESS = 0.8  # how surely the seat nearest to going out goes out first
+
+
+def supports(view: PlayerView) -> bool:
+    """Whether this module can play the view's hand: one deck, no jokers, no contract."""
+    rules = view.rules
+    return not rules.contract_schedule and rules.deck_config == "single"
+
+
+def fast_move(move: Move) -> bool:
+    """Whether a first move can be played here (a draw, a single take or a discard)."""
+    return type(move) is Discard or type(move) is Draw or (
+        type(move) is Take and move.count == 1)
+
+
+@dataclass(slots=True)
+class World:
+    """One sampled deal of the hidden cards: hands, and the stock (top last)."""
+
+    hands: list[int]
+    stock: list[Card]
+
+
+class _Rules:
+    """A rule set's constants in the form the playout loop reads."""
+
+    def __init__(self, rules: Rules) -> None:
+        tables = tables_for(rules)
+        self.tables: MeldTables = tables
+        self.values = tuple(tables.values[c % NUM_RANKS] for c in range(52))
+        # the greedy throw: highest value, then highest rank, then the lowest suit
+        self.throw_key = tuple(
+            (tables.values[c % NUM_RANKS] * 64 + c % NUM_RANKS) * 4 + 3 - c // NUM_RANKS
+            for c in range(52))
+        top = 14 if rules.ace_high else 13
+        self.top = top
+        # the card a run's end accepts next once card c is laid off on that end
+        self.next_high = tuple(_next(c, +1, top) for c in range(52))
+        self.next_low = tuple(_next(c, -1, top) for c in range(52))
+        self.keep_top = rules.stock_rebuild == "shuffle_keep_top"
+        self.shuffle_all = rules.stock_rebuild == "shuffle_all"
+        self.turn_over = rules.stock_rebuild == "turn_over_all"
+        self.max_rebuilds = rules.max_rebuilds
+        self.max_melds = rules.max_melds_per_turn
+        self.must_discard = rules.must_discard_to_go_out
+        self.multiplier = rules.going_rummy_multiplier
+        self.penalty = rules.scoring == "penalty"
+        self.judge = judge_for(rules)
+        self.run_cards = tables.suit_run_cards
+        self.in_runs = tuple(_in_runs(tables, m) for m in range(1 << NUM_RANKS))
+        self.rank_of = tuple(sum(1 << (s * NUM_RANKS + c % NUM_RANKS) for s in range(4))
+                             for c in range(52))
+
+    def melded(self, hand: int) -> int:
+        """:meth:`MeldTables.melded`, faster for the usual hand without three of a rank."""
+        s0 = hand & SUIT_MASK
+        s1 = hand >> 13 & SUIT_MASK
+        s2 = hand >> 26 & SUIT_MASK
+        s3 = hand >> 39 & SUIT_MASK
+        if (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1)):
+            return self.tables.melded(hand)
+        runs = self.run_cards
+        return runs[s0] | runs[s1] << 13 | runs[s2] << 26 | runs[s3] << 39
+
+    def completes(self, hand: int, card: Card) -> bool:
+        """Whether ``card`` makes a set or a run with cards of ``hand``."""
+        if (hand & self.rank_of[card]).bit_count() >= 2:
+            return True
+        suit = card // NUM_RANKS
+        rank = card % NUM_RANKS
+        return bool(self.in_runs[(hand >> suit * NUM_RANKS & SUIT_MASK) | 1 << rank] >> rank & 1)
+
+
+def _in_runs(tables: MeldTables, m: int) -> int:
+    """The ranks of a suit mask that belong to some run inside it."""
+    bits = 0
+    for lo, hi in tables.runs_in(m):
+        for position in range(lo, hi + 1):
+            bits |= 1 << (position - 1 if position <= NUM_RANKS else 0)
+    return bits
+
+
+def _next(card: Card, step: int, top: int) -> int:
+    """The card after ``card`` in its suit going ``step`` (+1 up, -1 down), or -1."""
+    rank = card % NUM_RANKS
+    suit = card // NUM_RANKS
+    if rank == 0:  # an ace ends a run at either end
+        return -1
+    position = rank + 1 + step
+    if position < 1 or position > top:
+        return -1
+    return position_card(suit, position)
+
+
+_CONSTANTS: dict[int, tuple[Rules, _Rules]] = {}
+
+
+def _constants(rules: Rules) -> _Rules:
+    entry = _CONSTANTS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        entry = _CONSTANTS[id(rules)] = (rules, _Rules(rules))
+    return entry[1]
+
+
+def table_accepts(table: tuple[TableMeld, ...] | list[TableMeld]) -> tuple[int, int, int]:
+    """(cards sets accept, cards runs accept at their low end, at their high end)."""
+    sets = low = high = 0
+    for meld in table:
+        if meld.suit < 0:
+            sets |= meld.accepts
+            continue
+        below = position_card(meld.suit, meld.low - 1) if meld.low > 1 else -1
+        bits = meld.accepts
+        while bits:
+            bit = bits & -bits
+            bits ^= bit
+            if bit.bit_length() - 1 == below:
+                low |= bit
+            else:
+                high |= bit
+    return sets, low, high
+
+
+def _seen_cards(view: PlayerView) -> int:
+    seen = view.hand | mask_of(view.discard)
+    for meld in view.table:
+        seen |= mask_of(hand_card(c) for c in meld.cards)
+    for seat, known in enumerate(view.known):
+        if seat != view.seat:
+            seen |= known
+    return seen
+
+
+def sample_world(view: PlayerView, rng: random.Random, weigh: Weigh | None) -> World:
+    """A deal of the cards ``view``'s seat has not seen, consistent with the view.
+
+    Each other seat keeps its known cards and gets the rest of its hand from the unseen
+    cards, card ``c`` weighted by ``weigh(seat, c)``; the stock is the rest, shuffled. Of up
+    to :data:`WORLD_TRIES` deals one is kept with odds :data:`UNLIKELY_MELD` for each hidden
+    hand that could already have melded or laid off (players meld and lay off what they
+    can), which is rejection sampling of those odds."""
+    constants = _constants(view.rules)
+    melded = constants.melded
+    sets, low, high = table_accepts(view.table)
+    layable = sets | low | high
+    unseen = ALL_NATURALS & ~_seen_cards(view)
+    pool_cards = []
+    bits = unseen
+    while bits:
+        bit = bits & -bits
+        bits ^= bit
+        pool_cards.append(bit.bit_length() - 1)
+    best: World | None = None
+    best_odds = -1.0
+    for _ in range(WORLD_TRIES):
+        world, odds = _deal(view, rng, weigh, pool_cards, melded, layable)
+        if odds >= 1.0 or rng.random() < odds:
+            return world
+        if odds > best_odds:
+            best, best_odds = world, odds
+    assert best is not None
+    return best
+
+
+def _deal(view: PlayerView, rng: random.Random, weigh: Weigh | None, cards: list[Card],
+          melded: Callable[[int], int], layable: int) -> tuple[World, float]:
+    pool = cards[:]
+    rng.shuffle(pool)
+    hands = []
+    odds = 1.0
+    random_ = rng.random
+    for seat in range(view.num_players):
+        if seat == view.seat:
+            hands.append(view.hand)
+            continue
+        hand = view.known[seat]
+        missing = view.hand_sizes[seat] - hand.bit_count()
+        if missing > 0:
+            if weigh is not None and missing < len(pool):
+                keys = [random_() ** (1.0 / weigh(seat, card)) for card in pool]
+                order = sorted(range(len(pool)), key=keys.__getitem__, reverse=True)
+                chosen = order[:missing]
+                taken = set(chosen)
+                dealt = [pool[i] for i in chosen]
+                pool = [card for i, card in enumerate(pool) if i not in taken]
+            else:
+                dealt = pool[:missing]
+                del pool[:missing]
+            hidden = 0
+            for card in dealt:
+                hidden |= 1 << card
+            hand |= hidden
+            if melded(hand):
+                odds *= UNLIKELY_MELD
+            if hidden & layable:
+                odds *= UNLIKELY_MELD
+        hands.append(hand)
+    return World(hands, pool[:view.stock_size]), odds
+
+
+def play_out_world(world: World, view: PlayerView, first: Move, rng: random.Random, *,
+                   max_turns: int) -> tuple[float, int]:
+    """Play ``first`` for the view's seat in ``world``, then greedy play for everyone until
+    the hand ends or ``max_turns`` turns have passed; (the seat's hand score less the
+    others' mean, 1 if it won). A hand cut short is scored by :func:`estimate`."""
+    c = _constants(view.rules)
+    tables = c.tables
+    melded_of = c.melded
+    completes = c.completes
+    throw_key = c.throw_key
+    next_high = c.next_high
+    next_low = c.next_low
+    n = view.num_players
+    me = view.seat
+    hands = world.hands[:]
+    stock = world.stock[:]
+    discard = list(view.discard)
+    sets, low, high = table_accepts(view.table)
+    on_table = 0
+    for meld in view.table:
+        on_table |= meld.mask
+    seat = view.to_move
+    ever_placed = view.ever_placed
+    rebuilds = view.rebuilds
+    taken = view.taken
+    melds_done = view.melds_this_turn
+    placed = view.placed_this_turn
+    drawing = view.phase == DRAW_PHASE
+    turns = 0
+    pending: Move | None = first
+    while True:
+        hand = hands[seat]
+        if drawing:
+            if pending is not None:
+                move, pending = pending, None
+                take = type(move) is Take
+            else:
+                top = discard[-1] if discard else -1
+                if not discard:
+                    take = False
+                elif not stock and not c.turn_over:
+                    take = True
+                else:
+                    take = bool((sets | low | high) >> top & 1) or completes(hand, top)
+            if take:
+                top = discard.pop()
+                hand |= 1 << top
+                taken = top
+            else:
+                if not stock:
+                    if not discard:  # nothing left to draw: score the hand as it stands
+                        break
+                    stock = discard[::-1]
+                    discard = []
+                    rebuilds += 1
+                hand |= 1 << stock.pop()
+                taken = -1
+            drawing = False
+        meldless = False
+        if pending is None or type(pending) is not Discard:
+            # meld the best arrangement, one group at a time, while it stays completable
+            layable = sets | low | high
+            max_melds = c.max_melds
+            if max_melds is None or melds_done < max_melds:
+                in_melds = melded_of(hand)
+                meldless = not in_melds  # and stays so: lay-offs only take cards away
+                if in_melds:
+                    for group, kind, suit, lo, hi in _groups(tables, hand, c.top):
+                        if max_melds is not None and melds_done >= max_melds:
+                            break
+                        rest = hand & ~group
+                        if not rest and c.must_discard:
+                            continue
+                        if kind:
+                            g_low = position_card(suit, lo - 1) if lo > 1 else -1
+                            g_high = position_card(suit, hi + 1) if hi < c.top else -1
+                            g_sets = 0
+                        else:
+                            g_low = g_high = -1
+                            g_sets = ALL_NATURALS & ~group & _rank_mask(lo) & ~on_table
+                            if group.bit_count() >= 4:
+                                g_sets = 0
+                        if taken >= 0 and rest == 1 << taken:
+                            fits = layable | g_sets
+                            if g_low >= 0:
+                                fits |= 1 << g_low
+                            if g_high >= 0:
+                                fits |= 1 << g_high
+                            if c.must_discard or not fits >> taken & 1:
+                                continue
+                        hand = rest
+                        on_table |= group
+                        sets |= g_sets
+                        if g_low >= 0 and not on_table >> g_low & 1:
+                            low |= 1 << g_low
+                        if g_high >= 0 and not on_table >> g_high & 1:
+                            high |= 1 << g_high
+                        melds_done += 1
+                        placed = True
+                        if not hand:
+                            break
+            # lay off every card that fits
+            fits = hand & (sets | low | high)
+            while fits and hand:
+                bit = fits & -fits
+                card = bit.bit_length() - 1
+                rest = hand & ~bit
+                if not rest and c.must_discard:
+                    break
+                if taken >= 0 and rest == 1 << taken and taken != card and (
+                        c.must_discard or not (sets | low | high) >> taken & 1):
+                    fits ^= bit
+                    continue
+                hand = rest
+                on_table |= bit
+                if high & bit:
+                    nxt = next_high[card]
+                    if nxt >= 0 and not on_table >> nxt & 1:
+                        high |= 1 << nxt
+                elif low & bit:
+                    nxt = next_low[card]
+                    if nxt >= 0 and not on_table >> nxt & 1:
+                        low |= 1 << nxt
+                sets &= ~bit
+                low &= ~bit
+                high &= ~bit
+                placed = True
+                fits = hand & (sets | low | high)
+            if not hand:
+                hands[seat] = hand
+                return _won(c, hands, seat, me, n, not ever_placed >> seat & 1)
+        # discard
+        if pending is not None:
+            assert isinstance(pending, Discard)
+            throw = pending.card
+            pending = None
+        else:
+            loose = hand if meldless else hand & ~melded_of(hand)
+            if taken >= 0:
+                loose &= ~(1 << taken)
+            if not loose:
+                loose = hand & ~(1 << taken) if taken >= 0 else hand
+                if not loose:
+                    loose = hand
+            throw = -1
+            best = -1
+            bits = loose
+            while bits:
+                bit = bits & -bits
+                bits ^= bit
+                card = bit.bit_length() - 1
+                key = throw_key[card]
+                if key > best:
+                    best, throw = key, card
+        hand &= ~(1 << throw)
+        discard.append(throw)
+        hands[seat] = hand
+        if not hand:
+            return _won(c, hands, seat, me, n, not ever_placed >> seat & 1)
+        if placed:
+            ever_placed |= 1 << seat
+        seat = (seat + 1) % n
+        drawing = True
+        taken = -1
+        melds_done = 0
+        placed = False
+        turns += 1
+        if not stock:
+            if c.max_rebuilds is not None and rebuilds >= c.max_rebuilds:
+                return 0.0, 0  # a drawn hand: nobody scores
+            if c.keep_top and len(discard) > 1:
+                stock = discard[:-1]
+                rng.shuffle(stock)
+                discard = discard[-1:]
+                rebuilds += 1
+            elif c.shuffle_all:
+                stock = discard
+                rng.shuffle(stock)
+                discard = []
+                rebuilds += 1
+        if turns >= max_turns:
+            break
+    return estimate(c, hands, me, sets | low | high, on_table | mask_of(discard)), 0
+
+
+def _rank_mask(rank: int) -> int:
+    return sum(1 << (suit * NUM_RANKS + rank - 1) for suit in range(4))
+
+
+def _groups(tables: MeldTables, hand: int, top: int) -> list[tuple[int, int, int, int, int]]:
+    """The best arrangement's melds as (cards, 1 for a run, suit, low, high); a set's
+    low and high are its rank 1..13."""
+    found = []
+    for group in tables.best_arrangement(hand).melds:
+        mask = 0
+        for card in group:
+            mask |= 1 << card
+        first, second = group[0], group[1]
+        if first % NUM_RANKS == second % NUM_RANKS:
+            found.append((mask, 0, -1, first % NUM_RANKS + 1, first % NUM_RANKS + 1))
+        else:
+            suit = first // NUM_RANKS
+            ranks = [c % NUM_RANKS + 1 for c in group]
+            if 1 in ranks and 13 in ranks:  # the ace is high: positions 14 and down
+                ranks = [14 if r == 1 else r for r in ranks]
+            found.append((mask, 1, suit, min(ranks), min(max(ranks), top)))
+    found.sort(key=lambda entry: -entry[0].bit_count())
+    return found
+
+
+def _won(c: _Rules, hands: list[int], winner: int, me: int, n: int,
+         rummy: bool) -> tuple[float, int]:
+    held = [c.judge.value(h) for h in hands]
+    if c.penalty:
+        scores = held
+        mine = scores[me] - (sum(scores) - scores[me]) / (n - 1)
+        return -mine, int(winner == me)
+    gain = sum(held) * (c.multiplier if rummy and c.multiplier > 1 else 1)
+    if winner == me:
+        return float(gain), 1
+    return -gain / (n - 1), 0
+
+
+def estimate(c: _Rules, hands: list[int], me: int, layable: int, shown: int) -> float:
+    """The seat's expected score less the others' mean in a hand still going: each seat
+    goes out first with a chance that falls with its distance from going out, and then
+    collects the points the others hold."""
+    judge = c.judge
+    layable &= ALL_NATURALS
+    chances = [math.exp(-RACE_SHARPNESS * judge.distance(h, layable, ALL_NATURALS & ~(shown | h)))
+               for h in hands]
+    total_chance = sum(chances)
+    worth = [judge.value(h) for h in hands]
+    total = sum(worth)
+    scores = [chances[s] / total_chance * (total - worth[s]) for s in range(len(hands))]
+    mine = scores[me]
+    return mine - (sum(scores) - mine) / (len(scores) - 1)
