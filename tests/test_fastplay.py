@@ -1,0 +1,149 @@
+"""The search bot's fast playouts and world sampling (bots/fastplay.py), checked against
+the engine: the same greedy play gives the same hand results, and sampled worlds agree
+with the view they came from."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rummykit.bots import fastplay
+from rummykit.bots.expert import Budget, ExpertBot, _outcome
+from rummykit.bots.greedy import GreedyBot
+from rummykit.bots.playout import greedy_move
+from rummykit.cards import ALL_NATURALS, mask_of
+from rummykit.engine import HandState
+from rummykit.melds import tables_for
+from rummykit.moves import Discard, Move
+from rummykit.rules import Rules
+from rummykit.views import PlayerView, view
+
+CASES = [("basic", 2, {}), ("traditional", 3, {}), ("basic", 4, {"must_discard_to_go_out": True}),
+         ("basic", 3, {"ace_mode": "high_or_low"}), ("traditional", 2, {"max_melds_per_turn": 1})]
+
+
+def _position(rules: Rules, players: int, seed: int) -> HandState | None:
+    state = HandState.deal(rules, num_players=players, dealer=0, rng=random.Random(seed))
+    for _ in range(random.Random(seed).randrange(0, 14)):
+        if state.is_over:
+            return None
+        state.push(greedy_move(state))
+    return None if state.is_over else state
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_fast_playouts_give_the_engines_greedy_results(
+        name: str, players: int, options: dict[str, object]) -> None:
+    """Played from the true state, the fast playout ends each hand as the engine's greedy
+    playout does (when no rebuild shuffles the stock, which the two do differently)."""
+    rules = Rules.from_options(name, options)
+    same = compared = 0
+    for seed in range(150):
+        state = _position(rules, players, seed)
+        if state is None:
+            continue
+        first = greedy_move(state)
+        if not fastplay.fast_move(first):
+            continue
+        seen = view(state, state.to_move)
+        world = fastplay.World(list(state.hands), list(state.stock))
+        fast = fastplay.play_out_world(world, seen, first, random.Random(1), max_turns=10_000)
+        engine = state.copy()
+        engine.push(first)
+        while engine.result is None and engine.turn_count < 500:
+            engine.push(greedy_move(engine))
+        if engine.rebuilds or engine.result is None:
+            continue
+        compared += 1
+        same += fast == _outcome(engine, seen.seat)
+    assert compared >= 30
+    assert same >= 0.95 * compared, (same, compared)
+
+
+def _seen_elsewhere(seen: PlayerView) -> int:
+    bits = mask_of(seen.discard)
+    for meld in seen.table:
+        bits |= meld.mask
+    return bits
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CASES[:2])
+def test_sampled_worlds_agree_with_the_view(
+        name: str, players: int, options: dict[str, object]) -> None:
+    rules = Rules.from_options(name, options)
+    checked = 0
+    for seed in range(60):
+        state = _position(rules, players, seed)
+        if state is None:
+            continue
+        seen = view(state, state.to_move)
+        world = fastplay.sample_world(seen, random.Random(seed), None)
+        assert world.hands[seen.seat] == seen.hand
+        assert [h.bit_count() for h in world.hands] == list(seen.hand_sizes)
+        assert len(world.stock) == seen.stock_size
+        dealt = 0
+        for seat, hand in enumerate(world.hands):
+            assert hand & seen.known[seat] == seen.known[seat]
+            assert not hand & dealt
+            dealt |= hand
+        stock = mask_of(world.stock)
+        assert not stock & dealt and len(set(world.stock)) == len(world.stock)
+        assert not (dealt | stock) & _seen_elsewhere(seen)
+        assert dealt | stock | _seen_elsewhere(seen) == ALL_NATURALS
+        checked += 1
+    assert checked > 30
+
+
+def test_sampled_worlds_rarely_give_an_opponent_a_meld_it_would_have_played() -> None:
+    rules = Rules.from_options("basic", {})
+    state = HandState.deal(rules, 2, dealer=0, rng=random.Random(12))
+    seen = view(state, state.to_move)
+    melded = tables_for(rules).melded
+    opponent = 1 - seen.seat
+    original = fastplay.WORLD_TRIES
+    counts = []
+    try:
+        for tries in (1, original):
+            fastplay.WORLD_TRIES = tries
+            counts.append(sum(bool(melded(fastplay.sample_world(
+                seen, random.Random(seed), None).hands[opponent])) for seed in range(300)))
+    finally:
+        fastplay.WORLD_TRIES = original
+    plain, chosen = counts
+    assert plain > 30  # ten random cards often hold a meld
+    assert chosen < plain / 3
+
+
+def test_search_drops_candidates_clearly_behind() -> None:
+    """With a budget of many worlds, a clearly worse discard stops being played early,
+    while the leader is played in every world."""
+    bot = ExpertBot(Budget(worlds=32, candidates=4))
+    pruned = 0
+    for seed in range(30):
+        state = _position(Rules.from_options("basic", {}), 2, seed)
+        if state is None or state.phase != "play":
+            continue
+        seen = view(state, state.to_move)
+        discards: list[Move] = [m for m in seen.legal if isinstance(m, Discard)]
+        if len(discards) < 4:
+            continue
+        analysis = bot.search(seen, discards[:4], random.Random(seed))
+        best = analysis.candidates[0]
+        assert best.simulations == 32
+        assert all(c.simulations <= 32 and c.simulations % 8 == 0
+                   for c in analysis.candidates)
+        assert analysis.simulations == sum(c.simulations for c in analysis.candidates)
+        pruned += analysis.simulations < 32 * 4
+    assert pruned >= 3
+
+
+def test_a_cycling_hand_is_played_greedily() -> None:
+    bot = ExpertBot(Budget(worlds=8, candidates=3, long_hand=10))
+    greedy = GreedyBot()
+    for seed in range(20):
+        state = _position(Rules.from_options("basic", {}), 2, seed)
+        if state is None:
+            continue
+        seen = view(state, state.to_move)._replace(turn_count=10)
+        assert bot.candidates(seen) == [greedy.choose(seen, random.Random(0))]
