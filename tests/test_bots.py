@@ -182,3 +182,16 @@ def test_tripwire_easy_level_is_weaker_than_greedy() -> None:
             if state.result is not None and state.result.winner is not None:
                 wins["easy" if state.result.winner == easy_seat else "greedy"] += 1
     assert wins["greedy"] > wins["easy"] * 1.2, wins
+
+
+def test_engine_tracks_passed_discards_through_push_and_pop() -> None:
+    state = HandState.deal(_rules("basic"), 2, dealer=0, rng=random.Random(8))
+    seat = state.to_move
+    top = state.discard[-1]
+    draw = next(m for m in state.legal_moves() if type(m).__name__ == "Draw")
+    state.push(draw)
+    assert state.passed[seat] == 1 << top
+    assert view(state, 1 - seat).passed == tuple(1 << top if s == seat else 0 for s in (0, 1))
+    assert resample(view(state, 1 - seat), random.Random(1)).passed == state.passed
+    state.pop()
+    assert state.passed == [0, 0]

@@ -101,6 +101,7 @@ class HandState:
         "melds_this_turn",
         "multi",
         "num_players",
+        "passed",
         "phase",
         "placed_this_turn",
         "rebuilds",
@@ -128,6 +129,7 @@ class HandState:
     table: list[TableMeld]
     known: list[int]
     discarded: list[int]
+    passed: list[int]
     taken: int
     melds_this_turn: int
     placed_this_turn: bool
@@ -186,6 +188,7 @@ class HandState:
         state.table = []
         state.known = [0] * state.num_players
         state.discarded = [0] * state.num_players
+        state.passed = [0] * state.num_players
         state.down = 0
         state.went_down = False
         state.dig_duty = -1
@@ -248,6 +251,7 @@ class HandState:
         new.table = self.table[:]
         new.known = self.known[:]
         new.discarded = self.discarded[:]
+        new.passed = self.passed[:]
         new.multi = self.multi
         new.contract = self.contract
         new.down = self.down
@@ -455,6 +459,9 @@ class HandState:
                 self._stack[-1] = (snapshot, 0, (old_discard, thrown))
         elif kind is Draw:
             rebuilt = None
+            passed = self.passed[seat]
+            if self.discard:
+                self.passed[seat] = passed | 1 << self.discard[-1]
             if not self.stock:
                 rebuilt = self.discard
                 self.stock = self.discard[::-1]
@@ -464,7 +471,7 @@ class HandState:
             self.hands[seat] = handset.add(self.hands[seat], card) if self.multi \
                 else self.hands[seat] | 1 << card
             self.phase = PLAY_PHASE
-            self._stack.append((snapshot, 1, (card, rebuilt)))
+            self._stack.append((snapshot, 1, (card, rebuilt, passed)))
         elif kind is Take:
             assert isinstance(move, Take)
             if move.count == 1 and not self.multi:
@@ -656,7 +663,7 @@ class HandState:
                 self.stock = []
             self.discard.pop()
         elif kind == 1:
-            card, rebuilt = extra
+            card, rebuilt, self.passed[seat] = extra
             if rebuilt is not None:
                 self.discard = rebuilt
                 self.stock = []

@@ -31,7 +31,8 @@ class PlayerView(NamedTuple):
     """A seat's view of a hand: its own cards and public knowledge, nothing else.
 
     ``known[s]`` holds the cards seat ``s`` took from the discard pile and still holds
-    (public knowledge); ``discarded[s]`` the cards it discarded this hand (public too).
+    (public knowledge); ``discarded[s]`` the cards it discarded this hand (public too);
+    ``passed[s]`` the cards that lay on the discard pile when it drew from the stock.
     ``legal`` lists the seat's legal moves when it is to move.
     ``revealed`` shows every hand once the hand is over (scoring shows them), else ``()``.
     """
@@ -63,6 +64,7 @@ class PlayerView(NamedTuple):
     dig_duty: int = -1  # contract: the dug card still to be placed this turn, or -1
     joker_duty: int = 0  # contract: jokers taken by swaps still to be placed this turn
     discarded: tuple[int, ...] = ()  # per seat: bit set of the cards it discarded this hand
+    passed: tuple[int, ...] = ()  # per seat: bit set of the discard tops it drew instead of
 
     @property
     def hand_cards(self) -> list[Card]:
@@ -80,21 +82,26 @@ def view(state: HandState, seat: int) -> PlayerView:
     return _seen(state, seat, state.hands[seat])
 
 
-def _seen(state: HandState, seat: int, hand: int) -> PlayerView:
-    over = state.result is not None
-    sizes = tuple([handset.size(h) for h in state.hands]) if state.multi \
-        else tuple([h.bit_count() for h in state.hands])
-    return PlayerView(
-        state.rules, seat, state.num_players, state.dealer, state.deal_index, state.to_move,
-        state.phase, hand, sizes, tuple(state.table), tuple(state.discard),
-        len(state.stock), tuple(state.known), state.taken, state.melds_this_turn,
-        state.placed_this_turn, state.ever_placed, state.rebuilds, state.turn_count,
-        state.result,
-        tuple(state.legal_moves()) if seat == state.to_move and not over else (),
-        tuple(state.hands) if over else (),
-        state.down, state.went_down, state.dig_duty, state.joker_duty, tuple(state.discarded),
-    )
+_new_view = tuple.__new__  # PlayerView's fields in order, without its __new__'s frame
+_bit_count = int.bit_count
 
+
+def _seen(state: HandState, seat: int, hand: int) -> PlayerView:
+    hands = state.hands
+    over = state.result is not None
+    return _new_view(PlayerView, (
+        state.rules, seat, state.num_players, state.dealer, state.deal_index, state.to_move,
+        state.phase, hand,
+        tuple([handset.size(h) for h in hands]) if state.multi
+        else tuple(map(_bit_count, hands)),
+        tuple(state.table), tuple(state.discard), len(state.stock), tuple(state.known),
+        state.taken, state.melds_this_turn, state.placed_this_turn, state.ever_placed,
+        state.rebuilds, state.turn_count, state.result,
+        tuple(state.legal_moves()) if seat == state.to_move and not over else (),
+        tuple(hands) if over else (),
+        state.down, state.went_down, state.dig_duty, state.joker_duty, tuple(state.discarded),
+        tuple(state.passed),
+    ))
 
 
 def public_view(state: HandState) -> PlayerView:
@@ -150,6 +157,7 @@ def resample(seen: PlayerView, rng: random.Random, weigh: Weigh | None = None) -
     state.table = list(seen.table)
     state.known = list(seen.known)
     state.discarded = list(seen.discarded) or [0] * seen.num_players
+    state.passed = list(seen.passed) or [0] * seen.num_players
     state.to_move = seen.to_move
     state.phase = seen.phase
     state.taken = seen.taken

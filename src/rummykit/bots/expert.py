@@ -48,7 +48,6 @@ DANGER_LAY = 12.0  # a discard that fits a table meld: any opponent can take and
 DANGER_KNOWN = 8.0  # a discard that goes with cards an opponent is known to hold
 SAFE_DISCARDED = 2.0  # a discard related to cards an opponent threw away
 WORLD_CHOICES = 8  # resamplings per world, one kept (see _sample_world)
-UNLIKELY_MELD = 0.05  # odds of a hidden hand that could have melded or laid off
 RACE_SHARPNESS = 0.8  # how surely the seat nearest to going out goes out first
 PRUNE_EVERY = 8  # worlds between checks for candidates clearly behind
 PRUNE_SIGMAS = 2.0  # how far behind (in standard errors) a candidate is dropped
@@ -188,7 +187,8 @@ class ExpertBot:
 
     # -- search ----------------------------------------------------------------------
     def search(self, view: PlayerView, candidates: list[Move], rng: random.Random) -> Analysis:
-        """Play every candidate out in the same sampled worlds; best mean score first.
+        """Play every candidate out in the same sampled worlds; best mean score first
+        (candidates dropped on the way come after those played to the end).
 
         Every :data:`PRUNE_EVERY` worlds, a candidate that trails the leader by more than
         :data:`PRUNE_SIGMAS` standard errors of their paired differences stops being played.
@@ -230,7 +230,9 @@ class ExpertBot:
         found = [Candidate(move, sum(values[i]) / max(len(values[i]), 1),
                            wins[i] / max(len(values[i]), 1), len(values[i]))
                  for i, move in enumerate(candidates)]
-        order = sorted(range(count), key=lambda i: (-found[i].value, i))
+        dropped = set(range(count)) - set(active)  # behind the leader when dropped
+        order = sorted(range(count), key=lambda i: (len(active) > 0 and i in dropped,
+                                                   -found[i].value, i))
         return Analysis(view.seat, tuple(found[i] for i in order), simulations,
                         time.perf_counter() - started)
 
@@ -260,7 +262,7 @@ def _sample_world(view: PlayerView, rng: random.Random, weigh: Weigh | None) -> 
     table, is unlikely. Of a few resamplings, one is drawn with those odds."""
     if view.rules.contract_schedule or WORLD_CHOICES <= 1:
         return resample(view, rng, weigh)
-    tables = tables_for(view.rules)
+    constants = fastplay.constants_for(view.rules)
     layable = layable_cards(view)
     worlds = []
     odds = []
@@ -269,11 +271,8 @@ def _sample_world(view: PlayerView, rng: random.Random, weigh: Weigh | None) -> 
         odd = 1.0
         for seat, hand in enumerate(world.hands):
             if seat != view.seat:
-                hidden = hand & ~view.known[seat]
-                if tables.melded(hand):
-                    odd *= UNLIKELY_MELD
-                if hidden & layable:
-                    odd *= UNLIKELY_MELD
+                odd *= fastplay.odds_of(constants, hand, hand & ~view.known[seat], layable,
+                                        view.passed[seat] if view.passed else 0)
         worlds.append(world)
         odds.append(odd)
     pick = rng.random() * sum(odds)

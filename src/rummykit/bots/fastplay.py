@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from rummykit.bots.judge import judge_for
@@ -45,6 +44,7 @@ from rummykit.rules import Rules
 from rummykit.views import PlayerView, Weigh
 
 UNLIKELY_MELD = 0.05  # odds of a hidden hand that could have melded or laid off
+UNLIKELY_PASS = 0.3  # odds of a hidden hand that a discard it passed would have completed
 WORLD_TRIES = 8  # samples tried before a world is kept regardless of its odds
 RACE_SHARPNESS = 0.8  # how surely the seat nearest to going out goes out first
 
@@ -143,7 +143,7 @@ def _next(card: Card, step: int, top: int) -> int:
 _CONSTANTS: dict[int, tuple[Rules, _Rules]] = {}
 
 
-def _constants(rules: Rules) -> _Rules:
+def constants_for(rules: Rules) -> _Rules:
     entry = _CONSTANTS.get(id(rules))
     if entry is None or entry[0] is not rules:
         entry = _CONSTANTS[id(rules)] = (rules, _Rules(rules))
@@ -187,8 +187,7 @@ def sample_world(view: PlayerView, rng: random.Random, weigh: Weigh | None) -> W
     to :data:`WORLD_TRIES` deals one is kept with odds :data:`UNLIKELY_MELD` for each hidden
     hand that could already have melded or laid off (players meld and lay off what they
     can), which is rejection sampling of those odds."""
-    constants = _constants(view.rules)
-    melded = constants.melded
+    constants = constants_for(view.rules)
     sets, low, high = table_accepts(view.table)
     layable = sets | low | high
     unseen = ALL_NATURALS & ~_seen_cards(view)
@@ -201,7 +200,7 @@ def sample_world(view: PlayerView, rng: random.Random, weigh: Weigh | None) -> W
     best: World | None = None
     best_odds = -1.0
     for _ in range(WORLD_TRIES):
-        world, odds = _deal(view, rng, weigh, pool_cards, melded, layable)
+        world, odds = _deal(view, rng, weigh, pool_cards, constants, layable)
         if odds >= 1.0 or rng.random() < odds:
             return world
         if odds > best_odds:
@@ -211,7 +210,7 @@ def sample_world(view: PlayerView, rng: random.Random, weigh: Weigh | None) -> W
 
 
 def _deal(view: PlayerView, rng: random.Random, weigh: Weigh | None, cards: list[Card],
-          melded: Callable[[int], int], layable: int) -> tuple[World, float]:
+          constants: _Rules, layable: int) -> tuple[World, float]:
     pool = cards[:]
     rng.shuffle(pool)
     hands = []
@@ -238,12 +237,31 @@ def _deal(view: PlayerView, rng: random.Random, weigh: Weigh | None, cards: list
             for card in dealt:
                 hidden |= 1 << card
             hand |= hidden
-            if melded(hand):
-                odds *= UNLIKELY_MELD
-            if hidden & layable:
-                odds *= UNLIKELY_MELD
+            odds *= odds_of(constants, hand, hidden, layable,
+                            view.passed[seat] if view.passed else 0)
         hands.append(hand)
     return World(hands, pool[:view.stock_size]), odds
+
+
+def odds_of(constants: _Rules, hand: int, hidden: int, layable: int, passed: int) -> float:
+    """How likely an opponent's sampled ``hand`` is given how players play: it would
+    have melded a meld it holds and laid off a hidden card that fits the table
+    (:data:`UNLIKELY_MELD` each), and it would have taken a discard it ``passed`` (drew
+    from the stock instead) that makes a meld with its cards (:data:`UNLIKELY_PASS` each;
+    its hand has changed since, so this says less)."""
+    odds = 1.0
+    if constants.melded(hand):
+        odds *= UNLIKELY_MELD
+    if hidden & layable:
+        odds *= UNLIKELY_MELD
+    passed &= ~hand
+    completes = constants.completes
+    while passed:
+        bit = passed & -passed
+        passed ^= bit
+        if completes(hand, bit.bit_length() - 1):
+            odds *= UNLIKELY_PASS
+    return odds
 
 
 def play_out_world(world: World, view: PlayerView, first: Move, rng: random.Random, *,
@@ -251,7 +269,7 @@ def play_out_world(world: World, view: PlayerView, first: Move, rng: random.Rand
     """Play ``first`` for the view's seat in ``world``, then greedy play for everyone until
     the hand ends or ``max_turns`` turns have passed; (the seat's hand score less the
     others' mean, 1 if it won). A hand cut short is scored by :func:`estimate`."""
-    c = _constants(view.rules)
+    c = constants_for(view.rules)
     tables = c.tables
     melded_of = c.melded
     completes = c.completes
