@@ -50,7 +50,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import cast
+from itertools import repeat
 
 import numpy as np
 import numpy.typing as npt
@@ -134,7 +134,7 @@ class ActionSpace:
         self._by_id: dict[int, tuple[Move, tuple[int, ...]]] = {}
         #: by the id() of a move in ``_by_id``: its one action id, or -1 for several
         self._first: dict[int, int] = {}
-        self._masks: dict[tuple[int, ...], Mask] = {}  # masks of at most two ids
+        self._masks: dict[tuple[int, ...], Mask] = {}  # the draw steps' masks
 
     # -- moves -> ids ----------------------------------------------------------------
     def actions(self, move: Move) -> tuple[int, ...]:
@@ -297,18 +297,19 @@ class Decision:
     def __init__(self, space: ActionSpace, legal: Iterable[Move]) -> None:
         self.space = space
         self.prefix: tuple[int, ...] = ()
-        moves = legal if isinstance(legal, (tuple, list)) else tuple(legal)
+        moves = legal if type(legal) is tuple or type(legal) is list else tuple(legal)
         #: the legal moves and, once needed, their ids, in the engine's order
         self._moves: Sequence[Move] = moves
         self._options: list[tuple[int, ...]] | None = None
-        # every move's one id, by the moves' identity (a C-level map: this runs every step)
-        firsts: list[int | None] = list(map(space._first.get, map(id, moves)))
-        if None in firsts:
+        # every move's one id, by the moves' identity (a C-level map: this runs every step);
+        # -2 for a move not met yet
+        firsts = list(map(space._first.get, map(id, moves), repeat(-2)))
+        if firsts and min(firsts) == -2:
             firsts = [space.actions(move)[0] if len(space.actions(move)) == 1 else -1
                       for move in moves]
         #: the id of every move while every move is one id (then no two legal moves share
         #: an id, and the id picks the move), else None
-        self._firsts: list[int] | None = None if -1 in firsts else cast(list[int], firsts)
+        self._firsts: list[int] | None = None if -1 in firsts else firsts
 
     def _ids(self) -> list[tuple[int, ...]]:
         if self._options is None:
@@ -328,21 +329,19 @@ class Decision:
         return sorted(set(self._next_ids()))
 
     def mask(self) -> Mask:
-        """The legal-action mask (``int8``) of the current step."""
-        ids = self._next_ids()
-        if len(ids) <= 2:  # a draw step: draw, take (masks are copies: callers may edit them)
+        """The legal-action mask (``int8``) of the current step (a new array: callers may
+        edit it)."""
+        ids = self._firsts
+        if ids is None:
+            ids = self._next_ids()
+        space = self.space
+        if not ids or ids[-1] < space.discard_base:  # a draw step (draw, take, digs): few masks
             key = tuple(ids)
-            found = self.space._masks.get(key)
+            found = space._masks.get(key)
             if found is None:
-                found = self.space._masks[key] = self._fill(ids)
+                found = space._masks[key] = _fill(space.size, ids)
             return found.copy()
-        return self._fill(ids)
-
-    def _fill(self, ids: list[int]) -> Mask:
-        raw = bytearray(self.space.size)
-        for action in ids:
-            raw[action] = 1
-        return np.frombuffer(raw, dtype=np.int8)
+        return _fill(space.size, ids)
 
     def choose(self, action: int) -> Move | None:
         """Take one step: the move once complete, else ``None``; ``ValueError`` if illegal."""
@@ -373,4 +372,15 @@ class Decision:
             return self.space.describe(action)
         except ValueError:
             return "out of range"
+
+
+_INT8 = np.dtype(np.int8)
+
+
+def _fill(size: int, ids: list[int]) -> Mask:
+    """A new ``int8`` mask of ``size`` entries, 1 at ``ids``."""
+    raw = bytearray(size)
+    for action in ids:
+        raw[action] = 1
+    return np.frombuffer(raw, _INT8)
 

@@ -82,6 +82,23 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         seat = self._seat[agent]
         return {"observation": self.game.observe(seat), "action_mask": self.game.mask(seat)}
 
+    def last(self, observe: bool = True) -> tuple[ObsDict | None, float, bool, bool,
+                                                  dict[str, Any]]:
+        """The agent to move's observation, cumulative reward, terminated, truncated and
+        info (PettingZoo's ``last``, with the step loop's observation made in one call)."""
+        agent = self.agent_selection
+        game = self.game
+        observation: ObsDict | None
+        if not observe:
+            observation = None
+        elif self.agents and not game.done:  # the agent selected is the seat to move
+            board, mask = game.observe_to_move()
+            observation = {"observation": board, "action_mask": mask}
+        else:
+            observation = self.observe(agent)
+        return (observation, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
+
     def step(self, action: int | None) -> None:
         if not self.agents:
             raise RuntimeError("no agent is playing: call reset() to start a match")
@@ -104,7 +121,7 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             for name in self.agents:
                 ended[name] = True
         else:
-            self.agent_selection = self.agents[game.to_move]
+            self.agent_selection = self.agents[game.state.to_move]
         if paid:
             self._accumulate_rewards()
         if self.render_mode == "human":

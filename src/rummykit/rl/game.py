@@ -147,10 +147,11 @@ class Game:
             return self.observe(seat), self.mask(seat)
         seen = self._seen
         if seen is None:
-            seen = self._seen = view(self.state, self.state.to_move)
+            state = self.state
+            seen = self._seen = view(state, state.to_move)
         decision = self._decision
         if decision is None:
-            decision = self._decision = self.actions.decision(seen)
+            decision = self._decision = Decision(self.actions, seen.legal)
         return self.observation.build(seen, self.match.totals), decision.mask()
 
     def legal_ids(self) -> list[int]:

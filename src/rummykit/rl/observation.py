@@ -129,21 +129,26 @@ class Observation:
         self._card_size = self.offsets["hand_sizes"]
         #: one deck, no contract parts: every card part is a bit set (the fast path)
         self._bits_only = not self.multi and not contract
-        self._pack = struct.Struct(f"<{self.size - self._card_size}f").pack
+        self._pack_into = struct.Struct(f"<{self.size - self._card_size}f").pack_into
         # the fast path's memory: each seat's last observation, the last discard pile seen
-        self._fixed_rows = range(2 * n + 3)  # hand .. taken, the rows before the table's
+        #: the rows kept as bit sets: hand, known, discarded, discard_pile; (their offsets
+        #: less one: ``bit_length`` counts from 1); discard_top and taken are kept by card
+        self._fixed_rows = range(2 * n + 1)
+        self._bases = [k * NUM_NATURALS - 1 for k in (*range(2 * n), 2 * n + 1)]
+        self._top_at = self.offsets["discard_top"]
+        self._taken_at = self.offsets["taken"]
         self._scalars_at = self._card_size * 4  # in bytes
         self._pile: tuple[int, ...] = ()
         self._pile_bits = 0
         #: one-hot rows by relative seat (row ``n``: all zero), 0/1 rows by seat bit set
         self._one_hot = [tuple(int(i == k) for i in range(n)) for k in range(n + 1)]
         self._seat_bits = [tuple(b >> i & 1 for i in range(n)) for b in range(1 << n)]
-        #: ``_hot[d][t]``: the one-hot dealer and seat to move, relative seats (``t = n``:
-        #: nobody to move)
-        self._hot = [[self._one_hot[d] + self._one_hot[t] for t in range(n + 1)]
-                     for d in range(n)]
+        #: ``_hot[d][t][phase]``: the one-hot dealer, seat to move (relative seats, ``t = n``:
+        #: nobody to move) and phase (``""``: any other phase)
+        self._hot = [[{phase: self._one_hot[d] + self._one_hot[t] + _PHASES.get(phase, (0, 0))
+                       for phase in (*_PHASES, "")} for t in range(n + 1)] for d in range(n)]
         #: the fast path's memory, by seat
-        self._seats = [_Rows(self.size, 2 * n + 3, m) for _ in range(n)] if self._bits_only \
+        self._seats = [_Rows(self.size, 2 * n + 1, m) for _ in range(n)] if self._bits_only \
             else []
         # seat-relative order: a seat's per-seat values, itself first; the other seats'
         # known rows then every seat's discarded row, from ``known + discarded``
@@ -277,47 +282,57 @@ class Observation:
         if seat < 0:
             raise ValueError("a spectator's view (seat -1) has no observation")
         memo = self._seats[seat]
+        floats = memo.floats
         pile = seen.discard
-        if pile:
-            top = _BIT[pile[-1]]
+        top = pile[-1] if pile else -1
+        if pile != self._pile:  # one card discarded or taken since, or another pile
             last = self._pile
-            if pile != last:  # one card discarded or taken since, or another pile
-                if len(pile) == len(last) + 1 and pile[:-1] == last:
-                    self._pile_bits |= top
-                elif len(pile) + 1 == len(last) and last[:-1] == pile:
-                    self._pile_bits ^= _BIT[last[-1]]
-                else:  # one deck: the cards are distinct, so their sum is their union
-                    self._pile_bits = sum(map(_BIT.__getitem__, pile))
-                self._pile = pile
-            pile_bits = self._pile_bits
-        else:
-            top = pile_bits = 0
+            if len(pile) == len(last) + 1 and pile[:-1] == last:
+                self._pile_bits |= _BIT[top]
+            elif len(pile) + 1 == len(last) and last[:-1] == pile:
+                self._pile_bits ^= _BIT[last[-1]]
+            else:  # one deck: the cards are distinct, so their sum is their union
+                self._pile_bits = sum(map(_BIT.__getitem__, pile))
+            self._pile = pile
+        # the one-card rows: written by card
+        if top != memo.top:
+            if memo.top >= 0:
+                floats[self._top_at + memo.top] = 0.0
+            if top >= 0:
+                floats[self._top_at + top] = 1.0
+            memo.top = top
         taken = seen.taken
+        if taken != memo.taken:
+            if memo.taken >= 0:
+                floats[self._taken_at + memo.taken] = 0.0
+            if taken >= 0:
+                floats[self._taken_at + taken] = 1.0
+            memo.taken = taken
+        # the other rows: written by the bits that changed
         rows = [seen.hand, *self._others[seat](seen.known + (seen.discarded or self._zeros)),
-                top, pile_bits, _BIT[taken] if taken >= 0 else 0]
+                self._pile_bits]
         before = memo.rows
-        if rows != before:
-            floats = memo.floats
-            for k in compress(self._fixed_rows, map(ne, rows, before)):
-                new = rows[k]
-                base = k * NUM_NATURALS
-                diff = new ^ before[k]
-                while diff:
-                    low = diff & -diff
-                    floats[base + low.bit_length() - 1] = 1.0 if new & low else 0.0
-                    diff ^= low
-            memo.rows = rows
+        bases = self._bases
+        for k in compress(self._fixed_rows, map(ne, rows, before)):
+            new = rows[k]
+            base = bases[k]
+            diff = new ^ before[k]
+            while diff:
+                low = diff & -diff
+                floats[base + low.bit_length()] = 1.0 if new & low else 0.0
+                diff ^= low
+        memo.rows = rows
         table = seen.table
         if table != memo.table:
             self._table_rows(memo, table)
         n = self.players
         rotate = self._rotations[seat]
-        memo.raw[self._scalars_at:] = self._pack(
-            *rotate(seen.hand_sizes), seen.stock_size,
+        hot = self._hot[(seen.dealer - seat) % n][
+            n if seen.result is not None else (seen.to_move - seat) % n]
+        self._pack_into(
+            memo.raw, self._scalars_at, *rotate(seen.hand_sizes), seen.stock_size,
             *(rotate(totals) if totals is not None else self._zeros),
-            *self._hot[(seen.dealer - seat) % n][
-                n if seen.result is not None else (seen.to_move - seat) % n],
-            *_PHASES.get(seen.phase, (0, 0)), seen.melds_this_turn, seen.placed_this_turn,
+            *(hot.get(seen.phase) or hot[""]), seen.melds_this_turn, seen.placed_this_turn,
             seen.turn_count, seen.rebuilds, *self._placed[seat][seen.ever_placed],
             seen.deal_index)
         if out is None:
@@ -330,7 +345,7 @@ class Observation:
         cache = self._melds
         rows = memo.table_rows
         floats = memo.floats
-        first = len(memo.rows)
+        first = self.offsets["table"]
         for t in range(max(len(table), len(memo.table))):
             if t < len(table):
                 meld = table[t]
@@ -342,7 +357,7 @@ class Observation:
             old = rows[t]
             if new != old:
                 rows[t] = new
-                base = (first + t) * NUM_NATURALS
+                base = first + t * NUM_NATURALS
                 diff = new ^ old
                 while diff:
                     low = diff & -diff
@@ -386,10 +401,11 @@ class _Rows:
     the table melds they came from, and the ``float32`` array that holds them (with
     memoryviews for single-entry and byte-range writes)."""
 
-    __slots__ = ("flat", "floats", "raw", "rows", "table", "table_rows")
+    __slots__ = ("flat", "floats", "raw", "rows", "table", "table_rows", "taken", "top")
 
     def __init__(self, size: int, rows: int, melds: int) -> None:
-        self.rows = [0] * rows  # hand .. taken
+        self.rows = [0] * rows  # hand, known, discarded, discard_pile
+        self.top = self.taken = -1  # the card of discard_top and of taken, or -1
         self.table: tuple[TableMeld, ...] = ()
         self.table_rows = [0] * melds
         self.flat: Array = np.zeros(size, dtype=np.float32)
