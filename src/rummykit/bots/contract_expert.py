@@ -5,21 +5,26 @@ A heuristic policy sharper than the greedy one (:mod:`rummykit.bots.greedy_contr
 - **Deal 7** (three runs using every card, §4.7): cards are kept and taken by how many of
   them three runs of distinct suits could hold (:mod:`rummykit.bots.contract_shape`), and
   near the goal by the unseen cards that would complete the hand.
-- **Discards** keep the contract's partial melds, never feed a seat that is down (a card
-  it could lay off).
+- **Deal 1** (two sets hold 8 of 10 cards; once every seat is down the sets fill up and
+  the hand stalls): go down only to go out in the same turn, keeping sets and cards that
+  fit the table until then.
+- **Discards** keep the contract's partial melds and never feed a seat that is down (a
+  card it could lay off).
 
-:mod:`rummykit.bots.contract_search` then weighs the few best discards in sampled worlds.
+:mod:`rummykit.bots.contract_search` then weighs the best discards of one kind in sampled
+worlds, once another seat is down (the heuristic's choice keeps a small credit).
 :class:`~rummykit.bots.expert.ExpertBot` hands every contract decision here.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from typing import TYPE_CHECKING
 
 from rummykit import handset
-from rummykit.bots import contract_shape
+from rummykit.bots import contract_search, contract_shape
 from rummykit.bots.analysis import Analysis, Candidate
 from rummykit.bots.greedy_contract import (
     MELDS_INSPECTED,
@@ -33,7 +38,7 @@ from rummykit.bots.greedy_contract import (
 from rummykit.cards import JOKER, NUM_NATURALS, NUM_RANKS, Card, points_table
 from rummykit.contract_melds import uses_every_card
 from rummykit.engine import DRAW_PHASE
-from rummykit.melds import hand_card
+from rummykit.melds import JOKER_AS, SET, hand_card, lay_off, make_meld
 from rummykit.moves import Discard, Meld, Move, Take
 from rummykit.views import PlayerView
 
@@ -41,17 +46,49 @@ if TYPE_CHECKING:
     from rummykit.bots.expert import Budget
 
 
+STALLED = 200  # turns after which a hand is taken as stuck: no more searching
+CLASS = 1000  # ranked() values: -(class * CLASS + place)
+SEARCH_MARGIN = 2.0  # points a searched discard must gain over the heuristic's choice
+
+
 def choose(view: PlayerView, rng: random.Random, budget: Budget) -> Move:
     """The expert's contract move: always one of ``view.legal``."""
-    return ranked(view)[0][0]
+    found = ranked(view)
+    if len(found) > 1 and _racing(view) and len(peers(found)) > 1:
+        return _searched(view, found, rng, budget, SEARCH_MARGIN).best
+    return found[0][0]
 
 
 def analyse(view: PlayerView, rng: random.Random, budget: Budget) -> Analysis:
-    """The expert's contract advice (a hint): its candidates, best first."""
+    """The expert's contract advice (a hint): a discard's peers searched, best first;
+    another decision's heuristic move alone."""
     started = time.perf_counter()
     found = ranked(view)
-    return Analysis(view.seat, tuple(Candidate(m, v, 0.0, 0) for m, v in found), 0,
+    if (len(found) > 1 and view.phase != DRAW_PHASE and not _all_at_once(view)
+            and len(peers(found)) > 1):
+        return _searched(view, found, rng, budget, SEARCH_MARGIN)
+    return Analysis(view.seat, (Candidate(found[0][0], found[0][1], 0.0, 0),), 0,
                     time.perf_counter() - started)
+
+
+def _racing(view: PlayerView) -> bool:
+    """A discard in deals 1-6 once another seat is down: what is thrown now may cost."""
+    return (not _all_at_once(view) and view.phase != DRAW_PHASE
+            and not _waits(view) and view.turn_count < STALLED
+            and bool(view.down & ~(1 << view.seat)))
+
+
+def _searched(view: PlayerView, found: list[tuple[Move, float]], rng: random.Random,
+              budget: Budget, margin: float) -> Analysis:
+    """The heuristic's best few searched (:mod:`rummykit.bots.contract_search`); the
+    heuristic's own choice is credited ``margin`` points (the search is noisy)."""
+    moves = peers(found)[:max(1, budget.candidates)]
+    analysis = contract_search.search(view, moves, rng, budget)
+    credited = [dataclasses.replace(c, value=c.value + margin) if c.move == moves[0] else c
+                for c in analysis.candidates]
+    credited.sort(key=lambda c: (-c.value, moves.index(c.move)))
+    analysis = dataclasses.replace(analysis, candidates=tuple(credited))
+    return analysis
 
 
 def ranked(view: PlayerView) -> list[tuple[Move, float]]:
@@ -61,11 +98,16 @@ def ranked(view: PlayerView) -> list[tuple[Move, float]]:
         return [(legal[0], 0.0)]
     if _all_at_once(view):
         return _seventh(view)
+    down = bool(view.down >> view.seat & 1)
     if view.phase == DRAW_PHASE:
+        if not down and _waits(view):
+            return [(_draw_waiting(view), 0.0)]
         return [(_draw(view, legal), 0.0)]
     down = bool(view.down >> view.seat & 1)
     if not down:
         melds = [m for m in legal[:MELDS_INSPECTED] if isinstance(m, Meld)]
+        if melds and _waits(view):
+            melds = [m for m in melds if _goes_out(view, m)]
         if melds:
             return [(_go_down(view, melds), 0.0)]
     else:
@@ -134,13 +176,69 @@ def _discards(view: PlayerView, down: bool) -> list[tuple[Move, float]]:
             loose.remove(c)
         partners = _partners(loose, view)
 
-    def key(move: Discard) -> tuple[bool, bool, bool, bool, int, int]:
+    wait = not down and _waits(view)
+
+    def key(move: Discard) -> tuple[tuple[bool, ...], int, int]:
         c = move.card
-        return (c != JOKER, c not in kept, c not in partners, not _feeds(view, c),
-                values[c], c % NUM_RANKS)
+        kind = (c != JOKER, c not in kept, not (wait and _layable_now(view, c)),
+                c not in partners, not _feeds(view, c))
+        return kind, values[c], c % NUM_RANKS
 
     order = sorted(discards, key=key, reverse=True)
-    return [(m, -float(i)) for i, m in enumerate(order)]
+    kinds = [key(m)[0] for m in order]
+    return [(m, -float(CLASS * sorted(set(kinds), reverse=True).index(kinds[i]) + i))
+            for i, m in enumerate(order)]
+
+
+def peers(found: list[tuple[Move, float]]) -> list[Move]:
+    """The moves of :func:`ranked` in the same class as the first: discards that keep as
+    much of the contract and feed nobody more (what a search may reorder)."""
+    first = int(-found[0][1]) // CLASS
+    return [m for m, v in found if int(-v) // CLASS == first]
+
+
+# -- deal 1: sets only, too few to hold a hand ----------------------------------------------
+
+def _waits(view: PlayerView) -> bool:
+    """Whether the deal's contract holds too few cards for going down to lead anywhere but
+    a stall (two sets hold 8 of 10 cards; tables of sets fill up): go down only to go out."""
+    sets, runs = contract(view)
+    size = view.rules.hand_size_for(view.num_players, view.deal_index)
+    return runs == 0 and 4 * sets < size
+
+
+def _goes_out(view: PlayerView, meld: Meld) -> bool:
+    """Whether going down with ``meld`` lets every card but one be laid off this turn."""
+    rules = view.rules
+    rest = handset.cards(view.hand)
+    table = list(view.table)
+    for group in meld.groups:
+        for code in group:
+            rest.remove(hand_card(code))
+        made = make_meld(group, rules, view.seat)
+        if isinstance(made, str):
+            return False
+        table.append(made)
+    stuck = 0
+    for card in sorted(rest):  # naturals first, the joker last
+        for i, target in enumerate(table):
+            if card == JOKER:
+                if target.kind == SET and len(target.cards) < 4:
+                    free = target.accepts & -target.accepts
+                    table[i] = lay_off(target, JOKER_AS + free.bit_length() - 1, "high",
+                                       view.seat, rules)
+                    break
+            elif target.accepts >> card & 1:
+                table[i] = lay_off(target, card, target.ends_for(card, rules)[0], view.seat,
+                                   rules)
+                break
+        else:
+            stuck += 1
+    return stuck <= 1
+
+
+def _layable_now(view: PlayerView, card: Card) -> bool:
+    return card != JOKER and any(m.accepts >> card & 1 for m in view.table)
 
 
 # -- deal 7: three runs, every card --------------------------------------------------------
@@ -201,3 +299,26 @@ def _seventh(view: PlayerView) -> list[tuple[Move, float]]:
 
 
 __all__ = ["analyse", "choose", "ranked", "unseen"]
+
+
+def _draw_waiting(view: PlayerView) -> Move:
+    """Deal 1 draw while waiting to go out at once: never dig; take the top when it adds
+    a card to the best sets or fits the table."""
+    legal = view.legal
+    single = next((m for m in legal if isinstance(m, Take) and m.count == 1), None)
+    draw = next((m for m in legal if not isinstance(m, Take)), None)
+    top = view.discard_top
+    if draw is None:
+        return single or legal[0]
+    if single is None or top is None:
+        return draw
+    hand = handset.cards(view.hand)
+    if top == JOKER or _layable_now(view, top):
+        return single
+    return single if _placed([*hand, top], view) > _placed(hand, view) else draw
+
+
+def _placed(cards: list[Card], view: PlayerView) -> tuple[int, int]:
+    """(contract melds makeable, cards they hold) of the best partial arrangement."""
+    count, _, way = progress(cards, view)
+    return count, sum(len(g) for g in way)

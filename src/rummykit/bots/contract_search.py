@@ -1,0 +1,96 @@
+"""Determinized search over a few contract moves: sampled worlds and greedy playouts.
+
+Each world deals the hidden cards consistently with the seat's view
+(:func:`rummykit.views.resample`); every candidate is played in the same worlds, then the
+hand goes on with the greedy contract policy on the full sampled state (the bot's guesses,
+never the true hidden cards) until it ends, or for :data:`PLAYOUT_TURNS` turns. A finished
+hand scores the others' mean penalty less the seat's; a hand still going scores the same
+difference of the points in hand, discounted (:data:`CUT_WEIGHT`). The budget is a number
+of worlds, so a seeded search is reproducible; ``max_seconds`` stops it early.
+
+>>> from rummykit.engine import HandState
+>>> from rummykit.rules import CONTRACT
+>>> from rummykit.views import view
+>>> from rummykit.bots.expert import Budget
+>>> state = HandState.deal(CONTRACT, 4, dealer=0, rng=random.Random(2))
+>>> state.play("draw")
+Draw()
+>>> seen = view(state, state.to_move)
+>>> found = search(seen, [m for m in seen.legal][-2:], random.Random(1), Budget(16, 2))
+>>> [c.simulations for c in found.candidates]
+[2, 2]
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import TYPE_CHECKING
+
+from rummykit.bots.analysis import Analysis, Candidate
+from rummykit.bots.greedy_contract import choose_contract
+from rummykit.engine import HandState
+from rummykit.moves import Move
+from rummykit.views import PlayerView, resample, view
+
+if TYPE_CHECKING:
+    from rummykit.bots.expert import Budget
+
+PLAYOUT_TURNS = 60  # turns a playout runs before it is scored as it stands
+CUT_WEIGHT = 0.5  # how much a hand still going counts of its points-in-hand difference
+WORLDS_DIVISOR = 8  # contract playouts are slow: an eighth of the level's worlds
+
+
+def worlds_for(budget: Budget) -> int:
+    """The worlds a contract search samples at this budget."""
+    return max(1, budget.worlds // WORLDS_DIVISOR)
+
+
+def search(view_: PlayerView, candidates: list[Move], rng: random.Random,
+           budget: Budget) -> Analysis:
+    """Every candidate played in the same sampled worlds; best mean value first (ties keep
+    the given order, so the first candidate is the default)."""
+    started = time.perf_counter()
+    totals = [0.0] * len(candidates)
+    wins = [0] * len(candidates)
+    worlds = 0
+    turns = min(PLAYOUT_TURNS, budget.max_turns)
+    for _ in range(worlds_for(budget)):
+        world = resample(view_, rng)
+        for i, move in enumerate(candidates):
+            state = world.copy()
+            state.push(move)
+            play_out(state, turns)
+            value, won = outcome(state, view_.seat)
+            totals[i] += value
+            wins[i] += won
+        worlds += 1
+        if budget.max_seconds is not None and time.perf_counter() - started > budget.max_seconds:
+            break
+    n = max(worlds, 1)
+    found = [Candidate(m, totals[i] / n, wins[i] / n, worlds) for i, m in enumerate(candidates)]
+    order = sorted(range(len(found)), key=lambda i: (-found[i].value, i))
+    return Analysis(view_.seat, tuple(found[i] for i in order), worlds * len(candidates),
+                    time.perf_counter() - started)
+
+
+def play_out(state: HandState, turns: int) -> None:
+    """Greedy contract moves until the hand ends or ``turns`` more turns have passed."""
+    stop = state.turn_count + turns
+    while state.result is None and state.turn_count < stop:
+        state.push(choose_contract(view(state, state.to_move)))
+
+
+def outcome(state: HandState, seat: int) -> tuple[float, int]:
+    """(the others' mean penalty less the seat's, 1 if the seat went out)."""
+    result = state.result
+    if result is not None:
+        scores = result.scores
+        others = (sum(scores) - scores[seat]) / (len(scores) - 1)
+        return others - scores[seat], int(result.winner == seat)
+    values = [state.hand_value(s) for s in range(state.num_players)]
+    others = (sum(values) - values[seat]) / (len(values) - 1)
+    return CUT_WEIGHT * (others - values[seat]), 0
+
+
+__all__ = ["CUT_WEIGHT", "PLAYOUT_TURNS", "outcome", "play_out", "search", "worlds_for"]
