@@ -317,6 +317,9 @@ class Observation:
             new = rows[k]
             base = bases[k]
             diff = new ^ before[k]
+            if not diff & (diff - 1):  # one card in or out: the common case
+                floats[base + diff.bit_length()] = 1.0 if new & diff else 0.0
+                continue
             while diff:
                 low = diff & -diff
                 floats[base + low.bit_length()] = 1.0 if new & low else 0.0
