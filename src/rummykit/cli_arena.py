@@ -1,8 +1,9 @@
 """``rummykit arena``: whole matches between bots on mirrored deals, with sound statistics.
 
-Arguments are checked before any game is played; a bad one prints one line quoting it on
-stderr and exits with status 2. Only light modules are imported here (``rummykit.cli``
-imports this module at start-up); the arena itself is imported when the command runs.
+Arguments are checked before any game is played, a ``--journal`` file too; a bad one
+prints one line quoting it on stderr and exits with status 2. Only light modules are
+imported here (``rummykit.cli`` imports this module at start-up); the arena itself is
+imported when the command runs.
 
 >>> lineup("Greedy, random", 4)
 ('greedy', 'random')
@@ -22,6 +23,7 @@ from rummykit.errors import RummyError
 
 if TYPE_CHECKING:
     from rummykit.arena import ArenaConfig
+    from rummykit.arena.journal import Journal
 
 BACKENDS = ("local", "ray")
 
@@ -78,6 +80,12 @@ def arena(
         metavar="DIR", help="Write every game's .rummy.json record into this folder.")] = None,
     plot_out: Annotated[Path | None, typer.Option(
         "--plot", metavar="FILE.png", help="Draw win rates and points per hand.")] = None,
+    journal: Annotated[Path | None, typer.Option(
+        metavar="FILE.jsonl",
+        help="Append every finished game to this file; when it exists, resume the run it "
+             "holds: its games are not played again, the report is the same as one whole "
+             "run's. The other arguments must match it (--seed defaults to its seed).")]
+        = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
 ) -> None:
     """Play whole matches between bots on mirrored deals; win rates, intervals, ratings."""
@@ -98,23 +106,45 @@ def arena(
                            ("--csv", csv_out), ("--plot", plot_out)):
             if path is not None:
                 _writable(flag, path)
+        if journal is not None:
+            _writable("--journal", journal)
+            if journal.is_dir():
+                raise ValueError(f"--journal {str(journal)!r} is a folder; expected a file")
         if records is not None:
             records.mkdir(parents=True, exist_ok=True)
     except (ArgumentError, ValueError) as error:
         fail(str(error))
     except OSError as error:
         fail(f"--records {str(records)!r}: {error.strerror or error}")
+    from rummykit.arena import ArenaConfig
+    from rummykit.arena.journal import load, stored_seed
+
+    if seed is None and journal is not None:
+        seed = stored_seed(journal)
     if seed is None:
         seed = random.SystemRandom().randrange(1, 10**9)
-    from rummykit.arena import ArenaConfig
+    config = ArenaConfig(chosen, players, names, games, seed, backend, jobs, address, records)
+    try:
+        opened = None if journal is None else load(journal, config.arguments(), config.specs())
+    except ValueError as error:
+        fail(str(error))
+    _run(config, opened, json_out, csv_out, plot_out, progress)
 
-    _run(ArenaConfig(chosen, players, names, games, seed, backend, jobs, address, records),
-         json_out, csv_out, plot_out, progress)
+
+def _resuming(journal: Journal, total: int) -> None:
+    """Say on stderr what a journal already holds."""
+    name = f"--journal {str(journal.path)!r}"
+    if journal.torn:
+        print(f"rummykit: note: {name}: dropped a torn last line (a run stopped while "
+              "writing it); it is written again", file=sys.stderr)
+    if journal.keep:
+        print(f"rummykit: note: {name}: resuming seed {journal.header['seed']}, "
+              f"{len(journal.done)} of {total} games already played", file=sys.stderr)
 
 
-def _run(config: ArenaConfig, json_out: str | None, csv_out: Path | None,
-         plot_out: Path | None, progress: bool) -> None:
-    """Play the arena and write what was asked for."""
+def _run(config: ArenaConfig, journal: Journal | None, json_out: str | None,
+         csv_out: Path | None, plot_out: Path | None, progress: bool) -> None:
+    """Play the arena (the games not in ``journal``) and write what was asked for."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -134,17 +164,26 @@ def _run(config: ArenaConfig, json_out: str | None, csv_out: Path | None,
     if total != games:
         print(f"rummykit: note: --games {games} rounded up to {total} (whole deal sets of "
               f"{players} seat rotations)", file=sys.stderr)
+    if journal is not None:
+        _resuming(journal, total)
     console = Console(stderr=True)
     columns = (TextColumn("arena"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TimeRemainingColumn())
     try:
         with Progress(*columns, console=console, transient=True,
                       disable=not (progress and console.is_terminal)) as bar:
-            task = bar.add_task("games", total=total)
-            report, results = run_arena(config, lambda n: bar.advance(task, n))
+            task = bar.add_task("games", total=total,
+                                completed=0 if journal is None else len(journal.done))
+            report, results = run_arena(config, lambda n: bar.advance(task, n), journal)
     except (RummyError, ConnectionError) as error:
         print(f"rummykit: error: {error}", file=sys.stderr)
         raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        if journal is None:
+            raise
+        print(f"rummykit: interrupted; the finished games are in --journal "
+              f"{str(journal.path)!r}: the same command resumes the run", file=sys.stderr)
+        raise typer.Exit(130) from None
     if json_out == "-":
         dump_json(report, sys.stdout)
     else:

@@ -2,8 +2,9 @@
 
 ``rummykit arena`` wires these together; each module has one job: ``schedule`` (deal sets,
 rotations, seeds), ``play`` (one game to a plain result), ``runners`` (serial, processes,
-Ray), ``stats`` (win rates, intervals, means), ``ratings`` (OpenSkill), ``tournament`` (a
-whole run and its report), ``report`` (table, JSON, CSV) and ``plot`` (PNG).
+Ray), ``journal`` (``--journal``: finished games on disk, to resume a run), ``stats`` (win
+rates, intervals, means), ``ratings`` (OpenSkill), ``tournament`` (a whole run and its
+report), ``report`` (table, JSON, CSV) and ``plot`` (PNG).
 """
 
 from rummykit.arena.tournament import ArenaConfig, run_arena

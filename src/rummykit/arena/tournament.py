@@ -1,6 +1,8 @@
 """An arena run from start to finish: schedule, play (on a backend), collect, summarize.
 
-The results are consumed in game order; records are written as they arrive and not kept.
+Records are written as results arrive and not kept; with a journal each result is appended
+to it as it arrives, and games already in the journal are not played again. The results
+are then put in game order, so a resumed run reports exactly what one run would have.
 :func:`report` builds the JSON-ready report: ``arguments``, the schedule's sizes, one
 summary per bot (statistics, interval, rating), one row per game, and an ``execution``
 block (backend, jobs, elapsed time) which, with each bot's ``decision_seconds``, is the only
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from rummykit.arena import runners
+from rummykit.arena.journal import Journal, appending
 from rummykit.arena.play import GameResult
 from rummykit.arena.ratings import rate
 from rummykit.arena.schedule import GameSpec, rounded_games, schedule, seat_bots
@@ -42,23 +45,38 @@ class ArenaConfig:
         """The games to play, in order."""
         return schedule(self.bots, self.players, self.games, seed=self.seed)
 
+    def arguments(self) -> dict[str, Any]:
+        """What names the run: the report's ``arguments`` and a journal's header."""
+        return {"rules": self.rules.name, "options": self.rules.options,
+                "players": self.players, "bots": list(self.bots), "games": self.games,
+                "seed": self.seed}
+
 
 def record_path(folder: Path, game: GameResult) -> Path:
     """Where the record of ``game`` goes: ``set0003-rot1.rummy.json``."""
     return folder / f"set{game.deal_set:04d}-rot{game.rotation}.rummy.json"
 
 
-def play_all(config: ArenaConfig, advance: Callable[[int], None]) -> list[GameResult]:
-    """Every game's result in game order (records written to ``config.records``)."""
-    results = []
+def play_all(config: ArenaConfig, advance: Callable[[int], None],
+             journal: Journal | None = None) -> list[GameResult]:
+    """Every game's result in game order: those in ``journal``, and the others played
+    (``advance`` counts these), their records written to ``config.records``."""
+    specs = config.specs()
+    done = dict(journal.done) if journal is not None else {}
+    todo = [spec for spec in specs if spec.index not in done]
     keep = config.records is not None
-    for game in runners.run(config.rules, config.specs(), advance, backend=config.backend,
-                            jobs=config.jobs, address=config.address, keep_records=keep):
-        if config.records is not None and game.record is not None:
-            record_path(config.records, game).write_text(game.record, encoding="utf-8")
-            game = dataclasses.replace(game, record=None)
-        results.append(game)
-    return results
+    with appending(journal) as append:
+        if todo:
+            for game in runners.run(config.rules, todo, advance, backend=config.backend,
+                                    jobs=config.jobs, address=config.address,
+                                    keep_records=keep):
+                if config.records is not None and game.record is not None:
+                    record_path(config.records, game).write_text(game.record,
+                                                                 encoding="utf-8")
+                    game = dataclasses.replace(game, record=None)
+                append(game)
+                done[game.index] = game
+    return [done[spec.index] for spec in specs]
 
 
 def game_row(game: GameResult) -> dict[str, Any]:
@@ -76,9 +94,7 @@ def report(config: ArenaConfig, results: list[GameResult], elapsed: float) -> di
             for name, one in tally(results).items()]
     total = rounded_games(config.games, config.players)
     return {
-        "arguments": {"rules": config.rules.name, "options": config.rules.options,
-                      "players": config.players, "bots": list(config.bots),
-                      "games": config.games, "seed": config.seed},
+        "arguments": config.arguments(),
         "games": len(results), "rounded_up": total != config.games,
         "deal_sets": len(results) // config.players,
         "lineup": seat_bots(config.bots, config.players),
@@ -94,8 +110,8 @@ def report(config: ArenaConfig, results: list[GameResult], elapsed: float) -> di
 
 
 def run_arena(config: ArenaConfig, advance: Callable[[int], None] = lambda n: None,
-              ) -> tuple[dict[str, Any], list[GameResult]]:
-    """Play the arena; its report and the games' results."""
+              journal: Journal | None = None) -> tuple[dict[str, Any], list[GameResult]]:
+    """Play the arena (the games not in ``journal``); its report and the games' results."""
     started = time.perf_counter()
-    results = play_all(config, advance)
+    results = play_all(config, advance, journal)
     return report(config, results, time.perf_counter() - started), results
