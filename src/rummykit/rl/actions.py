@@ -50,7 +50,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from functools import cache
-from itertools import repeat
 
 import numpy as np
 import numpy.typing as npt
@@ -301,10 +300,10 @@ class Decision:
         #: the legal moves and, once needed, their ids, in the engine's order
         self._moves: Sequence[Move] = moves
         self._options: list[tuple[int, ...]] | None = None
-        # every move's one id, by the moves' identity (a C-level map: this runs every step);
-        # -2 for a move not met yet
-        firsts = list(map(space._first.get, map(id, moves), repeat(-2)))
-        if firsts and min(firsts) == -2:
+        # every move's one id, by the moves' identity (a C-level map: this runs every step)
+        try:
+            firsts = list(map(space._first.__getitem__, map(id, moves)))
+        except KeyError:  # a move not met yet
             firsts = [space.actions(move)[0] if len(space.actions(move)) == 1 else -1
                       for move in moves]
         #: the id of every move while every move is one id (then no two legal moves share
@@ -341,7 +340,10 @@ class Decision:
             if found is None:
                 found = space._masks[key] = _fill(space.size, ids)
             return found.copy()
-        return _fill(space.size, ids)
+        raw = bytearray(space.size)
+        for action in ids:
+            raw[action] = 1
+        return np.frombuffer(raw, _INT8)
 
     def choose(self, action: int) -> Move | None:
         """Take one step: the move once complete, else ``None``; ``ValueError`` if illegal."""
