@@ -1,14 +1,18 @@
 """The expert bot: determinized Monte Carlo search over the discard.
 
 When the bot must choose what to throw away, it keeps a few candidates (the card a greedy
-player would throw, then the next highest cards left out of melds) and plays each of them
-in the same sampled worlds: hidden cards dealt consistently with its view and with what
-the others' play told (:mod:`rummykit.bots.inference`; worlds where a hidden hand could
-have melded or laid off are unlikely), the rest of the hand played out by the fast greedy
-policy (:mod:`rummykit.bots.playout`). The candidate with the best mean hand score wins.
-Drawing, melds and lay-offs follow the greedy rules: searched draws took high discards that
-cost points in real play. A hint (:meth:`ExpertBot.analyse`) searches every kind of
-decision. Contract Rummy decisions are :mod:`rummykit.bots.contract_expert`'s.
+player would throw, the highest card related to nothing else in hand, the card whose loss
+costs least by the judge's measure, then the next highest cards left out of melds) and
+plays each of them in the same sampled worlds: hidden cards dealt consistently with its
+view and with what the others' play told (:mod:`rummykit.bots.inference`; worlds where a
+hidden hand could have melded or laid off, or would have taken a discard it passed, are
+unlikely), the rest of the hand played out by the greedy policy (one-deck hands on bit sets
+in :mod:`rummykit.bots.fastplay`, others through the engine in
+:mod:`rummykit.bots.playout`). The candidate with the best mean hand score wins; candidates
+clearly behind are dropped on the way. Drawing, melds and lay-offs follow the greedy rules:
+searched draws took high discards that cost points in real play. A hint
+(:meth:`ExpertBot.analyse`) searches every kind of decision. Contract Rummy decisions are
+:mod:`rummykit.bots.contract_expert`'s.
 
 The budget is a number of worlds, so a seeded game is reproducible; ``max_seconds`` stops
 sampling early for interactive play.
@@ -36,14 +40,15 @@ from rummykit.bots.greedy import GreedyBot
 from rummykit.bots.inference import inference_weights
 from rummykit.bots.judge import judge_for, layable_cards, live_cards, related
 from rummykit.bots.playout import play_out
-from rummykit.cards import ALL_NATURALS, mask_of
+from rummykit.cards import ALL_NATURALS, cards_of, mask_of
 from rummykit.engine import DRAW_PHASE, HandState
 from rummykit.errors import RummyError
 from rummykit.melds import tables_for
 from rummykit.moves import Discard, LayOff, Meld, Move, Take
 from rummykit.views import PlayerView, Weigh, resample
 
-DISCARD_ORDER = "shed"  # candidates: highest loose cards first ("shed") or by the judge
+DISCARD_ORDER = "mixed"  # candidates: also structural ones ("mixed"), highest loose cards
+# first ("shed") or by the judge
 DANGER_LAY = 12.0  # a discard that fits a table meld: any opponent can take and lay it off
 DANGER_KNOWN = 8.0  # a discard that goes with cards an opponent is known to hold
 SAFE_DISCARDED = 2.0  # a discard related to cards an opponent threw away
@@ -65,9 +70,9 @@ class Budget:
 
 
 LEVELS: dict[str, Budget] = {
-    "medium": Budget(worlds=8, candidates=2),
-    "hard": Budget(worlds=16, candidates=3),
-    "expert": Budget(worlds=32, candidates=3),
+    "medium": Budget(worlds=16, candidates=3),
+    "hard": Budget(worlds=48, candidates=4),
+    "expert": Budget(worlds=128, candidates=4),
 }
 
 
@@ -123,8 +128,36 @@ class ExpertBot:
             return [self._greedy.choose(view, random.Random(0))]
         ranked = self._rank_discards(view, legal)
         simple = self._greedy.choose(view, random.Random(0))  # what a greedy player does
+        if DISCARD_ORDER == "mixed":
+            chosen = [simple]
+            for move in (*self._structural(view, legal), *ranked):
+                if move not in chosen and len(chosen) < self.budget.candidates:
+                    chosen.append(move)
+            return chosen
         others = [m for m in ranked if m != simple][:self.budget.candidates - 1]
         return [simple, *others]
+
+    @staticmethod
+    def _structural(view: PlayerView, legal: tuple[Move, ...]) -> list[Move]:
+        """Discards a structure-minded player considers: the highest card related to no
+        other card in hand, then the card whose loss costs least by the judge."""
+        hand = view.hand
+        values = tables_for(view.rules).values
+        discards = [m for m in legal if isinstance(m, Discard)]
+        found: list[Move] = []
+        isolated = [m for m in discards
+                    if not any(related(m.card, c) for c in cards_of(hand & ~(1 << m.card)))]
+        if isolated:
+            found.append(max(isolated, key=lambda m: (values[m.card % 13], m.card % 13)))
+        judge = judge_for(view.rules)
+        layable = layable_cards(view)
+        live = live_cards(view)
+        best = min(discards, key=lambda m: (
+            judge.score(hand & ~(1 << m.card), layable, live & ~(1 << m.card)), m.card),
+            default=None)
+        if best is not None:
+            found.append(best)
+        return found
 
     def _draw_candidates(self, view: PlayerView, legal: tuple[Move, ...]) -> list[Move]:
         judge = judge_for(view.rules)

@@ -46,6 +46,7 @@ from rummykit.views import PlayerView, Weigh
 UNLIKELY_MELD = 0.05  # odds of a hidden hand that could have melded or laid off
 UNLIKELY_PASS = 0.3  # odds of a hidden hand that a discard it passed would have completed
 WORLD_TRIES = 8  # samples tried before a world is kept regardless of its odds
+DRAWN_MATCH_VALUE = 0.0  # a drawn hand that ends the match with no winner, in points
 RACE_SHARPNESS = 0.8  # how surely the seat nearest to going out goes out first
 
 
@@ -93,6 +94,7 @@ class _Rules:
         self.must_discard = rules.must_discard_to_go_out
         self.multiplier = rules.going_rummy_multiplier
         self.penalty = rules.scoring == "penalty"
+        self.draw_ends_match = rules.draw_ends_match
         self.judge = judge_for(rules)
         self.run_cards = tables.suit_run_cards
         self.in_runs = tuple(_in_runs(tables, m) for m in range(1 << NUM_RANKS))
@@ -433,7 +435,8 @@ def play_out_world(world: World, view: PlayerView, first: Move, rng: random.Rand
         turns += 1
         if not stock:
             if c.max_rebuilds is not None and rebuilds >= c.max_rebuilds:
-                return 0.0, 0  # a drawn hand: nobody scores
+                # a drawn hand: nobody scores, but it may end the match with no winner
+                return (DRAWN_MATCH_VALUE if c.draw_ends_match else 0.0), 0
             if c.keep_top and len(discard) > 1:
                 stock = discard[:-1]
                 rng.shuffle(stock)
