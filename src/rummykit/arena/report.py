@@ -25,7 +25,7 @@ def render(report: dict[str, Any], console: Console | None = None) -> None:
     table = Table(title=f"{args['rules']} rummy arena, {args['players']} players, "
                         f"seed {args['seed']}", box=box.SIMPLE_HEAD, pad_edge=False,
                   collapse_padding=True)
-    for heading in ("bot", "games", "wins", "win %", "95% CI", "pts/hand", "pts/game", "rating",
+    for heading in ("bot", "games", "wins", "win %", "95% CI", "pts/hand", "rating",
                     "ms/move", "p95 ms"):
         table.add_column(heading, justify="left" if heading == "bot" else "right")
     for bot in report["bots"]:
@@ -35,7 +35,6 @@ def render(report: dict[str, Any], console: Console | None = None) -> None:
         table.add_row(
             bot["bot"], str(bot["matches"]), str(bot["wins"]), f"{bot['win_rate']:.1%}",
             f"{low * 100:.1f}-{high * 100:.1f}{mark}", f"{bot['mean_points_per_hand']:.2f}",
-            f"{bot['mean_match_total']:.1f}",
             f"{rating['mu']:.1f}±{rating['sigma']:.1f}", f"{seconds['mean'] * 1000:.2f}",
             f"{seconds['p95'] * 1000:.2f}")
     console.print(table)
@@ -48,6 +47,8 @@ def render(report: dict[str, Any], console: Console | None = None) -> None:
         f"{report['drawn_hands']} drawn); {report['drawn_matches']} matches without a "
         f"winner; {report['execution']['elapsed_seconds']:.2f} s. games: seats played; "
         "rating: OpenSkill mu±sigma")
+    console.print("points per game (mean match total): " + ", ".join(
+        f"{bot['bot']} {bot['mean_match_total']:.1f}" for bot in report["bots"]))
     if any(bot["interval_method"] == "wilson" for bot in report["bots"]):
         console.print("* Wilson interval over matches (one deal set, or no spread between "
                       "sets)")
