@@ -48,7 +48,6 @@ from rummykit.melds import (
     tables_for,
 )
 from rummykit.move_tables import (
-    DISCARDS,
     DRAW_MOVE,
     TAKE_MOVE,
     SuitCaches,
@@ -390,12 +389,12 @@ class HandState:
                     if strict and not self._lay_ok(hand & ~low, index, card, end):
                         continue
                     moves.append(lay_move(card, index + 1, end if len(ends) > 1 else None))
+        if self.taken >= 0:  # the card just taken may not be thrown back
+            hand &= ~(1 << self.taken)
         moves += caches.discard_moves(0, hand & SUIT_MASK)
         moves += caches.discard_moves(1, hand >> 13 & SUIT_MASK)
         moves += caches.discard_moves(2, hand >> 26 & SUIT_MASK)
         moves += caches.discard_moves(3, hand >> 39 & SUIT_MASK)
-        if self.taken >= 0 and hand >> self.taken & 1:
-            moves.remove(DISCARDS[self.taken])
         return moves
 
     def _new_meld_accepts(self, move: Meld) -> int:
