@@ -48,9 +48,11 @@ def run_local(rules: Rules, specs: Sequence[GameSpec], advance: Advance, *, jobs
         yield from run_serial(rules, specs, advance, keep_records)
         return
     # spawn, not fork: the progress bar runs a thread, and forking a threaded process is unsafe
+    # one game per task, yielded as it finishes: a long game holds nothing back (a journal
+    # keeps every finished game of an interrupted run)
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         work = partial(play_chunk, rules, keep_record=keep_records)
-        for batch in pool.imap(work, chunked(specs, jobs)):
+        for batch in pool.imap_unordered(work, ([spec] for spec in specs)):
             advance(len(batch))
             yield from batch
 
@@ -88,8 +90,9 @@ def run_ray(rules: Rules, specs: Sequence[GameSpec], advance: Advance, *, jobs: 
     try:
         task = ray.remote(play_chunk)
         shared = ray.put(rules)
-        refs = [task.remote(shared, chunk, keep_records) for chunk in chunked(specs, jobs)]
-        for ref in refs:
+        pending = [task.remote(shared, chunk, keep_records) for chunk in chunked(specs, jobs)]
+        while pending:
+            [ref], pending = ray.wait(pending, num_returns=1)
             try:
                 batch: list[GameResult] = ray.get(ref)
             except RayTaskError as error:
@@ -108,7 +111,8 @@ def run_ray(rules: Rules, specs: Sequence[GameSpec], advance: Advance, *, jobs: 
 def run(rules: Rules, specs: Sequence[GameSpec], advance: Advance, *, backend: str = "local",
         jobs: int = 1, address: str | None = None,
         keep_records: bool = False) -> Iterator[GameResult]:
-    """The results of ``specs`` in order, from the backend ``local`` or ``ray``."""
+    """The results of ``specs`` as they finish (not in order), from the backend ``local``
+    or ``ray``."""
     if backend == "ray":
         return run_ray(rules, specs, advance, jobs=jobs, address=address,
                        keep_records=keep_records)
