@@ -208,3 +208,21 @@ def test_a_real_process_stopped_with_ctrl_c_resumes(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert f"{kept} of 60 games already played" in result.stderr
     assert without_timings(json.loads(result.stdout)) == without_timings(report_of(*args))
+
+
+def test_so_far_reports_the_whole_deal_sets_of_a_journal_without_playing(
+        tmp_path: Path, whole: dict[str, Any]) -> None:
+    full = tmp_path / "full.jsonl"
+    report_of(*RUN, "--journal", str(full))
+    rows = full.read_bytes().splitlines(keepends=True)
+    journal = tmp_path / "part.jsonl"
+    journal.write_bytes(b"".join([rows[0], rows[3], rows[1], rows[2], rows[5]]))  # sets 0, 1
+    before = journal.read_bytes()
+    result = arena(*RUN, "--journal", str(journal), "--so-far")
+    assert result.exit_code == 0, result.stderr
+    partial = json.loads(result.stdout)
+    assert partial["so_far"] == {"games_in_journal": 4, "games_reported": 2, "deal_sets": 1}
+    assert partial["per_game"] == whole["per_game"][:2]  # set 0 whole; set 1 has one game
+    assert journal.read_bytes() == before
+    refused = arena(*RUN, "--so-far")
+    assert refused.exit_code == 2 and "--so-far" in refused.stderr

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -24,6 +24,7 @@ from rummykit.errors import RummyError
 if TYPE_CHECKING:
     from rummykit.arena import ArenaConfig
     from rummykit.arena.journal import Journal
+    from rummykit.arena.play import GameResult
 
 BACKENDS = ("local", "ray")
 
@@ -86,6 +87,9 @@ def arena(
              "holds: its games are not played again, the report is the same as one whole "
              "run's. The other arguments must match it (--seed defaults to its seed).")]
         = None,
+    so_far: Annotated[bool, typer.Option(
+        "--so-far", help="With --journal: report the whole deal sets it holds so far (a run "
+                         "going on or stopped), playing nothing.")] = False,
     progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
 ) -> None:
     """Play whole matches between bots on mirrored deals; win rates, intervals, ratings."""
@@ -110,6 +114,9 @@ def arena(
             _writable("--journal", journal)
             if journal.is_dir():
                 raise ValueError(f"--journal {str(journal)!r} is a folder; expected a file")
+        if so_far and (journal is None or not journal.is_file()):
+            raise ValueError(f"--so-far: expected --journal with an existing file, got "
+                             f"{None if journal is None else str(journal)!r}")
         if records is not None:
             records.mkdir(parents=True, exist_ok=True)
     except (ArgumentError, ValueError) as error:
@@ -128,6 +135,14 @@ def arena(
         opened = None if journal is None else load(journal, config.arguments(), config.specs())
     except ValueError as error:
         fail(str(error))
+    if so_far and opened is not None:
+        from rummykit.arena.tournament import so_far as report_so_far
+
+        report, results = report_so_far(config, opened)
+        print(f"rummykit: note: --so-far: {report['so_far']['games_reported']} of the "
+              f"{len(opened.done)} games in the journal (whole deal sets)", file=sys.stderr)
+        _write(report, results, json_out, csv_out, plot_out)
+        return
     _run(config, opened, json_out, csv_out, plot_out, progress)
 
 
@@ -156,7 +171,6 @@ def _run(config: ArenaConfig, journal: Journal | None, json_out: str | None,
     )
 
     from rummykit.arena import run_arena
-    from rummykit.arena.report import dump_json, render, write_csv
     from rummykit.arena.schedule import rounded_games
 
     games, players = config.games, config.players
@@ -184,6 +198,14 @@ def _run(config: ArenaConfig, journal: Journal | None, json_out: str | None,
         print(f"rummykit: interrupted; the finished games are in --journal "
               f"{str(journal.path)!r}: the same command resumes the run", file=sys.stderr)
         raise typer.Exit(130) from None
+    _write(report, results, json_out, csv_out, plot_out)
+
+
+def _write(report: dict[str, Any], results: list[GameResult], json_out: str | None,
+           csv_out: Path | None, plot_out: Path | None) -> None:
+    """Show the report and write the files asked for."""
+    from rummykit.arena.report import dump_json, render, write_csv
+
     if json_out == "-":
         dump_json(report, sys.stdout)
     else:

@@ -115,3 +115,17 @@ def run_arena(config: ArenaConfig, advance: Callable[[int], None] = lambda n: No
     started = time.perf_counter()
     results = play_all(config, advance, journal)
     return report(config, results, time.perf_counter() - started), results
+
+
+def so_far(config: ArenaConfig, journal: Journal) -> tuple[dict[str, Any], list[GameResult]]:
+    """The report of the whole deal sets a journal holds so far (a run still going or
+    stopped), playing nothing; ``so_far`` in it counts the games left out."""
+    by_set: dict[int, list[GameResult]] = {}
+    for game in journal.done.values():
+        by_set.setdefault(game.deal_set, []).append(game)
+    whole = [game for spec in config.specs() for game in [journal.done.get(spec.index)]
+             if game is not None and len(by_set[game.deal_set]) == config.players]
+    summary = report(config, whole, 0.0)
+    summary["so_far"] = {"games_in_journal": len(journal.done), "games_reported": len(whole),
+                         "deal_sets": len(whole) // config.players}
+    return summary, whole
