@@ -40,7 +40,7 @@ from rummykit.bots.greedy import GreedyBot
 from rummykit.bots.inference import inference_weights
 from rummykit.bots.judge import judge_for, layable_cards, live_cards, related
 from rummykit.bots.playout import play_out
-from rummykit.cards import ALL_NATURALS, cards_of, mask_of
+from rummykit.cards import cards_of, mask_of
 from rummykit.engine import DRAW_PHASE, HandState
 from rummykit.errors import RummyError
 from rummykit.melds import tables_for
@@ -53,7 +53,6 @@ DANGER_LAY = 12.0  # a discard that fits a table meld: any opponent can take and
 DANGER_KNOWN = 8.0  # a discard that goes with cards an opponent is known to hold
 SAFE_DISCARDED = 2.0  # a discard related to cards an opponent threw away
 WORLD_CHOICES = 8  # resamplings per world, one kept (see _sample_world)
-RACE_SHARPNESS = 0.8  # how surely the seat nearest to going out goes out first
 PRUNE_EVERY = 8  # worlds between checks for candidates clearly behind
 PRUNE_SIGMAS = 2.0  # how far behind (in standard errors) a candidate is dropped
 
@@ -331,24 +330,14 @@ def _outcome(state: HandState, seat: int) -> tuple[float, int]:
 
 
 def _estimate(state: HandState, seat: int) -> float:
-    """The seat's expected score less the others' mean in a hand still going: each seat
-    goes out first with a chance that falls with its distance from going out
-    (:meth:`Judge.distance`), and then collects the points the others hold."""
+    """The seat's expected score less the others' mean in a hand still going
+    (:func:`rummykit.bots.fastplay.estimate`)."""
     if state.contract:
         return 0.0
-    judge = judge_for(state.rules)
     layable = 0
     shown = mask_of(state.discard)
     for meld in state.table:
         layable |= meld.accepts
         shown |= meld.mask
-    layable &= ALL_NATURALS
-    hands = state.hands
-    chances = [math.exp(-RACE_SHARPNESS * judge.distance(h, layable, ALL_NATURALS & ~(shown | h)))
-               for h in hands]
-    total_chance = sum(chances)
-    values = [judge.value(h) for h in hands]
-    total_value = sum(values)
-    scores = [chances[s] / total_chance * (total_value - values[s]) for s in range(len(hands))]
-    mine = scores[seat]
-    return mine - (sum(scores) - mine) / (len(scores) - 1)
+    return fastplay.estimate(fastplay.constants_for(state.rules), state.hands, seat, layable,
+                             shown)
