@@ -28,11 +28,11 @@ from rummykit.bots import contract_search, contract_shape
 from rummykit.bots.analysis import Analysis, Candidate
 from rummykit.bots.greedy_contract import (
     MELDS_INSPECTED,
-    _draw,
-    _go_down,
-    _partners,
-    _play_down,
     contract,
+    go_down,
+    greedy_draw,
+    meld_partners,
+    play_down,
     progress,
 )
 from rummykit.cards import JOKER, NUM_NATURALS, NUM_RANKS, Card, points_table
@@ -102,16 +102,16 @@ def ranked(view: PlayerView) -> list[tuple[Move, float]]:
     if view.phase == DRAW_PHASE:
         if not down and _waits(view):
             return [(_draw_waiting(view), 0.0)]
-        return [(_draw(view, legal), 0.0)]
+        return [(greedy_draw(view, legal), 0.0)]
     down = bool(view.down >> view.seat & 1)
     if not down:
         melds = [m for m in legal[:MELDS_INSPECTED] if isinstance(m, Meld)]
         if melds and _waits(view):
             melds = [m for m in melds if _goes_out(view, m)]
         if melds:
-            return [(_go_down(view, melds), 0.0)]
+            return [(go_down(view, melds), 0.0)]
     else:
-        move = _play_down(view, legal)
+        move = play_down(view, legal)
         if move is not None:
             return [(move, 0.0)]
     return _discards(view, down)
@@ -174,7 +174,7 @@ def _discards(view: PlayerView, down: bool) -> list[tuple[Move, float]]:
         loose = list(hand)
         for c in used:
             loose.remove(c)
-        partners = _partners(loose, view)
+        partners = meld_partners(loose, view)
 
     wait = not down and _waits(view)
 

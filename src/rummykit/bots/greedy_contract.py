@@ -79,20 +79,20 @@ def choose_contract(view: PlayerView) -> Move:
     """The greedy contract move: always one of ``view.legal``."""
     legal = view.legal
     if view.phase == DRAW_PHASE:
-        return _draw(view, legal)
+        return greedy_draw(view, legal)
     down = bool(view.down >> view.seat & 1)
     if not down:
         melds = [m for m in legal[:MELDS_INSPECTED] if isinstance(m, Meld)]
         if melds:
-            return _go_down(view, melds)
+            return go_down(view, melds)
         return _discard(view, legal, down)
-    move = _play_down(view, legal)
+    move = play_down(view, legal)
     return move if move is not None else _discard(view, legal, down)
 
 
 # -- draw step ------------------------------------------------------------------------------
 
-def _draw(view: PlayerView, legal: tuple[Move, ...]) -> Move:
+def greedy_draw(view: PlayerView, legal: tuple[Move, ...]) -> Move:
     takes = sorted((m for m in legal if isinstance(m, Take)), key=lambda m: m.count)
     draw = next((m for m in legal if isinstance(m, Draw)), None)
     if draw is None:
@@ -137,7 +137,7 @@ def _improves(hand: list[Card], extra: list[Card], view: PlayerView) -> bool:
 
 # -- play step ------------------------------------------------------------------------------
 
-def _go_down(view: PlayerView, melds: list[Meld]) -> Meld:
+def go_down(view: PlayerView, melds: list[Meld]) -> Meld:
     values = _values(view)
 
     def placed(move: Meld) -> tuple[int, int]:
@@ -147,7 +147,7 @@ def _go_down(view: PlayerView, melds: list[Meld]) -> Meld:
     return max(melds, key=placed)
 
 
-def _play_down(view: PlayerView, legal: tuple[Move, ...]) -> Move | None:
+def play_down(view: PlayerView, legal: tuple[Move, ...]) -> Move | None:
     values = _values(view)
     lays = [m for m in legal if isinstance(m, LayOff)]
     naturals = [m for m in lays if m.card < JOKER_AS]
@@ -201,7 +201,7 @@ def _discard(view: PlayerView, legal: tuple[Move, ...], down: bool) -> Move:
         loose = list(hand)
         for c in used:
             loose.remove(c)
-        partners = _partners(loose, view)
+        partners = meld_partners(loose, view)
 
     def useless(move: Discard) -> tuple[bool, bool, bool, int, int]:
         c = move.card
@@ -210,7 +210,7 @@ def _discard(view: PlayerView, legal: tuple[Move, ...], down: bool) -> Move:
     return max(discards, key=useless)
 
 
-def _partners(loose: list[Card], view: PlayerView) -> set[Card]:
+def meld_partners(loose: list[Card], view: PlayerView) -> set[Card]:
     """Loose cards one card away from a meld the contract wants with another loose card."""
     sets, runs = contract(view)
     found: set[Card] = set()
