@@ -147,3 +147,19 @@ def test_a_cycling_hand_is_played_greedily() -> None:
             continue
         seen = view(state, state.to_move)._replace(turn_count=10)
         assert bot.candidates(seen) == [greedy.choose(seen, random.Random(0))]
+
+
+def test_a_hand_drawn_for_the_match_counts_as_a_loss_in_the_search() -> None:
+    """In traditional Rummy a second empty stock draws the hand and ends the match with no
+    winner; a playout that gets there is scored DRAWN_MATCH_VALUE (0 when the match goes
+    on, ``draw_ends_match = false``)."""
+    for ends, expected in ((True, fastplay.DRAWN_MATCH_VALUE), (False, 0.0)):
+        rules = Rules.from_options("traditional", {"draw_ends_match": ends})
+        state = HandState.deal(rules, num_players=3, dealer=0, rng=random.Random(4))
+        state.push(greedy_move(state))  # a draw: now the play step
+        seen = view(state, state.to_move)._replace(rebuilds=1, stock_size=0)
+        world = fastplay.World(list(state.hands), [])
+        throw = next(m for m in seen.legal if isinstance(m, Discard))
+        assert fastplay.play_out_world(world, seen, throw, random.Random(1),
+                                       max_turns=50) == (expected, 0)
+    assert fastplay.DRAWN_MATCH_VALUE < 0
