@@ -28,6 +28,8 @@ from rummykit.bots import contract_search, contract_shape
 from rummykit.bots.analysis import Analysis, Candidate
 from rummykit.bots.greedy_contract import (
     MELDS_INSPECTED,
+    all_at_once,
+    card_values,
     contract,
     go_down,
     greedy_draw,
@@ -35,7 +37,7 @@ from rummykit.bots.greedy_contract import (
     play_down,
     progress,
 )
-from rummykit.cards import JOKER, NUM_NATURALS, NUM_RANKS, Card, points_table
+from rummykit.cards import JOKER, NUM_NATURALS, NUM_RANKS, Card
 from rummykit.contract_melds import uses_every_card
 from rummykit.engine import DRAW_PHASE
 from rummykit.melds import JOKER_AS, SET, hand_card, lay_off, make_meld
@@ -64,7 +66,7 @@ def analyse(view: PlayerView, rng: random.Random, budget: Budget) -> Analysis:
     another decision's heuristic move alone."""
     started = time.perf_counter()
     found = ranked(view)
-    if (len(found) > 1 and view.phase != DRAW_PHASE and not _all_at_once(view)
+    if (len(found) > 1 and view.phase != DRAW_PHASE and not all_at_once(view)
             and len(peers(found)) > 1):
         return _searched(view, found, rng, budget, SEARCH_MARGIN)
     return Analysis(view.seat, (Candidate(found[0][0], found[0][1], 0.0, 0),), 0,
@@ -73,7 +75,7 @@ def analyse(view: PlayerView, rng: random.Random, budget: Budget) -> Analysis:
 
 def _racing(view: PlayerView) -> bool:
     """A discard in deals 1-6 once another seat is down: what is thrown now may cost."""
-    return (not _all_at_once(view) and view.phase != DRAW_PHASE
+    return (not all_at_once(view) and view.phase != DRAW_PHASE
             and not _waits(view) and view.turn_count < STALLED
             and bool(view.down & ~(1 << view.seat)))
 
@@ -96,7 +98,7 @@ def ranked(view: PlayerView) -> list[tuple[Move, float]]:
     legal = view.legal
     if len(legal) == 1:
         return [(legal[0], 0.0)]
-    if _all_at_once(view):
+    if all_at_once(view):
         return _seventh(view)
     down = bool(view.down >> view.seat & 1)
     if view.phase == DRAW_PHASE:
@@ -118,16 +120,6 @@ def ranked(view: PlayerView) -> list[tuple[Move, float]]:
 
 
 # -- shared measures --------------------------------------------------------------------
-
-def _all_at_once(view: PlayerView) -> bool:
-    schedule = view.rules.contract_schedule
-    return (view.deal_index % len(schedule) == len(schedule) - 1
-            and view.rules.final_deal_rule == "all_at_once_no_discard")
-
-
-def _values(view: PlayerView) -> tuple[int, ...]:
-    return points_table(view.rules.ace_value, view.rules.joker_points)
-
 
 def unseen(view: PlayerView) -> list[int]:
     """Per card (the joker at 52), the copies the seat has not seen anywhere."""
@@ -163,7 +155,7 @@ def _discards(view: PlayerView, down: bool) -> list[tuple[Move, float]]:
     discards = [m for m in view.legal if isinstance(m, Discard)]
     if not discards:
         return [(view.legal[0], 0.0)]
-    values = _values(view)
+    values = card_values(view)
     hand = handset.cards(view.hand)
     kept: set[Card] = set()
     partners: set[Card] = set()
@@ -287,7 +279,7 @@ def _seventh(view: PlayerView) -> list[tuple[Move, float]]:
     if not discards:
         return [(legal[0], 0.0)]
     left = unseen(view)
-    values = _values(view)
+    values = card_values(view)
     scored = []
     for move in discards:
         rest = list(hand)

@@ -37,13 +37,15 @@ def contract(view: PlayerView) -> tuple[int, int]:
     return schedule[view.deal_index % len(schedule)]
 
 
-def _all_at_once(view: PlayerView) -> bool:
+def all_at_once(view: PlayerView) -> bool:
+    """Whether this is the last deal, gone out all at once with no discard."""
     schedule = view.rules.contract_schedule
     return (view.deal_index % len(schedule) == len(schedule) - 1
             and view.rules.final_deal_rule == "all_at_once_no_discard")
 
 
-def _values(view: PlayerView) -> tuple[int, ...]:
+def card_values(view: PlayerView) -> tuple[int, ...]:
+    """Penalty points by card (jokers included)."""
     return points_table(view.rules.ace_value, view.rules.joker_points)
 
 
@@ -65,7 +67,7 @@ def progress(cards: list[Card], view: PlayerView) -> tuple[int, int, tuple[tuple
                 best = (penalty, way)
         if best is not None:
             return total, -best[0], best[1]
-    values = _values(view)
+    values = card_values(view)
     return 0, -sum(values[c] for c in cards), ()
 
 
@@ -123,7 +125,7 @@ def greedy_draw(view: PlayerView, legal: tuple[Move, ...]) -> Move:
 
 def _goes_down(cards: list[Card], view: PlayerView) -> bool:
     sets, runs = contract(view)
-    if _all_at_once(view):
+    if all_at_once(view):
         return uses_every_card(cards, sets, runs, view.rules)
     return can_make(cards, sets, runs, view.rules)
 
@@ -138,7 +140,7 @@ def _improves(hand: list[Card], extra: list[Card], view: PlayerView) -> bool:
 # -- play step ------------------------------------------------------------------------------
 
 def go_down(view: PlayerView, melds: list[Meld]) -> Meld:
-    values = _values(view)
+    values = card_values(view)
 
     def placed(move: Meld) -> tuple[int, int]:
         cards = [hand_card(c) for g in move.groups for c in g]
@@ -148,7 +150,7 @@ def go_down(view: PlayerView, melds: list[Meld]) -> Meld:
 
 
 def play_down(view: PlayerView, legal: tuple[Move, ...]) -> Move | None:
-    values = _values(view)
+    values = card_values(view)
     lays = [m for m in legal if isinstance(m, LayOff)]
     naturals = [m for m in lays if m.card < JOKER_AS]
     if naturals:
@@ -190,7 +192,7 @@ def _discard(view: PlayerView, legal: tuple[Move, ...], down: bool) -> Move:
     discards = [m for m in legal if isinstance(m, Discard)]
     if not discards:
         return legal[0]
-    values = _values(view)
+    values = card_values(view)
     hand = handset.cards(view.hand)
     kept: set[Card] = set()
     partners: set[Card] = set()
