@@ -33,7 +33,7 @@ from rummykit.bots.greedy_contract import (
     contract,
     go_down,
     greedy_draw,
-    meld_partners,
+    kept_and_partners,
     play_down,
     progress,
 )
@@ -157,16 +157,7 @@ def _discards(view: PlayerView, down: bool) -> list[tuple[Move, float]]:
         return [(view.legal[0], 0.0)]
     values = card_values(view)
     hand = handset.cards(view.hand)
-    kept: set[Card] = set()
-    partners: set[Card] = set()
-    if not down:
-        _, _, way = progress(hand, view)
-        used = [hand_card(c) for g in way for c in g]
-        kept = set(used)
-        loose = list(hand)
-        for c in used:
-            loose.remove(c)
-        partners = meld_partners(loose, view)
+    kept, partners = kept_and_partners(hand, view, down)
 
     wait = not down and _waits(view)
 

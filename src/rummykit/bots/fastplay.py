@@ -35,7 +35,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from rummykit.bots.judge import judge_for
+from rummykit.bots.judge import judge_for, per_rules
 from rummykit.cards import ALL_NATURALS, NUM_RANKS, SUIT_MASK, Card, mask_of
 from rummykit.engine import DRAW_PHASE
 from rummykit.melds import MeldTables, TableMeld, hand_card, position_card, tables_for
@@ -145,14 +145,8 @@ def _next(card: Card, step: int, top: int) -> int:
     return position_card(suit, position)
 
 
-_CONSTANTS: dict[int, tuple[Rules, _Rules]] = {}
-
-
-def constants_for(rules: Rules) -> _Rules:
-    entry = _CONSTANTS.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        entry = _CONSTANTS[id(rules)] = (rules, _Rules(rules))
-    return entry[1]
+#: a rule set's playout constants (cached)
+constants_for = per_rules(_Rules)
 
 
 def table_accepts(table: tuple[TableMeld, ...] | list[TableMeld]) -> tuple[int, int, int]:

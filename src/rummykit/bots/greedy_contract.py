@@ -194,22 +194,27 @@ def _discard(view: PlayerView, legal: tuple[Move, ...], down: bool) -> Move:
         return legal[0]
     values = card_values(view)
     hand = handset.cards(view.hand)
-    kept: set[Card] = set()
-    partners: set[Card] = set()
-    if not down:
-        _, _, way = progress(hand, view)
-        used: list[Card] = [hand_card(c) for g in way for c in g]
-        kept = set(used)
-        loose = list(hand)
-        for c in used:
-            loose.remove(c)
-        partners = meld_partners(loose, view)
+    kept, partners = kept_and_partners(hand, view, down)
 
     def useless(move: Discard) -> tuple[bool, bool, bool, int, int]:
         c = move.card
         return (c != JOKER, c not in kept, c not in partners, values[c], c % NUM_RANKS)
 
     return max(discards, key=useless)
+
+
+def kept_and_partners(hand: list[Card], view: PlayerView,
+                      down: bool) -> tuple[set[Card], set[Card]]:
+    """(cards of the best partial contract, cards that could join them) of a seat not yet
+    down; two empty sets once it is down."""
+    if down:
+        return set(), set()
+    _, _, way = progress(hand, view)
+    used: list[Card] = [hand_card(c) for g in way for c in g]
+    loose = list(hand)
+    for c in used:
+        loose.remove(c)
+    return set(used), meld_partners(loose, view)
 
 
 def meld_partners(loose: list[Card], view: PlayerView) -> set[Card]:

@@ -13,10 +13,15 @@ out). Cards that fit a meld on the table cost nothing: they can be laid off.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from rummykit.cards import ALL_NATURALS, NUM_RANKS, Card, mask_of
 from rummykit.melds import MeldTables, hand_card, tables_for
 from rummykit.rules import Rules
 from rummykit.views import PlayerView
+
+T = TypeVar("T")
 
 CARD_WEIGHT = 6  # what one unmatched card weighs besides its points
 DRAW_FORESIGHT = 0.5  # how much the chance of improving by the next draw counts
@@ -151,12 +156,18 @@ def related(card: Card, other: Card) -> bool:
     return card // NUM_RANKS == other // NUM_RANKS and abs(card - other) <= 2
 
 
-_JUDGES: dict[int, tuple[Rules, Judge]] = {}
+def per_rules(build: Callable[[Rules], T]) -> Callable[[Rules], T]:
+    """``build`` made once per rule set (cached by identity: rules are immutable values)."""
+    made: dict[int, tuple[Rules, T]] = {}
+
+    def get(rules: Rules) -> T:
+        entry = made.get(id(rules))
+        if entry is None or entry[0] is not rules:
+            entry = made[id(rules)] = (rules, build(rules))
+        return entry[1]
+
+    return get
 
 
-def judge_for(rules: Rules) -> Judge:
-    """The (cached) judge of a rule set."""
-    entry = _JUDGES.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        entry = _JUDGES[id(rules)] = (rules, Judge(rules))
-    return entry[1]
+#: the (cached) judge of a rule set
+judge_for = per_rules(Judge)
