@@ -18,6 +18,7 @@ from rummykit.arena.journal import KIND, VERSION, encode, load
 from rummykit.arena.tournament import play_all
 from rummykit.cli import app
 from rummykit.rules import Rules
+from test_arena import without_timings
 
 RUN = ("--bots", "greedy,random", "--games", "6", "--seed", "3")
 RULES = Rules.from_options("basic", {"max_turns_per_hand": 2000})
@@ -32,14 +33,6 @@ def report_of(*args: str) -> dict[str, Any]:
     assert result.exit_code == 0, result.stderr
     data: dict[str, Any] = json.loads(result.stdout)
     return data
-
-
-def without_timings(report: dict[str, Any]) -> dict[str, Any]:
-    """The report less what may differ between runs: ``execution`` and decision times."""
-    rest = {k: v for k, v in report.items() if k != "execution"}
-    rest["bots"] = [{k: v for k, v in bot.items() if k != "decision_seconds"}
-                    for bot in report["bots"]]
-    return rest
 
 
 def without_execution(report: dict[str, Any]) -> dict[str, Any]:
