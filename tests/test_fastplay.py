@@ -11,6 +11,7 @@ import pytest
 from rummykit.bots import fastplay
 from rummykit.bots.expert import Budget, ExpertBot, _outcome
 from rummykit.bots.greedy import GreedyBot
+from rummykit.bots.inference import inference_weights
 from rummykit.bots.playout import greedy_move
 from rummykit.cards import ALL_NATURALS, mask_of
 from rummykit.engine import HandState
@@ -163,3 +164,34 @@ def test_a_hand_drawn_for_the_match_counts_as_a_loss_in_the_search() -> None:
         assert fastplay.play_out_world(world, seen, throw, random.Random(1),
                                        max_turns=50) == (expected, 0)
     assert fastplay.DRAWN_MATCH_VALUE < 0
+
+
+def test_shuffle_draws_as_random_shuffle_does() -> None:
+    """The inline shuffle gives ``random.Random.shuffle``'s order for every pack length
+    (seeded searches, and the games and arena journals made with them, stay the same)."""
+    for length in range(0, 60):
+        for seed in range(5):
+            mine, theirs = list(range(length)), list(range(length))
+            rng_mine, rng_theirs = random.Random(seed), random.Random(seed)
+            fastplay.shuffle(mine, rng_mine)
+            rng_theirs.shuffle(theirs)
+            assert mine == theirs, (length, seed)
+            assert rng_mine.random() == rng_theirs.random()  # the same draws were used
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CASES[:3])
+def test_a_sampler_deals_what_sample_world_deals(
+        name: str, players: int, options: dict[str, object]) -> None:
+    """A :class:`fastplay.Sampler` kept for many worlds deals what fresh calls deal."""
+    rules = Rules.from_options(name, options)
+    for seed in range(30):
+        state = _position(rules, players, seed)
+        if state is None:
+            continue
+        seen = view(state, state.to_move)
+        weigh = inference_weights(seen)
+        sampler = fastplay.Sampler(seen, weigh)
+        kept, fresh = random.Random(seed), random.Random(seed)
+        for _ in range(4):
+            a, b = sampler.sample(kept), fastplay.sample_world(seen, fresh, weigh)
+            assert (a.hands, a.stock) == (b.hands, b.stock)

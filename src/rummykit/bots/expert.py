@@ -233,11 +233,12 @@ class ExpertBot:
         active = list(range(count)) if count > 1 else []
         weigh = inference_weights(view)
         fast = fastplay.supports(view) and all(fastplay.fast_move(m) for m in candidates)
+        sampler = fastplay.Sampler(view, weigh) if fast else None
         worlds = 0
         simulations = 0
         while active and worlds < budget.worlds:
-            if fast:
-                sampled = fastplay.sample_world(view, rng, weigh)
+            if sampler is not None:
+                sampled = sampler.sample(rng)
                 for i in active:
                     value, won = fastplay.play_out_world(sampled, view, candidates[i], rng,
                                                          max_turns=budget.max_turns)

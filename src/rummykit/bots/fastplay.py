@@ -36,7 +36,7 @@ import random
 from dataclasses import dataclass
 
 from rummykit.bots.judge import judge_for, per_rules
-from rummykit.cards import ALL_NATURALS, NUM_RANKS, SUIT_MASK, Card, mask_of
+from rummykit.cards import ALL_NATURALS, NUM_NATURALS, NUM_RANKS, SUIT_MASK, Card, mask_of
 from rummykit.engine import DRAW_PHASE
 from rummykit.melds import MeldTables, TableMeld, hand_card, position_card, tables_for
 from rummykit.moves import Discard, Draw, Move, Take
@@ -51,6 +51,7 @@ WORLD_TRIES = 8  # samples tried before a world is kept regardless of its odds
 # 16.7% of matches and 65 ended drawn; at -20, 32.2% and 38; at -40, 35.6% and 35)
 DRAWN_MATCH_VALUE = -40.0
 RACE_SHARPNESS = 0.8  # how surely the seat nearest to going out goes out first
+MEMO_SIZE = 400_000  # entries a playout memo keeps before it starts afresh
 
 
 def supports(view: PlayerView) -> bool:
@@ -73,6 +74,9 @@ class World:
     stock: list[Card]
 
 
+Group = tuple[int, int, int, int, int]  # a meld to lay: cards, 1 for a run, suit, low, high
+
+
 class _Rules:
     """A rule set's constants in the form the playout loop reads."""
 
@@ -84,6 +88,9 @@ class _Rules:
         self.throw_key = tuple(
             (tables.values[c % NUM_RANKS] * 64 + c % NUM_RANKS) * 4 + 3 - c // NUM_RANKS
             for c in range(52))
+        #: per suit, by the suit's 13-bit mask of cards: the greedy throw among them, as
+        #: ``throw_key * 64 + card`` (-1 for no card)
+        self.throw_in_suit = tuple(self._throws(suit) for suit in range(4))
         top = 14 if rules.ace_high else 13
         self.top = top
         # the card a run's end accepts next once card c is laid off on that end
@@ -103,6 +110,25 @@ class _Rules:
         self.in_runs = tuple(_in_runs(tables, m) for m in range(1 << NUM_RANKS))
         self.rank_of = tuple(sum(1 << (s * NUM_RANKS + c % NUM_RANKS) for s in range(4))
                              for c in range(52))
+        # the playouts' memos: the same hands come back in the worlds of one decision, and
+        # in the candidates played in one world
+        self.melded_memo: dict[int, int] = {}  # hand -> melded(hand)
+        self.completes_memo: dict[int, bool] = {}  # hand << 6 | card -> completes(...)
+        self.groups_memo: dict[int, list[Group]] = {}  # hand -> _groups(...)
+
+    def trim_memos(self) -> None:
+        """Empty a memo grown past :data:`MEMO_SIZE` (the memos only save time)."""
+        for memo in (self.melded_memo, self.completes_memo, self.groups_memo):
+            if len(memo) > MEMO_SIZE:
+                memo.clear()
+
+    def _throws(self, suit: int) -> tuple[int, ...]:
+        best = [-1] * (1 << NUM_RANKS)
+        for m in range(1, 1 << NUM_RANKS):
+            low = m & -m
+            card = suit * NUM_RANKS + low.bit_length() - 1
+            best[m] = max(best[m ^ low], self.throw_key[card] * 64 + card)
+        return tuple(best)
 
     def melded(self, hand: int) -> int:
         """:meth:`MeldTables.melded`, faster for the usual hand without three of a rank."""
@@ -179,67 +205,109 @@ def _seen_cards(view: PlayerView) -> int:
 
 
 def sample_world(view: PlayerView, rng: random.Random, weigh: Weigh | None) -> World:
-    """A deal of the cards ``view``'s seat has not seen, consistent with the view.
-
-    Each other seat keeps its known cards and gets the rest of its hand from the unseen
-    cards, card ``c`` weighted by ``weigh(seat, c)``; the stock is the rest, shuffled. Of up
-    to :data:`WORLD_TRIES` deals one is kept with odds :data:`UNLIKELY_MELD` for each hidden
-    hand that could already have melded or laid off (players meld and lay off what they
-    can), which is rejection sampling of those odds."""
-    constants = constants_for(view.rules)
-    sets, low, high = table_accepts(view.table)
-    layable = sets | low | high
-    unseen = ALL_NATURALS & ~_seen_cards(view)
-    pool_cards = []
-    bits = unseen
-    while bits:
-        bit = bits & -bits
-        bits ^= bit
-        pool_cards.append(bit.bit_length() - 1)
-    best: World | None = None
-    best_odds = -1.0
-    for _ in range(WORLD_TRIES):
-        world, odds = _deal(view, rng, weigh, pool_cards, constants, layable)
-        if odds >= 1.0 or rng.random() < odds:
-            return world
-        if odds > best_odds:
-            best, best_odds = world, odds
-    assert best is not None
-    return best
+    """A deal of the cards ``view``'s seat has not seen, consistent with the view
+    (:meth:`Sampler.sample`; a search sampling many worlds of one view keeps a
+    :class:`Sampler`)."""
+    return Sampler(view, weigh).sample(rng)
 
 
-def _deal(view: PlayerView, rng: random.Random, weigh: Weigh | None, cards: list[Card],
-          constants: _Rules, layable: int) -> tuple[World, float]:
-    pool = cards[:]
-    rng.shuffle(pool)
-    hands = []
-    odds = 1.0
-    random_ = rng.random
-    for seat in range(view.num_players):
-        if seat == view.seat:
-            hands.append(view.hand)
-            continue
-        hand = view.known[seat]
-        missing = view.hand_sizes[seat] - hand.bit_count()
-        if missing > 0:
-            if weigh is not None and missing < len(pool):
-                keys = [random_() ** (1.0 / weigh(seat, card)) for card in pool]
-                order = sorted(range(len(pool)), key=keys.__getitem__, reverse=True)
-                chosen = order[:missing]
-                taken = set(chosen)
-                dealt = [pool[i] for i in chosen]
-                pool = [card for i, card in enumerate(pool) if i not in taken]
-            else:
-                dealt = pool[:missing]
-                del pool[:missing]
-            hidden = 0
-            for card in dealt:
-                hidden |= 1 << card
-            hand |= hidden
-            odds *= odds_of(constants, hand, hidden, layable,
-                            view.passed[seat] if view.passed else 0)
-        hands.append(hand)
-    return World(hands, pool[:view.stock_size]), odds
+class Sampler:
+    """The worlds of one view: what they are dealt from is worked out once."""
+
+    __slots__ = ("cards", "constants", "exponents", "layable", "view")
+
+    def __init__(self, view: PlayerView, weigh: Weigh | None) -> None:
+        self.view = view
+        self.constants = constants_for(view.rules)
+        sets, low, high = table_accepts(view.table)
+        self.layable = sets | low | high
+        self.cards: list[Card] = []  # the cards the seat has not seen
+        bits = ALL_NATURALS & ~_seen_cards(view)
+        while bits:
+            bit = bits & -bits
+            bits ^= bit
+            self.cards.append(bit.bit_length() - 1)
+        #: per seat, ``1 / weigh(seat, card)`` by card (``None``: no weights)
+        self.exponents: list[list[float] | None] = [
+            None if weigh is None or seat == view.seat
+            else [1.0 / weigh(seat, card) for card in range(NUM_NATURALS)]
+            for seat in range(view.num_players)]
+
+    def sample(self, rng: random.Random) -> World:
+        """A deal of the unseen cards: each other seat keeps its known cards and gets the
+        rest of its hand from the unseen cards, card ``c`` weighted by ``weigh(seat, c)``;
+        the stock is the rest, shuffled. Of up to :data:`WORLD_TRIES` deals one is kept
+        with odds :data:`UNLIKELY_MELD` for each hidden hand that could already have melded
+        or laid off (players meld and lay off what they can), which is rejection sampling
+        of those odds."""
+        self.constants.trim_memos()
+        best: World | None = None
+        best_odds = -1.0
+        for _ in range(WORLD_TRIES):
+            world, odds = self._deal(rng)
+            if odds >= 1.0 or rng.random() < odds:
+                return world
+            if odds > best_odds:
+                best, best_odds = world, odds
+        assert best is not None
+        return best
+
+    def _deal(self, rng: random.Random) -> tuple[World, float]:
+        view = self.view
+        pool = self.cards[:]
+        shuffle(pool, rng)
+        hands = []
+        odds = 1.0
+        random_ = rng.random
+        for seat, exponents in enumerate(self.exponents):
+            if seat == view.seat:
+                hands.append(view.hand)
+                continue
+            hand = view.known[seat]
+            missing = view.hand_sizes[seat] - hand.bit_count()
+            if missing > 0:
+                if exponents is not None and missing < len(pool):
+                    keys = [random_() ** exponents[card] for card in pool]
+                    order = sorted(range(len(pool)), key=keys.__getitem__, reverse=True)
+                    chosen = order[:missing]
+                    taken = set(chosen)
+                    dealt = [pool[i] for i in chosen]
+                    pool = [card for i, card in enumerate(pool) if i not in taken]
+                else:
+                    dealt = pool[:missing]
+                    del pool[:missing]
+                hidden = 0
+                for card in dealt:
+                    hidden |= 1 << card
+                hand |= hidden
+                odds *= odds_of(self.constants, hand, hidden, self.layable,
+                                view.passed[seat] if view.passed else 0)
+            hands.append(hand)
+        return World(hands, pool[:view.stock_size]), odds
+
+
+_BIT_LENGTHS = tuple(n.bit_length() for n in range(NUM_NATURALS + 2))
+
+
+def shuffle(cards: list[Card], rng: random.Random) -> None:
+    """Shuffle ``cards`` in place exactly as ``rng.shuffle`` does (the same draws, so the
+    same order: seeded games do not change), without its per-card calls.
+
+    >>> a, b = list(range(40)), list(range(40))
+    >>> shuffle(a, random.Random(5)); random.Random(5).shuffle(b); a == b
+    True
+    """
+    getrandbits = rng.getrandbits
+    if len(cards) >= len(_BIT_LENGTHS):
+        rng.shuffle(cards)
+        return
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = _BIT_LENGTHS[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def odds_of(constants: _Rules, hand: int, hidden: int, layable: int, passed: int) -> float:
@@ -272,7 +340,10 @@ def play_out_world(world: World, view: PlayerView, first: Move, rng: random.Rand
     tables = c.tables
     melded_of = c.melded
     completes = c.completes
-    throw_key = c.throw_key
+    melded_memo = c.melded_memo
+    completes_memo = c.completes_memo
+    groups_memo = c.groups_memo
+    throw0, throw1, throw2, throw3 = c.throw_in_suit
     next_high = c.next_high
     next_low = c.next_low
     n = view.num_players
@@ -306,7 +377,13 @@ def play_out_world(world: World, view: PlayerView, first: Move, rng: random.Rand
                 elif not stock and not c.turn_over:
                     take = True
                 else:
-                    take = bool((sets | low | high) >> top & 1) or completes(hand, top)
+                    take = bool((sets | low | high) >> top & 1)
+                    if not take:
+                        key = hand << 6 | top
+                        known = completes_memo.get(key)
+                        if known is None:
+                            known = completes_memo[key] = completes(hand, top)
+                        take = known
             if take:
                 top = discard.pop()
                 hand |= 1 << top
@@ -327,10 +404,15 @@ def play_out_world(world: World, view: PlayerView, first: Move, rng: random.Rand
             layable = sets | low | high
             max_melds = c.max_melds
             if max_melds is None or melds_done < max_melds:
-                in_melds = melded_of(hand)
+                in_melds = melded_memo.get(hand, -1)
+                if in_melds < 0:
+                    in_melds = melded_memo[hand] = melded_of(hand)
                 meldless = not in_melds  # and stays so: lay-offs only take cards away
                 if in_melds:
-                    for group, kind, suit, lo, hi in _groups(tables, hand, c.top):
+                    groups = groups_memo.get(hand)
+                    if groups is None:
+                        groups = groups_memo[hand] = _groups(tables, hand, c.top)
+                    for group, kind, suit, lo, hi in groups:
                         if max_melds is not None and melds_done >= max_melds:
                             break
                         rest = hand & ~group
@@ -400,23 +482,21 @@ def play_out_world(world: World, view: PlayerView, first: Move, rng: random.Rand
             throw = pending.card
             pending = None
         else:
-            loose = hand if meldless else hand & ~melded_of(hand)
+            if meldless:
+                loose = hand
+            else:
+                in_melds = melded_memo.get(hand, -1)
+                if in_melds < 0:
+                    in_melds = melded_memo[hand] = melded_of(hand)
+                loose = hand & ~in_melds
             if taken >= 0:
                 loose &= ~(1 << taken)
             if not loose:
                 loose = hand & ~(1 << taken) if taken >= 0 else hand
                 if not loose:
                     loose = hand
-            throw = -1
-            best = -1
-            bits = loose
-            while bits:
-                bit = bits & -bits
-                bits ^= bit
-                card = bit.bit_length() - 1
-                key = throw_key[card]
-                if key > best:
-                    best, throw = key, card
+            throw = max(throw0[loose & SUIT_MASK], throw1[loose >> 13 & SUIT_MASK],
+                        throw2[loose >> 26 & SUIT_MASK], throw3[loose >> 39]) & 63
         hand &= ~(1 << throw)
         discard.append(throw)
         hands[seat] = hand
@@ -436,12 +516,12 @@ def play_out_world(world: World, view: PlayerView, first: Move, rng: random.Rand
                 return (DRAWN_MATCH_VALUE if c.draw_ends_match else 0.0), 0
             if c.keep_top and len(discard) > 1:
                 stock = discard[:-1]
-                rng.shuffle(stock)
+                shuffle(stock, rng)
                 discard = discard[-1:]
                 rebuilds += 1
             elif c.shuffle_all:
                 stock = discard
-                rng.shuffle(stock)
+                shuffle(stock, rng)
                 discard = []
                 rebuilds += 1
         if turns >= max_turns:
@@ -453,7 +533,7 @@ def _rank_mask(rank: int) -> int:
     return sum(1 << (suit * NUM_RANKS + rank - 1) for suit in range(4))
 
 
-def _groups(tables: MeldTables, hand: int, top: int) -> list[tuple[int, int, int, int, int]]:
+def _groups(tables: MeldTables, hand: int, top: int) -> list[Group]:
     """The best arrangement's melds as (cards, 1 for a run, suit, low, high); a set's
     low and high are its rank 1..13."""
     found = []
