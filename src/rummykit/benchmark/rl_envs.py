@@ -5,14 +5,16 @@
   ``reward="hand"``, unwrapped: it checks its own actions) and PettingZoo's ``gin_rummy_v4``
   (``pettingzoo[classic]==1.26.1``, the last release that has it; ``env()`` with its
   wrappers) are driven by the very same loop (:class:`AECRunner`: ``agent_iter``,
-  ``last()``, a uniform choice among the mask's legal ids, ``np.flatnonzero`` then a seeded
-  ``random.Random``, ``step``); RLCard's ``gin-rummy`` env has no ``last()`` nor mask, so
-  :class:`RLCardRunner` runs the same shape with its own API: its ``step`` returns the next
-  player's state (observation and ``legal_actions``, what ``last()`` returns), and a
-  uniform choice among ``legal_actions`` is the next action. So every engine's step pays for
-  building the next observation and legal set and for sampling a legal action; the
-  sampling costs more for us (``flatnonzero`` over our 2151-id mask, about 4-5 us, against
-  110 ids for ``gin_rummy_v4``). The three take turns in slices (:data:`ROUNDS`), so that a
+  ``last()``, a uniform choice among the mask's legal ids, ``step``); RLCard's ``gin-rummy``
+  env has no ``last()`` nor mask, so :class:`RLCardRunner` runs the same shape with its own
+  API: its ``step`` returns the next player's state (observation and ``legal_actions``, what
+  ``last()`` returns), and a uniform choice among ``legal_actions`` is the next action. So
+  every engine's step pays for building the next observation and legal set and for sampling
+  a legal action. The legal ids are listed by reading the mask's 0/1 ``int8`` bytes as
+  booleans (a view, no copy) and calling ``nonzero``, numpy's cheapest listing for both
+  masks (about 0.7 us for our 2151 ids and 0.35 us for the 110 of ``gin_rummy_v4``, where
+  ``np.flatnonzero`` on the ``int8`` mask costs 3.6 and 0.9 us), then a seeded
+  ``random.Random`` picks one. The three take turns in slices (:data:`ROUNDS`), so that a
   shared machine's load changing during the run weighs on all of them alike.
 - Observation building: :meth:`rummykit.rl.observation.Observation.build` over the views met
   along seeded random hands (every seat's view at every step), in microseconds per
@@ -50,7 +52,7 @@ class AECRunner:
 
         env = self.env
         randrange = self.rng.randrange
-        flatnonzero = np.flatnonzero
+        as_bool = np.bool_
         steps = 0
         deadline = time.perf_counter() + seconds
         while True:
@@ -59,7 +61,7 @@ class AECRunner:
                 if terminated or truncated:
                     env.step(None)
                     continue
-                legal = flatnonzero(obs["action_mask"])
+                legal = obs["action_mask"].view(as_bool).nonzero()[0]
                 env.step(int(legal[randrange(len(legal))]))
                 steps += 1
             env.reset()
