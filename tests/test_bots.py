@@ -8,11 +8,12 @@ import random
 import pytest
 
 from rummykit.bots import LEVELS, make_bot
-from rummykit.bots.expert import Budget, ExpertBot
+from rummykit.bots.expert import Budget, ExpertBot, holds_for_rummy
 from rummykit.bots.inference import inference_weights
-from rummykit.cards import parse_card
+from rummykit.cards import parse_card, parse_cards
 from rummykit.engine import HandState
 from rummykit.match import Match
+from rummykit.moves import Discard, Draw, Meld
 from rummykit.rules import Rules
 from rummykit.views import resample, view
 
@@ -195,3 +196,46 @@ def test_engine_tracks_passed_discards_through_push_and_pop() -> None:
     assert resample(view(state, 1 - seat), random.Random(1)).passed == state.passed
     state.pop()
     assert state.passed == [0, 0]
+
+
+def _young_hand(seat_one: str, stock_top: str) -> HandState:
+    """A 3-player traditional hand dealt as given, seat 1 to move having drawn the stock top."""
+    hands = [parse_cards("CA C2 C3 HA H3 S2 S3"), parse_cards(seat_one),
+             parse_cards("DA D2 D3 H4 H5 S4 SQ")]
+    upcard = parse_card("HK")
+    dealt = {c for hand in hands for c in hand} | {upcard}
+    stock = [parse_card(stock_top)] + [c for c in range(52)
+                                       if c not in dealt and c != parse_card(stock_top)]
+    state = HandState.from_deal(_rules("traditional"), 0, hands, upcard, stock)
+    state.push(next(m for m in state.legal_moves() if isinstance(m, Draw)))
+    return state
+
+
+def test_the_expert_keeps_its_melds_in_hand_to_go_rummy() -> None:
+    state = _young_hand("C7 C8 C9 DK H8 S6 SJ", "D5")
+    seen = view(state, 1)
+    assert any(isinstance(m, Meld) for m in seen.legal)
+    assert make_bot("greedy").choose(seen, random.Random(0)) == Meld(
+        ((parse_card("C7"), parse_card("C8"), parse_card("C9")),))
+    assert holds_for_rummy(seen)
+    move = ExpertBot(Budget(worlds=8, candidates=3)).choose(seen, random.Random(0))
+    assert isinstance(move, Discard) and move.card not in {
+        parse_card("C7"), parse_card("C8"), parse_card("C9")}
+    # not once it has placed a card, nor after a rebuild, nor when another seat is short
+    assert not holds_for_rummy(seen._replace(ever_placed=1 << 1))
+    assert not holds_for_rummy(seen._replace(rebuilds=1))
+    assert not holds_for_rummy(seen._replace(hand_sizes=(2, 8, 7)))
+    no_rummy = Rules.from_options("traditional", {"going_rummy_multiplier": 1})
+    assert not holds_for_rummy(seen._replace(rules=no_rummy))
+
+
+def test_the_expert_melds_everything_when_it_can_go_out() -> None:
+    state = _young_hand("C7 C8 C9 D4 D6 D7 SK", "D5")  # C7-C9, D4-D7 and SK to discard
+    seen = view(state, 1)
+    assert not holds_for_rummy(seen)
+    bot = ExpertBot(Budget(worlds=8, candidates=3))
+    rng = random.Random(0)
+    while not state.is_over:
+        assert state.to_move == 1  # out in this turn: meld, meld, discard
+        state.push(bot.choose(view(state, 1), rng))
+    assert state.result is not None and state.result.winner == 1 and state.result.rummy

@@ -9,8 +9,11 @@ hidden hand could have melded or laid off, or would have taken a discard it pass
 unlikely), the rest of the hand played out by the greedy policy (one-deck hands on bit sets
 in :mod:`rummykit.bots.fastplay`, others through the engine in
 :mod:`rummykit.bots.playout`). The candidate with the best mean hand score wins; candidates
-clearly behind are dropped on the way. Drawing, melds and lay-offs follow the greedy rules:
-searched draws took high discards that cost points in real play. A hint
+clearly behind are dropped on the way. Drawing, melds and lay-offs follow the greedy rules
+(searched draws took high discards that cost points in real play), except that a seat
+which has placed nothing keeps its melds in hand to go rummy while the hand is young
+(:func:`holds_for_rummy`): going out at once doubles the score and catches the others
+holding more cards. A hint
 (:meth:`ExpertBot.analyse`) searches every kind of decision. Contract Rummy decisions are
 :mod:`rummykit.bots.contract_expert`'s.
 
@@ -55,6 +58,11 @@ SAFE_DISCARDED = 2.0  # a discard related to cards an opponent threw away
 WORLD_CHOICES = 8  # resamplings per world, one kept (see _sample_world)
 PRUNE_EVERY = 8  # worlds between checks for candidates clearly behind
 PRUNE_SIGMAS = 2.0  # how far behind (in standard errors) a candidate is dropped
+# melds are kept in hand for going rummy while every other seat holds at least this many
+# cards (arenas against greedy, melding at once -> holding: 3p traditional, 90 matches, seed
+# 2031: won 40.0% -> 65.6%, points per hand 7.6 -> 18.8, drawn matches 32 -> 14; 2p basic,
+# 60 matches, seed 3001: won 88.3% -> 91.7%, points per hand 4.6 -> 14.3, hands 2021 -> 681)
+HOLD_OPPONENT_CARDS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +132,12 @@ class ExpertBot:
             return ranked if not routine else [self._greedy.choose(view, random.Random(0))]
         placing = [m for m in legal if isinstance(m, (Meld, LayOff))]
         if placing and routine:
-            return [self._greedy.choose(view, random.Random(0))]
+            if not holds_for_rummy(view):
+                return [self._greedy.choose(view, random.Random(0))]
+            legal = tuple(m for m in legal if isinstance(m, Discard))
+            view = view._replace(legal=legal)
+            if len(legal) == 1:
+                return [legal[0]]
         ranked = self._rank_discards(view, legal)
         simple = self._greedy.choose(view, random.Random(0))  # what a greedy player does
         if DISCARD_ORDER == "mixed":
@@ -268,6 +281,24 @@ class ExpertBot:
                                                    -found[i].value, i))
         return Analysis(view.seat, tuple(found[i] for i in order), simulations,
                         time.perf_counter() - started)
+
+
+def holds_for_rummy(view: PlayerView) -> bool:
+    """True when the seat keeps its melds in hand to go rummy: it has placed nothing this
+    hand, the rules pay going rummy, it cannot go out this turn, the stock has not been
+    rebuilt and every other seat holds at least :data:`HOLD_OPPONENT_CARDS` cards."""
+    rules = view.rules
+    if (rules.going_rummy_multiplier <= 1 or view.placed_this_turn
+            or view.ever_placed >> view.seat & 1 or view.rebuilds
+            or not any(isinstance(m, Discard) for m in view.legal)):
+        return False
+    if any(size < HOLD_OPPONENT_CARDS
+           for seat, size in enumerate(view.hand_sizes) if seat != view.seat):
+        return False
+    loose = view.hand & ~tables_for(rules).melded(view.hand)
+    for meld in view.table:
+        loose &= ~meld.accepts
+    return loose.bit_count() > 1  # else it goes out now: everything is placed this turn
 
 
 def _pruned(active: list[int], values: list[list[float]]) -> list[int]:
