@@ -924,7 +924,8 @@ def input_lines(seed: int) -> list[str]:
 def test_terminal_game_survives_random_lines(seed: int) -> None:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     done = subprocess.run(
-        [sys.executable, "-m", "rummykit.cli", "play", "--seed", str(seed), "--players", "2"],
+        [sys.executable, "-m", "rummykit.cli", "play", "--seed", str(seed), "--players", "2",
+         "-o", "target_score=5000"],  # the match outlasts the lines: they end with quit
         input="\n".join(input_lines(seed)) + "\n", capture_output=True, encoding="utf-8",
         errors="replace", timeout=120, check=False, env=env,
     )
