@@ -181,13 +181,17 @@ def test_a_torn_or_empty_header_starts_afresh_but_other_files_are_kept(
 
 
 def test_a_real_process_stopped_with_ctrl_c_resumes(tmp_path: Path) -> None:
-    games = 200  # enough that the run cannot end before the signal on a loaded machine
+    games = 60
     args = ("--bots", "greedy,random", "--games", str(games), "--seed", "9")
     journal = tmp_path / "run.jsonl"
     command = [sys.executable, "-m", "rummykit.cli", "arena", "--no-progress", *args,
                "--journal", str(journal)]
+    # a job started in the background by a shell inherits SIGINT ignored; Ctrl-C is the point
+    def ctrl_c_stops() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
     with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                          text=True) as run:
+                          text=True, preexec_fn=ctrl_c_stops) as run:
         deadline = time.monotonic() + 60
         while (not journal.exists() or journal.read_text().count("\n") < 4) \
                 and run.poll() is None and time.monotonic() < deadline:
