@@ -4,6 +4,7 @@ with the view they came from."""
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -12,6 +13,7 @@ from rummykit.bots import fastplay
 from rummykit.bots.expert import Budget, ExpertBot, _outcome
 from rummykit.bots.greedy import GreedyBot
 from rummykit.bots.inference import inference_weights
+from rummykit.bots.judge import RULES_BY_ID, judge_for, per_rules
 from rummykit.bots.playout import greedy_move
 from rummykit.cards import ALL_NATURALS, mask_of
 from rummykit.engine import HandState
@@ -195,3 +197,19 @@ def test_a_sampler_deals_what_sample_world_deals(
         for _ in range(4):
             a, b = sampler.sample(kept), fastplay.sample_world(seen, fresh, weigh)
             assert (a.hands, a.stock) == (b.hands, b.stock)
+
+
+def test_equal_rules_share_one_set_of_playout_constants() -> None:
+    """An arena worker unpickles a new copy of the rules for every game: the copies must
+    find the same judge and playout constants (their memos grew a worker to 16 GB)."""
+    rules = Rules.from_options("traditional", {})
+    builds: list[Rules] = []
+
+    def build(given: Rules) -> int:
+        builds.append(given)
+        return len(builds)
+
+    made = per_rules(build)
+    copies = [pickle.loads(pickle.dumps(rules)) for _ in range(RULES_BY_ID * 3)]
+    assert {made(copy) for copy in copies} == {1} and builds == [rules]
+    assert judge_for(copies[0]) is judge_for(copies[-1]) is judge_for(rules)

@@ -434,6 +434,8 @@ def tables_for(rules: Rules) -> MeldTables:
     tables = _TABLES.get(key)
     if tables is None:
         tables = _TABLES[key] = MeldTables(*key)
+    if len(_BY_RULES) >= 64:
+        _BY_RULES.clear()  # rule objects come and go (an arena worker unpickles one per game)
     _BY_RULES[id(rules)] = (rules, tables)
     return tables
 

@@ -25,6 +25,7 @@ T = TypeVar("T")
 
 CARD_WEIGHT = 6  # what one unmatched card weighs besides its points
 DRAW_FORESIGHT = 0.5  # how much the chance of improving by the next draw counts
+RULES_BY_ID = 64  # rule objects a per-rules cache remembers by identity before forgetting
 
 
 class Judge:
@@ -157,13 +158,20 @@ def related(card: Card, other: Card) -> bool:
 
 
 def per_rules(build: Callable[[Rules], T]) -> Callable[[Rules], T]:
-    """``build`` made once per rule set (cached by identity: rules are immutable values)."""
-    made: dict[int, tuple[Rules, T]] = {}
+    """``build`` made once per rule set: found by identity first, then by value, so that
+    equal rules (an arena worker unpickles a new copy for every game) share one build."""
+    by_value: dict[Rules, T] = {}
+    by_id: dict[int, tuple[Rules, T]] = {}
 
     def get(rules: Rules) -> T:
-        entry = made.get(id(rules))
+        entry = by_id.get(id(rules))
         if entry is None or entry[0] is not rules:
-            entry = made[id(rules)] = (rules, build(rules))
+            built = by_value.get(rules)
+            if built is None:
+                built = by_value[rules] = build(rules)
+            if len(by_id) >= RULES_BY_ID:
+                by_id.clear()
+            entry = by_id[id(rules)] = (rules, built)
         return entry[1]
 
     return get
