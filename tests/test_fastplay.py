@@ -13,11 +13,11 @@ from rummykit.bots import fastplay
 from rummykit.bots.expert import Budget, ExpertBot, _outcome
 from rummykit.bots.greedy import GreedyBot
 from rummykit.bots.inference import inference_weights
-from rummykit.bots.judge import RULES_BY_ID, judge_for, per_rules
+from rummykit.bots.judge import judge_for, per_rules
 from rummykit.bots.playout import greedy_move
 from rummykit.cards import ALL_NATURALS, mask_of
 from rummykit.engine import HandState
-from rummykit.melds import tables_for
+from rummykit.melds import RULES_BY_ID, tables_for
 from rummykit.moves import Discard, Move
 from rummykit.rules import Rules
 from rummykit.views import PlayerView, view

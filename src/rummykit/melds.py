@@ -422,6 +422,7 @@ class Arrangement:
 
 
 _TABLES: dict[tuple[bool, int, int], MeldTables] = {}
+RULES_BY_ID = 64  # rule objects a per-rules cache remembers by identity before forgetting
 _BY_RULES: dict[int, tuple[Rules, MeldTables]] = {}
 
 
@@ -434,7 +435,7 @@ def tables_for(rules: Rules) -> MeldTables:
     tables = _TABLES.get(key)
     if tables is None:
         tables = _TABLES[key] = MeldTables(*key)
-    if len(_BY_RULES) >= 64:
+    if len(_BY_RULES) >= RULES_BY_ID:
         _BY_RULES.clear()  # rule objects come and go (an arena worker unpickles one per game)
     _BY_RULES[id(rules)] = (rules, tables)
     return tables

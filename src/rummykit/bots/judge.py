@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from rummykit.cards import ALL_NATURALS, NUM_RANKS, Card, mask_of
-from rummykit.melds import MeldTables, hand_card, tables_for
+from rummykit.melds import RULES_BY_ID, MeldTables, hand_card, tables_for
 from rummykit.rules import Rules
 from rummykit.views import PlayerView
 
@@ -25,7 +25,6 @@ T = TypeVar("T")
 
 CARD_WEIGHT = 6  # what one unmatched card weighs besides its points
 DRAW_FORESIGHT = 0.5  # how much the chance of improving by the next draw counts
-RULES_BY_ID = 64  # rule objects a per-rules cache remembers by identity before forgetting
 
 
 class Judge:
