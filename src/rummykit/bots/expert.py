@@ -295,9 +295,7 @@ def holds_for_rummy(view: PlayerView) -> bool:
     if any(size < HOLD_OPPONENT_CARDS
            for seat, size in enumerate(view.hand_sizes) if seat != view.seat):
         return False
-    loose = view.hand & ~tables_for(rules).melded(view.hand)
-    for meld in view.table:
-        loose &= ~meld.accepts
+    loose = view.hand & ~tables_for(rules).melded(view.hand) & ~layable_cards(view)
     return loose.bit_count() > 1  # else it goes out now: everything is placed this turn
 
 
