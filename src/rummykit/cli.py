@@ -19,8 +19,10 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from rummykit import __version__
 from rummykit.bots import BOTS
 from rummykit.errors import RummyError
+from rummykit.extras import MissingExtraError
 from rummykit.rules import Rules
 
 SUPPORTED_RULES = ("basic", "traditional", "contract")
@@ -33,6 +35,21 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        print(f"rummykit {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_show_version,
+        help="Print the version and exit.")] = False,
+) -> None:
+    """Rummy in the terminal: play against bots, simulate bot games, replay records."""
 
 
 class ArgumentError(ValueError):
@@ -220,8 +237,12 @@ app.command("serve")(__import__("rummykit.server.serve", fromlist=["serve"]).ser
 
 
 def main() -> None:
-    """Run the ``rummykit`` command."""
-    app(prog_name="rummykit")
+    """Run the ``rummykit`` command; a part whose extra is missing says which to install."""
+    try:
+        app(prog_name="rummykit")
+    except MissingExtraError as error:
+        print(f"rummykit: error: {error}", file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import typer
 
 from rummykit.agents.seating import check_player, is_agent
 from rummykit.errors import RummyError
+from rummykit.extras import require
 
 if TYPE_CHECKING:
     from rummykit.arena import ArenaConfig
@@ -123,6 +124,11 @@ def arena(
         fail(str(error))
     except OSError as error:
         fail(f"--records {str(records)!r}: {error.strerror or error}")
+    require("arena", "openskill", what="rummykit arena")
+    if plot_out is not None:
+        require("arena", "matplotlib", what="rummykit arena --plot")
+    if backend == "ray":
+        require("arena", "ray", what="rummykit arena --backend ray")
     from rummykit.arena import ArenaConfig
     from rummykit.arena.journal import load, stored_seed
 

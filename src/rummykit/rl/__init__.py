@@ -11,6 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rummykit.extras import MissingExtraError, require
+
+try:
+    import numpy  # noqa: F401  (the rl extra; actions and observations are numpy arrays)
+except ImportError:
+    raise MissingExtraError("rl", "numpy", "rummykit.rl") from None
+
 from rummykit.rl.actions import ActionSpace, Decision
 from rummykit.rl.observation import Observation
 from rummykit.rules import Rules
@@ -22,6 +29,7 @@ def pettingzoo_env(rules: str | Rules = "basic", players: int = 2, *,
                    options: Mapping[str, Any] | None = None, reward: str = "match",
                    zero_sum: bool = False, render_mode: str | None = None) -> Any:
     """The PettingZoo AEC environment of :mod:`rummykit.rl.aec_env`."""
+    require("rl", "pettingzoo", what="rummykit.rl.pettingzoo_env")
     from rummykit.rl import aec_env
 
     return aec_env.pettingzoo_env(rules, players, options=options, reward=reward,
@@ -34,6 +42,7 @@ def gym_env(rules: str | Rules = "basic", players: int = 2, *, seat: int = 0,
             illegal_reward: float | None = -100.0, render_mode: str | None = None) -> Any:
     """The Gymnasium single-agent environment of :mod:`rummykit.rl.single_agent` (also
     made by ``gymnasium.make("rummykit/Rummy-v0", rules=..., ...)``)."""
+    require("rl", "gymnasium", what="rummykit.rl.gym_env")
     from rummykit.rl import single_agent
 
     return single_agent.RummyGymEnv(rules, players, seat=seat, opponents=opponents,

@@ -49,7 +49,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import pyspiel
+
+from rummykit.extras import MissingExtraError
+
+try:
+    import pyspiel
+except ImportError:
+    raise MissingExtraError("rl", "open-spiel", "rummykit.rl.openspiel_game") from None
 
 from rummykit.cards import card_points, format_card, format_cards, standard_pack
 from rummykit.engine import HandState

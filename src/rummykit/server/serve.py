@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from rummykit.server.settings import Settings
+from rummykit.extras import require
 
 
 def serve(
@@ -25,9 +25,11 @@ def serve(
              "it.")] = None,
 ) -> None:
     """Run the multiplayer server (HTTP and WebSocket); RUMMYKIT_* variables set defaults."""
+    require("server", what="rummykit serve")
     import uvicorn
 
     from rummykit.server.app import create_app
+    from rummykit.server.settings import Settings
 
     given = {"host": host, "port": port, "database_url": database_url, "grace_seconds": grace,
              "join_seconds": join}
