@@ -1,5 +1,6 @@
 """The JSON agent protocol: real subprocess agents play whole matches; bad agents are
-answered with errors, hit the retry limit or the timeout, and never corrupt the game."""
+answered with errors, hit the retry limit or the timeout, and never corrupt the game; an
+agent that cannot start or stops is a failure, never a silent stand-in."""
 
 from __future__ import annotations
 
@@ -33,14 +34,30 @@ answered = 0
 for line in sys.stdin:
     log.write(line); log.flush()
     message = json.loads(line)
-    if message["type"] == "hello" and mode == "chatty":
-        print(json.dumps({"hello": "there"}), flush=True)
+    if message["type"] == "hello":
+        if mode == "slow_start":
+            time.sleep(1.0)
+        if mode == "hello_move":  # a reply to hello that looks like a move: never played
+            print(json.dumps({"move": "draw"}), flush=True)
+        elif mode == "mute_hello":
+            continue
+        elif mode == "chatty":
+            print("starting up", flush=True)
+            print(json.dumps({"ready": True}), flush=True)
+            print(json.dumps({"hello": "there"}), flush=True)
+        else:
+            print(json.dumps({"ready": True}), flush=True)
+        continue
     if message["type"] == "turn":
         legal, wrong = message["legal"], 0
     elif message["type"] != "error" or message["retries_left"] < 0:
         continue
     if mode == "silent":
         time.sleep(30)
+    elif mode == "late_once" and answered == 1:  # answers turn 2 late, without its id
+        answered += 1
+        time.sleep(0.8)
+        print(json.dumps({"move": legal[0]}), flush=True)
     elif mode == "crash" or (mode == "crash_later" and answered == 3):
         sys.exit(3)
     elif mode == "malformed":
@@ -94,7 +111,7 @@ def test_the_agent_gets_hello_turns_results_and_the_end(tmp_path: Path) -> None:
     got = messages(log)
     assert got[0] == {"type": "hello", "protocol": PROTOCOL, "seat": 0, "players": 2,
                       "rules": "basic", "options": {"max_turns_per_hand": 300},
-                      "timeout": 10.0, "retries": 3}
+                      "timeout": 10.0, "retries": 3, "startup_timeout": 30.0}
     turns = [m for m in got if m["type"] == "turn"]
     assert [m["id"] for m in turns] == list(range(1, len(turns) + 1))
     assert all(m["view"]["seat"] == 0 == m["view"]["to_move"] and m["legal"] for m in turns)
@@ -134,14 +151,49 @@ def test_malformed_answers_hit_the_retry_limit_and_the_fallback_plays(tmp_path: 
     assert match.over and replays(match) and agent.stopped is None
 
 
-def test_a_line_sent_out_of_turn_is_dropped_or_rejected_once(tmp_path: Path) -> None:
-    agent, _ = scripted(tmp_path, "chatty")
-    match = play_match(rules_for("basic"), ["a", "b"], [agent, make_bot("greedy")], seed=4)
-    # dropped if it came before the first turn was sent, else rejected as that turn's
-    # answer, and then the agent's second answer to turn 1 is dropped (late or stale)
-    failures = agent.failures
-    assert failures["unsolicited"] + failures["stale"] == 1 and failures["malformed"] <= 1
-    assert "fallback_moves" not in agent.failures and match.over
+def first_move(agent: SubprocessAgent, log: Path, seed: int = 4) -> tuple[str, list[str]]:
+    """The agent's answer to its first turn of a fresh deal, and that turn's legal moves."""
+    state = HandState.deal(rules_for("basic"), num_players=2, dealer=0,
+                           rng=random.Random(seed))
+    try:
+        move = agent.choose(view(state, state.to_move), random.Random(seed))
+    finally:
+        agent.close()
+    turn = next(m for m in messages(log) if m["type"] == "turn")
+    return str(move), turn["legal"]
+
+
+def test_a_reply_to_hello_is_never_played(tmp_path: Path) -> None:
+    agent, log = scripted(tmp_path, "hello_move")  # replies {"move": "draw"} to hello
+    played, legal = first_move(agent, log)
+    assert "draw" in legal and legal[-1] != "draw"
+    assert played == legal[-1] and not agent.failures  # the answer to turn 1, not "draw"
+
+
+def test_lines_around_the_hello_reply_are_dropped_not_played(tmp_path: Path) -> None:
+    agent, log = scripted(tmp_path, "chatty")
+    played, legal = first_move(agent, log)
+    assert played == legal[-1]
+    # "starting up" before the reply is not a JSON object (malformed); the extra line after
+    # the reply is dropped if it came before turn 1 was sent, else rejected as its answer
+    assert agent.failures["malformed"] >= 1
+    assert agent.failures["malformed"] + agent.failures["unsolicited"] == 2
+
+
+def test_start_up_has_its_own_timeout(tmp_path: Path) -> None:
+    # a second to start, half a second per answer: the start-up does not eat the answer time
+    agent, log = scripted(tmp_path, "slow_start", timeout=0.5, startup_timeout=5.0)
+    played, legal = first_move(agent, log)
+    assert played == legal[-1] and not agent.failures
+
+
+def test_an_agent_that_never_replies_to_hello_is_a_failure(tmp_path: Path) -> None:
+    agent, _ = scripted(tmp_path, "mute_hello", startup_timeout=0.5)
+    with pytest.raises(AgentError, match=r"agent at seat 0 failed: no reply to hello within "
+                                         r"0.5 s"):
+        play_match(rules_for("basic"), ["a", "b"], [agent, make_bot("greedy")], seed=4)
+    assert agent.failures == {"start": 1}
+    assert agent._process is not None and agent._process.poll() is not None
 
 
 def test_forfeit_ends_the_game_with_a_clear_error(tmp_path: Path) -> None:
@@ -151,30 +203,63 @@ def test_forfeit_ends_the_game_with_a_clear_error(tmp_path: Path) -> None:
     assert agent._process is not None and agent._process.poll() is not None
 
 
-def test_a_silent_agent_times_out_and_the_fallback_plays_on(tmp_path: Path) -> None:
-    agent, log = scripted(tmp_path, "silent", timeout=0.3)
+def test_one_late_answer_costs_one_turn_and_is_dropped_when_it_comes(tmp_path: Path) -> None:
+    agent, log = scripted(tmp_path, "late_once", timeout=0.4)
     match = play_match(rules_for("basic"), ["a", "b"], [agent, make_bot("greedy")], seed=6)
-    assert agent.failures["timeout"] == 1 and agent.failures["fallback_moves"] > 1
-    assert agent.stopped == "no answer within 0.3 s"
+    got = messages(log)
+    assert agent.failures == {"timeout": 1, "fallback_moves": 1, "late": 1}
+    assert agent.stopped is None and match.over and replays(match)
+    timeouts = [m for m in got if m["type"] == "error"]
+    assert [(m["id"], m["kind"], m["retries_left"]) for m in timeouts] == [(2, "timeout", -1)]
+    assert [m["id"] for m in got if m["type"] == "fallback"] == [2]
+    # the agent kept its seat: it got turns after the late one and answered them itself
+    assert sum(m["type"] == "turn" for m in got) > 3
+
+
+def test_a_silent_agent_is_stopped_after_max_timeouts_in_a_row(tmp_path: Path) -> None:
+    agent, log = scripted(tmp_path, "silent", timeout=0.2, max_timeouts=2)
+    with pytest.raises(AgentError, match=r"agent at seat 0 failed: no answer in time for 2 "
+                                         r"turns in a row"):
+        play_match(rules_for("basic"), ["a", "b"], [agent, make_bot("greedy")], seed=6)
+    assert agent.failures == {"timeout": 2, "fallback_moves": 1, "stopped": 1}
     assert agent._process is not None and agent._process.returncode is not None
+    assert [m["type"] for m in messages(log)] == ["hello", "turn"]  # then it slept
+
+
+def test_a_stand_in_plays_on_for_a_silent_agent_only_when_asked(tmp_path: Path) -> None:
+    agent, _ = scripted(tmp_path, "silent", timeout=0.2, max_timeouts=1, stand_in="greedy")
+    match = play_match(rules_for("basic"), ["a", "b"], [agent, make_bot("greedy")], seed=6)
     assert match.over and replays(match)
-    assert [m["type"] for m in messages(log)] == ["hello", "turn"]
+    assert agent.stopped == "no answer in time for 1 turns in a row"
+    assert agent.failures["stand_in_moves"] > 1 and agent.failures["timeout"] == 1
 
 
 @pytest.mark.parametrize("mode", ["crash", "crash_later"])
-def test_a_crashed_agent_is_replaced_by_the_fallback(tmp_path: Path, mode: str) -> None:
+def test_a_crashed_agent_is_a_failure(tmp_path: Path, mode: str) -> None:
     agent, _ = scripted(tmp_path, mode)
-    match = play_match(rules_for("basic"), ["a", "b"], [agent, make_bot("greedy")], seed=6)
+    with pytest.raises(AgentError, match=r"agent at seat 0 failed: the agent exited with "
+                                         r"status 3"):
+        play_match(rules_for("basic"), ["a", "b"], [agent, make_bot("greedy")], seed=6)
     assert agent.failures["crash"] == 1 and agent.stopped == "the agent exited with status 3"
+
+
+def test_a_crashed_agent_with_a_stand_in_finishes_the_match(tmp_path: Path) -> None:
+    agent, _ = scripted(tmp_path, "crash_later", stand_in="random")
+    match = play_match(rules_for("basic"), ["a", "b"], [agent, make_bot("greedy")], seed=6)
+    assert agent.failures["crash"] == 1 and agent.failures["stand_in_moves"] > 0
     assert match.over and replays(match)
 
 
-def test_a_command_that_does_not_exist_is_a_crash_not_an_exception() -> None:
-    agent = SubprocessAgent(["/nonexistent/agent-program"], fallback="greedy")
+@pytest.mark.parametrize("command", [["/nonexistent/agent-program"],
+                                     [sys.executable, "/nonexistent/agent.py"]])
+def test_a_command_that_cannot_start_is_a_failure(command: list[str]) -> None:
+    agent = SubprocessAgent(command)
     state = HandState.deal(rules_for("basic"), num_players=2, dealer=0, rng=random.Random(1))
-    move = agent.choose(view(state, state.to_move), random.Random(1))
-    assert move in state.legal_moves() and agent.failures["crash"] == 1
-    assert agent.stopped is not None and "could not start" in agent.stopped
+    with pytest.raises(AgentError, match=r"agent at seat 1 failed: (could not start "
+                                         r"'/nonexistent/agent-program'|the agent exited "
+                                         r"with status 2 before replying to hello)"):
+        agent.choose(view(state, state.to_move), random.Random(1))
+    assert agent.failures == {"start": 1}
 
 
 @pytest.mark.parametrize("name", sorted(LINEUPS))

@@ -39,7 +39,8 @@ def test_the_agent_command_plays_a_match_and_saves_its_record(tmp_path: Path) ->
 
 def test_the_agent_command_reports_a_forfeit_with_status_1() -> None:
     done = rummykit("agent", "--seed", "1", "--retries", "0", "--fallback", "forfeit", "--",
-                    sys.executable, "-c", "import sys; [print('?', flush=True) for _ in sys.stdin]")
+                    sys.executable, "-c", "import sys; [print('{}' if '\"hello\"' in line "
+                    "else '?', flush=True) for line in sys.stdin]")
     assert done.returncode == 1
     assert "agent at seat 0 forfeits: 1 bad answers" in done.stderr
 
@@ -76,3 +77,61 @@ def test_the_docs_show_the_example_agent_as_committed() -> None:
     shown = docs.split("```python\n", 1)[1].split("```", 1)[0]
     example = (ROOT / "examples" / "agents" / "random_agent.py").read_text()
     assert shown.strip() in example and shown.startswith("import json")
+
+
+def test_a_missing_agent_command_fails_with_status_1_and_plays_no_stand_in() -> None:
+    done = rummykit("agent", "--seed", "1", "--json", "--", "/nonexistent/agent-program")
+    assert done.returncode == 1
+    assert ("rummykit: error: agent at seat 0 failed: could not start "
+            "'/nonexistent/agent-program'") in done.stderr
+    assert "Traceback" not in done.stderr
+    summary = json.loads(done.stdout)  # no match: the error and the agent's failures
+    assert summary["agent"]["failures"] == {"start": 1} and "could not start" in summary["error"]
+
+
+def test_a_mistyped_agent_script_fails_with_status_1() -> None:
+    done = rummykit("agent", "--seed", "1", "--", sys.executable, "no_such_agent.py")
+    assert done.returncode == 1
+    assert "agent at seat 0 failed: the agent exited with status 2 before replying to " \
+           "hello" in done.stderr
+
+
+def test_a_stand_in_is_played_only_when_asked_and_the_status_stays_1(tmp_path: Path) -> None:
+    saved = tmp_path / "m.rummy.json"
+    done = rummykit("agent", "--seed", "3", "--stand-in", "greedy", "--json", "--save",
+                    str(saved), "--", "/nonexistent/agent-program")
+    assert done.returncode == 1
+    summary = json.loads(done.stdout)
+    assert summary["agent"]["failures"]["start"] == 1
+    assert summary["agent"]["failures"]["stand_in_moves"] > 0
+    assert "could not start" in summary["agent"]["stopped"]
+    replayed = record.replay_file(saved).match
+    assert replayed is not None and replayed.over
+
+
+def test_the_agent_command_plays_several_matches(tmp_path: Path) -> None:
+    saved = tmp_path / "m.rummy.json"
+    done = rummykit("agent", "--games", "3", "--seed", "5", "--seat", "1", "--json",
+                    "--save", str(saved), "--", *AGENT.split())
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["games"] == 3 and summary["failed"] == 0
+    assert [m["seed"] for m in summary["matches"]] == [5, 6, 7]
+    assert summary["agent_wins"] == sum(1 in m["winners"] for m in summary["matches"])
+    for number, match in enumerate(summary["matches"], 1):
+        replayed = record.replay_file(tmp_path / f"m-{number}.rummy.json").match
+        assert replayed is not None and replayed.totals == match["totals"]
+
+
+def test_the_arena_reports_an_agent_that_cannot_start_as_failed_games(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    done = rummykit("arena", "--bots", "agent:/nonexistent/agent-program,greedy", "--games",
+                    "2", "--seed", "1", "--json", str(report), "--no-progress")
+    assert done.returncode == 1
+    assert "2 of 2 games failed" in done.stderr and "could not start" in done.stderr
+    assert "2 failed games" in done.stdout
+    summary = json.loads(report.read_text())
+    assert summary["failed_games"] == 2 and summary["per_game"] == []
+    assert {f["game"] for f in summary["failures"]} == {0, 1}
+    assert all("agent:/nonexistent/agent-program at seat" in f["error"]
+               for f in summary["failures"])

@@ -12,8 +12,11 @@ rng = random.Random(0)
 legal: list[str] = []
 for line in sys.stdin:
     message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"ready": True}), flush=True)  # then the first turn comes
+        continue
     if message["type"] == "turn":
         legal = message["legal"]
     elif message["type"] != "error" or message["retries_left"] < 0:
-        continue  # hello, fallback, hand_over, end: nothing to answer
+        continue  # fallback, hand_over, end: nothing to answer
     print(json.dumps({"move": rng.choice(legal)}), flush=True)

@@ -205,6 +205,11 @@ def _run(config: ArenaConfig, journal: Journal | None, json_out: str | None,
               f"{str(journal.path)!r}: the same command resumes the run", file=sys.stderr)
         raise typer.Exit(130) from None
     _write(report, results, json_out, csv_out, plot_out)
+    if report["failed_games"]:
+        print(f"rummykit: error: {report['failed_games']} of {report['games']} games failed "
+              "(an agent could not start or stopped): the first: "
+              f"{report['failures'][0]['error']}", file=sys.stderr)
+        raise typer.Exit(1)
 
 
 def _write(report: dict[str, Any], results: list[GameResult], json_out: str | None,

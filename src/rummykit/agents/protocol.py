@@ -1,4 +1,4 @@
-"""The wire messages of the JSON agent protocol ``rummykit-agent/1`` (docs/agents.md).
+"""The wire messages of the JSON agent protocol ``rummykit-agent/2`` (docs/agents.md).
 
 One JSON object per line each way. Everything an agent learns about a hand comes from
 :func:`view_json`, built from the seat's :class:`~rummykit.views.PlayerView` only, so an
@@ -14,6 +14,12 @@ agent sees exactly what a bot sees. Cards and moves are in the notation of FORMA
 ('turn', ['draw', 'take'], 10)
 >>> parse_answer('{"move": "draw"}', 1)
 'draw'
+>>> parse_answer('{"move": "draw"}', 3, owed=(2,))  # turn 2 timed out: this answers it
+Traceback (most recent call last):
+...
+rummykit.agents.protocol.LateAnswer: the late answer to turn 2 (given up after the timeout)
+>>> is_ready('{"ready": true}'), is_ready('ready')
+(True, False)
 >>> parse_answer('draw', 1)
 Traceback (most recent call last):
 ...
@@ -30,7 +36,7 @@ from rummykit.cards import ALL_NATURALS, JOKER, cards_of, format_card, format_ca
 from rummykit.melds import format_placed
 from rummykit.views import PlayerView
 
-PROTOCOL = "rummykit-agent/1"
+PROTOCOL = "rummykit-agent/2"
 MAX_LINE = 1 << 20  # bytes of one answer line
 
 Message = dict[str, Any]
@@ -41,7 +47,15 @@ class AnswerError(ValueError):
 
 
 class StaleAnswer(AnswerError):
-    """An answer carrying the id of an earlier turn (it came late: dropped)."""
+    """An answer carrying the id of an earlier turn that was already settled (dropped)."""
+
+
+class LateAnswer(AnswerError):
+    """The answer to a turn given up after its timeout (``ident``): dropped, not played."""
+
+    def __init__(self, ident: int) -> None:
+        super().__init__(f"the late answer to turn {ident} (given up after the timeout)")
+        self.ident = ident
 
 
 def _cards(hand: int) -> list[str]:
@@ -91,11 +105,22 @@ def view_json(seen: PlayerView) -> Message:
     }
 
 
-def hello_message(seen: PlayerView, timeout: float, retries: int) -> Message:
-    """The first message: protocol version, seat, rules and the limits the agent runs under."""
+def hello_message(seen: PlayerView, timeout: float, retries: int,
+                  startup_timeout: float) -> Message:
+    """The first message: protocol version, seat, rules and the limits the agent runs under.
+    The agent answers it with one JSON object (``{"ready": true}``) before its first turn."""
     return {"type": "hello", "protocol": PROTOCOL, "seat": seen.seat,
             "players": seen.num_players, "rules": seen.rules.name,
-            "options": seen.rules.options, "timeout": timeout, "retries": retries}
+            "options": seen.rules.options, "timeout": timeout, "retries": retries,
+            "startup_timeout": startup_timeout}
+
+
+def is_ready(line: str) -> bool:
+    """Whether ``line`` is a reply to ``hello``: any JSON object."""
+    try:
+        return isinstance(json.loads(line), dict)
+    except json.JSONDecodeError:
+        return False
 
 
 def turn_message(ident: int, seen: PlayerView) -> Message:
@@ -131,8 +156,10 @@ def encode(message: Message) -> bytes:
     return json.dumps(message, separators=(",", ":")).encode() + b"\n"
 
 
-def parse_answer(line: str, ident: int) -> str:
-    """The move text of an answer line; raises :class:`AnswerError` saying what is wrong."""
+def parse_answer(line: str, ident: int, owed: tuple[int, ...] = ()) -> str:
+    """The move text of an answer to turn ``ident``; raises :class:`AnswerError` saying what
+    is wrong, :class:`LateAnswer` when the line answers a turn of ``owed`` (turns given up
+    after their timeout: an answer without an id settles the oldest)."""
     shown = line.strip()
     if len(shown) > 80:
         shown = shown[:77] + "..."
@@ -142,6 +169,9 @@ def parse_answer(line: str, ident: int) -> str:
         answer = None
     if not isinstance(answer, dict):
         raise AnswerError(f'not a JSON object: {shown!r}; answer like {{"move": "draw"}}')
+    given = answer.get("id")
+    if given in owed or (owed and "id" not in answer):
+        raise LateAnswer(given if given in owed else min(owed))
     move = answer.get("move")
     if not isinstance(move, str):
         raise AnswerError(f'no "move" string in {shown!r}; answer like {{"move": "draw"}}')

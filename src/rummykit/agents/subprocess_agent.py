@@ -1,13 +1,23 @@
 """An external program as a player: a :class:`~rummykit.bots.Bot` over JSON lines.
 
-The program starts at its first turn (its seat comes from the view) and gets one
-``hello``; each turn it gets a ``turn`` message and answers ``{"move": "..."}``. A malformed,
-unparsable, ambiguous or illegal answer is sent back as an ``error`` and the agent answers
-again, up to ``retries`` times; then the ``fallback`` bot plays that turn for it. A silent
-agent (no answer within ``timeout`` seconds) or one whose process ends is stopped for good,
-and the fallback plays its remaining turns. With ``fallback="forfeit"`` either failure
-raises :class:`AgentError` instead, which ends the game. Every answer is checked on a copy
-of a state made from the view, so nothing the agent sends can change the game.
+The program starts at its first turn (its seat comes from the view) and gets one ``hello``,
+which it answers with one JSON object (``{"ready": true}``) within ``startup_timeout``
+seconds; only then is its first ``turn`` sent, so start-up time never counts against an
+answer, and nothing it writes before that is played. Each turn it answers
+``{"move": "..."}`` within ``timeout`` seconds.
+
+Failures of one turn: a malformed, unparsable, ambiguous or illegal answer is sent back as
+an ``error`` and the agent answers again, up to ``retries`` times; no answer in time is a
+``timeout``. Either way the ``fallback`` bot plays that turn and the agent keeps its seat:
+a late answer, when it comes, is dropped. After ``max_timeouts`` timeouts in a row the
+agent is stopped.
+
+Failures of the agent: it cannot start, does not answer ``hello`` in time, exits, or is
+stopped. Then :class:`AgentError` is raised (the game cannot go on) unless a ``stand_in``
+bot was asked for, which plays the agent's remaining turns (``failures`` and ``stopped``
+say so). With ``fallback="forfeit"`` every failure raises :class:`AgentError`. Every
+answer is checked on a copy of a state made from the view, so nothing the agent sends can
+change the game.
 """
 
 from __future__ import annotations
@@ -34,7 +44,7 @@ _TOO_LONG = b"\x00too long"
 
 
 class AgentError(RummyError):
-    """The agent failed and its fallback is ``forfeit``: the game cannot go on."""
+    """The agent failed and nothing was asked to play for it: the game cannot go on."""
 
 
 def _pump(stream: IO[bytes], lines: queue.Queue[bytes]) -> None:
@@ -55,39 +65,65 @@ class SubprocessAgent:
     """Plays the moves an external program answers (see the module docstring)."""
 
     def __init__(self, command: Sequence[str], *, timeout: float = 10.0, retries: int = 3,
-                 fallback: str = "random", name: str | None = None) -> None:
+                 fallback: str = "random", startup_timeout: float = 30.0,
+                 max_timeouts: int = 3, stand_in: str | None = None,
+                 name: str | None = None) -> None:
         if not command:
             raise RummyError("an agent needs a command to run")
-        if fallback != FORFEIT:
-            make_bot(fallback)  # refuse an unknown bot now
+        for bot in (fallback, stand_in):
+            if bot is not None and bot != FORFEIT:
+                make_bot(bot)  # refuse an unknown bot now
         self.command = list(command)
         self.timeout = timeout
+        self.startup_timeout = startup_timeout
         self.retries = retries
         self.fallback = fallback
+        self.max_timeouts = max_timeouts
+        self.stand_in = stand_in
         self.name = name or "agent"
-        self.failures: Counter[str] = Counter()  # kind -> count, plus "fallback_moves"
+        # kind -> count, plus "fallback_moves" and "stand_in_moves"
+        self.failures: Counter[str] = Counter()
         self.stopped: str | None = None  # why the agent was stopped, once it is
         self._process: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[bytes] = queue.Queue()
         self._ident = 0
+        self._owed: list[int] = []  # turns given up after a timeout, their answers not seen
+        self._timeouts_in_row = 0
         self._reader: threading.Thread | None = None
 
     # -- the process ----------------------------------------------------------------
     def _start(self, seen: PlayerView) -> None:
+        """Start the program, send ``hello`` and wait for its reply (or stop it)."""
         try:
             self._process = subprocess.Popen(self.command, stdin=subprocess.PIPE,
                                              stdout=subprocess.PIPE)
         except OSError as error:
             self._stop(f"could not start {self.command[0]!r}: {error.strerror or error}",
-                       "crash")
+                       "start")
             return
         assert self._process.stdout is not None
         self._reader = threading.Thread(target=_pump, args=(self._process.stdout, self._lines),
                                         daemon=True)
         self._reader.start()
-        self._send(protocol.hello_message(seen, self.timeout, self.retries))
+        hello = protocol.hello_message(seen, self.timeout, self.retries, self.startup_timeout)
+        if not self._send(hello, "start"):
+            return
+        deadline = time.monotonic() + self.startup_timeout
+        while self.stopped is None:
+            try:
+                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                self._stop(f"no reply to hello within {self.startup_timeout:g} s", "start")
+                return
+            if line == _EOF:
+                self._stop(f"{self._exit_reason()} before replying to hello", "start")
+                return
+            if protocol.is_ready(line.decode("utf-8", "replace")):
+                return
+            if line.strip():
+                self.failures["malformed"] += 1  # not a JSON object: still waiting
 
-    def _send(self, message: protocol.Message) -> bool:
+    def _send(self, message: protocol.Message, kind: str = "crash") -> bool:
         process = self._process
         if process is None or process.stdin is None or self.stopped:
             return False
@@ -95,19 +131,16 @@ class SubprocessAgent:
             process.stdin.write(protocol.encode(message))
             process.stdin.flush()
         except (BrokenPipeError, OSError):
-            self._stop(self._exit_reason(), "crash")
+            self._stop(self._exit_reason(), kind)
             return False
         return True
 
     def _receive(self, deadline: float) -> bytes | None:
-        """The next non-blank line, or None when the agent fell silent or ended."""
+        """The next non-blank line, or None when the time is up or the agent ended."""
         while True:
             try:
                 line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
-                self._send(protocol.error_message(self._ident, "timeout",
-                           f"no answer within {self.timeout:g} s; you are stopped", None, -1))
-                self._stop(f"no answer within {self.timeout:g} s", "timeout")
                 return None
             if line == _EOF:
                 self._stop(self._exit_reason(), "crash")
@@ -116,8 +149,9 @@ class SubprocessAgent:
                 return line
 
     def _drop_unsolicited(self) -> None:
-        """Drop lines written while no answer was expected (they answer no turn)."""
-        while True:
+        """Drop lines written while no answer was expected: late answers to turns given up
+        after a timeout, or lines that answer nothing."""
+        while self.stopped is None:
             try:
                 line = self._lines.get_nowait()
             except queue.Empty:
@@ -125,8 +159,17 @@ class SubprocessAgent:
             if line == _EOF:
                 self._stop(self._exit_reason(), "crash")
                 return
-            if line.strip():
-                self.failures["unsolicited"] += 1
+            if not line.strip():
+                continue
+            try:
+                protocol.parse_answer(line.decode("utf-8", "replace"), 0, tuple(self._owed))
+            except protocol.LateAnswer as late:
+                self._owed.remove(late.ident)
+                self.failures["late"] += 1
+                continue
+            except protocol.AnswerError:
+                pass
+            self.failures["unsolicited"] += 1
 
     def _exit_reason(self) -> str:
         process = self._process
@@ -163,36 +206,57 @@ class SubprocessAgent:
 
     # -- the Bot protocol -----------------------------------------------------------
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
-        """The agent's move, or the fallback's when the agent cannot give a legal one."""
+        """The agent's move; the fallback's for a failed turn, the stand-in's once the agent
+        is stopped (or :class:`AgentError`)."""
         if self._process is None and self.stopped is None:
             self._start(view)
         self._ident += 1
         ident = self._ident
         self._drop_unsolicited()
-        reason = self.stopped
-        if reason is None and self._send(protocol.turn_message(ident, view)):
-            attempt = 0
-            deadline = time.monotonic() + self.timeout
-            while attempt <= self.retries:
-                line = self._receive(deadline)
-                if line is None:
-                    break
-                text, move, kind, message = self._judge(line, ident, view)
-                if move is not None:
-                    return move
-                self.failures[kind] += 1
-                if kind == "stale":  # a late answer to an earlier turn: not this one's
-                    continue
-                attempt += 1
-                left = self.retries - attempt
-                self._send(protocol.error_message(ident, kind, message, text, left))
-                reason = f"{kind} answer: {message}"
-                deadline = time.monotonic() + self.timeout
-            else:
-                reason = f"{self.retries + 1} bad answers; the last: {reason}"
+        reason = "the agent is stopped"
+        if self.stopped is None and self._send(protocol.turn_message(ident, view)):
+            move, reason = self._answer(ident, view)
+            if move is not None:
+                return move
         if self.stopped is not None:
-            reason = self.stopped
-        return self._fall_back(ident, view, rng, reason or "the agent is stopped")
+            return self._replace(view, rng)
+        return self._fall_back(ident, view, rng, reason)
+
+    def _answer(self, ident: int, view: PlayerView) -> tuple[Move | None, str]:
+        """The agent's legal move for turn ``ident``, or None and why there is none."""
+        attempt = 0
+        deadline = time.monotonic() + self.timeout
+        reason = ""
+        while attempt <= self.retries:
+            line = self._receive(deadline)
+            if line is None:
+                return None, self._timed_out(ident) if self.stopped is None else self.stopped
+            text, move, kind, message = self._judge(line, ident, view)
+            if move is not None:
+                self._timeouts_in_row = 0
+                return move, ""
+            self.failures[kind] += 1
+            if kind in ("stale", "late"):  # an answer to an earlier turn: not this one's
+                continue
+            attempt += 1
+            left = self.retries - attempt
+            self._send(protocol.error_message(ident, kind, message, text, left))
+            reason = f"{kind} answer: {message}"
+            deadline = time.monotonic() + self.timeout
+        self._timeouts_in_row = 0
+        return None, f"{self.retries + 1} bad answers; the last: {reason}"
+
+    def _timed_out(self, ident: int) -> str:
+        """Give turn ``ident`` up (its answer is owed); stop the agent after too many."""
+        message = f"no answer within {self.timeout:g} s"
+        self.failures["timeout"] += 1
+        self._owed.append(ident)
+        self._timeouts_in_row += 1
+        self._send(protocol.error_message(ident, "timeout", message, None, -1))
+        if self._timeouts_in_row >= self.max_timeouts:
+            self._stop(f"no answer in time for {self._timeouts_in_row} turns in a row",
+                       "stopped")
+        return message
 
     def _judge(self, line: bytes, ident: int, view: PlayerView
                ) -> tuple[str | None, Move | None, str, str]:
@@ -200,7 +264,11 @@ class SubprocessAgent:
         if line == _TOO_LONG:
             return None, None, "malformed", f"answer line longer than {protocol.MAX_LINE} bytes"
         try:
-            text = protocol.parse_answer(line.decode("utf-8", "replace"), ident)
+            text = protocol.parse_answer(line.decode("utf-8", "replace"), ident,
+                                         tuple(self._owed))
+        except protocol.LateAnswer as late:
+            self._owed.remove(late.ident)
+            return None, None, "late", str(late)
         except protocol.StaleAnswer as error:
             return None, None, "stale", str(error)
         except protocol.AnswerError as error:
@@ -214,12 +282,22 @@ class SubprocessAgent:
 
     def _fall_back(self, ident: int, view: PlayerView, rng: random.Random,
                    reason: str) -> Move:
+        """The fallback bot's move for a failed turn (the agent is told which)."""
         if self.fallback == FORFEIT:
+            self._kill()
             raise AgentError(f"{self.name} at seat {view.seat} forfeits: {reason}")
         move = make_bot(self.fallback).choose(view, rng)
         self.failures["fallback_moves"] += 1
         self._send(protocol.fallback_message(ident, str(move), reason))
         return move
+
+    def _replace(self, view: PlayerView, rng: random.Random) -> Move:
+        """The stand-in's move for a stopped agent, or :class:`AgentError` without one."""
+        if self.stand_in is None or self.fallback == FORFEIT:
+            verb = "forfeits" if self.fallback == FORFEIT else "failed"
+            raise AgentError(f"{self.name} at seat {view.seat} {verb}: {self.stopped}")
+        self.failures["stand_in_moves"] += 1
+        return make_bot(self.stand_in).choose(view, rng)
 
     # -- notifications --------------------------------------------------------------
     def hand_over(self, view: PlayerView) -> None:

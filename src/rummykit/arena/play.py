@@ -3,7 +3,9 @@
 A :class:`GameResult` holds only tuples of numbers and strings, so it pickles cheaply
 between processes and Ray workers. Each bot sees only its seat's view; every move goes
 through the checked :meth:`Match.play`, so a bot's illegal move stops the arena with a
-clear error instead of spoiling the results.
+clear error instead of spoiling the results. An external agent that cannot start or stops
+(:class:`~rummykit.agents.AgentError`) ends its game as a *failed* result: ``failure`` says
+why, and the statistics leave it out.
 
 >>> from rummykit.arena.schedule import schedule
 >>> from rummykit.rules import Rules
@@ -20,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rummykit import record
-from rummykit.agents import close_players, make_player, notify_hand_over
+from rummykit.agents import AgentError, close_players, make_player, notify_hand_over
 from rummykit.arena.schedule import GameSpec, bot_rng, hand_deck
 from rummykit.errors import RummyError
 from rummykit.match import Match
@@ -47,6 +49,7 @@ class GameResult:
     drawn_hands: int
     seconds: tuple[tuple[float, ...], ...]
     record: str | None = None  # the match record (JSON text) when asked for
+    failure: str | None = None  # why an agent's failure stopped the game (not journaled)
 
     @property
     def hands(self) -> int:
@@ -66,6 +69,7 @@ def play_game(rules: Rules, spec: GameSpec, *, keep_record: bool = False) -> Gam
     bots = [make_player(name) for name in spec.bots]  # a bot, or agent:COMMAND
     rng = bot_rng(spec.seed, spec.rotation)
     seconds: list[list[float]] = [[] for _ in range(players)]
+    failure = None
     try:
         while not match.over:
             if len(match.hands) == MAX_HANDS:
@@ -86,6 +90,8 @@ def play_game(rules: Rules, spec: GameSpec, *, keep_record: bool = False) -> Gam
                                      f"{spec.rotation}): {spec.bots[seat]} at seat {seat} "
                                      f"chose {move}: {error}") from None
             notify_hand_over(bots, state)
+    except AgentError as error:
+        failure = f"game {spec.index} (set {spec.deal_set}, rotation {spec.rotation}): {error}"
     finally:
         close_players(bots, match.totals if match.over else (), match.winners)
     results = [log.result for log in match.hands if log.result is not None]
@@ -94,7 +100,7 @@ def play_game(rules: Rules, spec: GameSpec, *, keep_record: bool = False) -> Gam
         match.winners, tuple(r.scores for r in results),
         sum(r.result == ABORTED for r in results), sum(r.result == DRAW for r in results),
         tuple(tuple(s) for s in seconds),
-        record.dumps(record.record_of(match)) if keep_record else None)
+        record.dumps(record.record_of(match)) if keep_record else None, failure)
 
 
 def play_chunk(rules: Rules, specs: Sequence[GameSpec], keep_record: bool) -> list[GameResult]:

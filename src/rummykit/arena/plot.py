@@ -33,7 +33,7 @@ def plot(report: dict[str, Any], results: Sequence[GameResult], path: Path) -> N
     rates.set_ylabel("match win rate (95% interval)")
     rates.set_title(f"{report['games']} games, {report['deal_sets']} mirrored deal sets")
     rates.legend(loc="upper right")
-    points = tally(results)
+    points = tally([game for game in results if game.failure is None])
     spread.hist([points[name].hand_points for name in names], bins=30, label=names,
                    histtype="step", linewidth=1.5)
     spread.set_yscale("log")

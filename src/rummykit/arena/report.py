@@ -49,6 +49,15 @@ def render(report: dict[str, Any], console: Console | None = None) -> None:
         "rating: OpenSkill mu±sigma")
     console.print("points per game (mean match total): " + ", ".join(
         f"{bot['bot']} {bot['mean_match_total']:.1f}" for bot in report["bots"]))
+    failures = report.get("failures", [])
+    if failures:
+        console.print(f"[bold red]{len(failures)} failed game"
+                      f"{'' if len(failures) == 1 else 's'}[/] (left out of the table):",
+                      highlight=False)
+        for failure in failures[:5]:
+            console.print(f"  {failure['error']}", markup=False, highlight=False)
+        if len(failures) > 5:
+            console.print(f"  ... and {len(failures) - 5} more (--json lists them all)")
     if any(bot["interval_method"] == "wilson" for bot in report["bots"]):
         console.print("* Wilson interval over matches (one deal set, or no spread between "
                       "sets)")
@@ -66,6 +75,8 @@ def write_csv(results: Sequence[GameResult], path: Path) -> None:
         writer = csv.writer(out)
         writer.writerow(CSV_COLUMNS)
         for game in results:
+            if game.failure is not None:
+                continue
             for seat, bot in enumerate(game.bots):
                 writer.writerow([
                     game.index, game.deal_set, game.rotation, game.seed, seat, bot,

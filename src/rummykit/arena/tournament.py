@@ -74,7 +74,8 @@ def play_all(config: ArenaConfig, advance: Callable[[int], None],
                     record_path(config.records, game).write_text(game.record,
                                                                  encoding="utf-8")
                     game = dataclasses.replace(game, record=None)
-                append(game)
+                if game.failure is None:  # a failed game is played again on resuming
+                    append(game)
                 done[game.index] = game
     return [done[spec.index] for spec in specs]
 
@@ -88,14 +89,17 @@ def game_row(game: GameResult) -> dict[str, Any]:
 
 
 def report(config: ArenaConfig, results: list[GameResult], elapsed: float) -> dict[str, Any]:
-    """The whole report as a JSON-ready object."""
+    """The whole report as a JSON-ready object; failed games (an agent that could not start
+    or stopped) are listed under ``failures`` and left out of everything else."""
+    failed = [g for g in results if g.failure is not None]
+    results = [g for g in results if g.failure is None]
     ratings = rate(results, penalty=config.rules.scoring == "penalty")
     bots = [{"bot": name, **summarize(one), "rating": ratings[name]}
             for name, one in tally(results).items()]
     total = rounded_games(config.games, config.players)
     return {
         "arguments": config.arguments(),
-        "games": len(results), "rounded_up": total != config.games,
+        "games": len(results) + len(failed), "rounded_up": total != config.games,
         "deal_sets": len(results) // config.players,
         "lineup": seat_bots(config.bots, config.players),
         "hands": sum(g.hands for g in results),
@@ -104,6 +108,10 @@ def report(config: ArenaConfig, results: list[GameResult], elapsed: float) -> di
         "drawn_matches": sum(not g.winners for g in results),
         "bots": bots,
         "per_game": [game_row(g) for g in results],
+        "failed_games": len(failed),
+        "failures": [{"game": g.index, "set": g.deal_set, "rotation": g.rotation,
+                      "seed": g.seed, "bots": list(g.bots), "error": g.failure}
+                     for g in failed],
         "execution": {"backend": config.backend, "jobs": config.jobs,
                       "address": config.address, "elapsed_seconds": round(elapsed, 6)},
     }
