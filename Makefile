@@ -5,6 +5,7 @@
 #   make test    set up .venv, then ruff, mypy --strict and pytest (with doctests)
 #   make bench   set up .venv with the `anchors` extra, then run the benchmark
 #                (pass options with ARGS, e.g. `make bench ARGS=--json`)
+#   make docs    set up .venv, then build the documentation site into build/docs
 #   make lock    re-resolve uv.lock after editing pyproject.toml
 #   make clean   remove .venv, .tools, caches and build output
 #
@@ -99,3 +100,9 @@ clean:
 .PHONY: bench-server
 bench-server: setup
 	@$(UV_RUN) python -m rummykit.server.loadbench $(ARGS)
+
+# The documentation site (MkDocs, Material, mkdocstrings) into build/docs, warnings as
+# errors; the knob page is generated from rummykit.rules (docs/hooks/knob_reference.py).
+.PHONY: docs
+docs: setup
+	$(UV_RUN) mkdocs build --strict

@@ -119,7 +119,8 @@ SeedArg = Annotated[
 OptionArg = Annotated[
     list[str] | None,
     typer.Option("--option", "-o", metavar="KEY=VALUE",
-                 help="Rule knob override (RULES.md §5), repeatable; VALUE is JSON or text."),
+                 help="Rule knob override (docs/rules/options.md), repeatable; VALUE is JSON or "
+                 "text."),
 ]
 
 

@@ -60,7 +60,8 @@ def agent(
         = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", metavar="KEY=VALUE",
-        help="Rule knob override (RULES.md §5), repeatable; VALUE is JSON or text.")] = None,
+        help="Rule knob override (docs/rules/options.md), repeatable; VALUE is JSON or "
+                 "text.")] = None,
     timeout: Annotated[float, typer.Option(help="Seconds the agent has for each answer.")]
         = 10.0,
     startup_timeout: Annotated[float, typer.Option(

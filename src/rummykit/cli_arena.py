@@ -58,7 +58,8 @@ def arena(
         = "basic",
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", metavar="KEY=VALUE",
-        help="Rule knob override (RULES.md §5), repeatable; VALUE is JSON or text.")] = None,
+        help="Rule knob override (docs/rules/options.md), repeatable; VALUE is JSON or "
+                 "text.")] = None,
     players: Annotated[int, typer.Option("--players", "-p", help="Number of seats.")] = 2,
     bots: Annotated[str, typer.Option(
         help="One bot per seat, comma-separated (random, greedy, expert, ..., or "

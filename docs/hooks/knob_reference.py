@@ -1,0 +1,24 @@
+"""MkDocs hook: put the knob reference, made from rummykit.rules, into rules/options.md.
+
+The page holds the marker ``<!-- knob-reference -->``; this hook replaces it with
+``rummykit.knobs.markdown()`` at build time, so the reference is never a hand-kept copy. A
+missing marker, or a knob without a meaning in rummykit/knobs.py, fails the build.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MARKER = "<!-- knob-reference -->"
+PAGE = "rules/options.md"
+
+
+def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
+    """Fill the marker of the knob page."""
+    if page.file.src_uri != PAGE:
+        return markdown
+    if MARKER not in markdown:
+        raise ValueError(f"{PAGE} lacks the marker {MARKER}")
+    from rummykit.knobs import markdown as knob_markdown
+
+    return markdown.replace(MARKER, knob_markdown())
