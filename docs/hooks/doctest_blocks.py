@@ -1,15 +1,28 @@
-"""Griffe extension: show the doctest examples of docstrings as Python console code.
+"""Griffe extension: docstrings written for reading in code, shown well as Markdown.
 
 Docstrings hold plain doctest blocks (``>>>`` lines and their output, ended by a blank
 line), which Markdown would otherwise read as text (an output like ``['draw', 'take']``
-looks like a link). Each block is wrapped in a ``pycon`` code fence before rendering.
+looks like a link): each block is wrapped in a ``pycon`` code fence. Sphinx-style roles
+(``:class:`~rummykit.views.PlayerView```) become code spans of the name.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import griffe
+
+ROLE = re.compile(r":[a-z]+:`(~?)([^`]+)`")
+
+
+def plain_roles(text: str) -> str:
+    """Sphinx roles as code spans (``~`` keeps the last part of the name only).
+
+    >>> plain_roles("a :class:`~rummykit.views.PlayerView` and :func:`rummykit.view`")
+    'a `PlayerView` and `rummykit.view`'
+    """
+    return ROLE.sub(lambda m: f"`{m[2].rsplit('.', 1)[-1] if m[1] else m[2]}`", text)
 
 
 def fence_doctests(text: str) -> str:
@@ -41,4 +54,4 @@ class DoctestBlocks(griffe.Extension):
 
     def on_object(self, *, obj: griffe.Object, **kwargs: Any) -> None:
         if obj.docstring is not None:
-            obj.docstring.value = fence_doctests(obj.docstring.value)
+            obj.docstring.value = fence_doctests(plain_roles(obj.docstring.value))
