@@ -88,3 +88,20 @@ def test_the_core_and_the_command_import_no_optional_package() -> None:
     done = without([], "import rummykit, rummykit.bots, rummykit.record, rummykit.cli\n"
                        f"print(sorted(set({heavy!r}) & set(sys.modules)))")
     assert done.returncode == 0 and done.stdout == "[]\n", done.stderr
+
+
+def test_play_in_a_terminal_without_the_tui_extra_names_it_and_plays_in_lines() -> None:
+    import pexpect
+
+    code = ("import sys\nsys.modules['textual'] = None\n"
+            "sys.argv = ['rummykit', 'play', '--seed', '3', '--bots', 'greedy']\n"
+            "from rummykit.cli import main\nmain()")
+    child = pexpect.spawn(sys.executable, ["-c", code], encoding="utf-8", timeout=60,
+                          cwd=str(ROOT), dimensions=(50, 200))
+    child.expect_exact("needs the 'tui' extra, pip install 'rummykit[tui]': playing in line "
+                       "mode")
+    child.expect_exact("Your move> ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

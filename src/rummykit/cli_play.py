@@ -442,6 +442,7 @@ def full_screen(rules: Rules, name: str, bots: list[str], *, seed: int,
     try:
         from rummykit.tui import Setup, run
     except ImportError:
-        print("(the full-screen table needs the 'tui' extra: playing in line mode)")
+        print("(the full-screen table needs the 'tui' extra, pip install 'rummykit[tui]': "
+              "playing in line mode)")
         return None
     return run(Setup(rules, name, tuple(bots), seed), save_path=save)
