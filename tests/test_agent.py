@@ -36,7 +36,7 @@ for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "hello":
         if mode == "slow_start":
-            time.sleep(1.0)
+            time.sleep(2.0)
         if mode == "hello_move":  # a reply to hello that looks like a move: never played
             print(json.dumps({"move": "draw"}), flush=True)
         elif mode == "mute_hello":
@@ -56,7 +56,7 @@ for line in sys.stdin:
         time.sleep(30)
     elif mode == "late_once" and answered == 1:  # answers turn 2 late, without its id
         answered += 1
-        time.sleep(0.8)
+        time.sleep(2.5)
         print(json.dumps({"move": legal[0]}), flush=True)
     elif mode == "crash" or (mode == "crash_later" and answered == 3):
         sys.exit(3)
@@ -181,8 +181,8 @@ def test_lines_around_the_hello_reply_are_dropped_not_played(tmp_path: Path) -> 
 
 
 def test_start_up_has_its_own_timeout(tmp_path: Path) -> None:
-    # a second to start, half a second per answer: the start-up does not eat the answer time
-    agent, log = scripted(tmp_path, "slow_start", timeout=0.5, startup_timeout=5.0)
+    # two seconds to start, one per answer: the start-up does not eat the answer time
+    agent, log = scripted(tmp_path, "slow_start", timeout=1.0, startup_timeout=10.0)
     played, legal = first_move(agent, log)
     assert played == legal[-1] and not agent.failures
 
@@ -204,7 +204,7 @@ def test_forfeit_ends_the_game_with_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_one_late_answer_costs_one_turn_and_is_dropped_when_it_comes(tmp_path: Path) -> None:
-    agent, log = scripted(tmp_path, "late_once", timeout=0.4)
+    agent, log = scripted(tmp_path, "late_once", timeout=1.0)
     match = play_match(rules_for("basic"), ["a", "b"], [agent, make_bot("greedy")], seed=6)
     got = messages(log)
     assert agent.failures == {"timeout": 1, "fallback_moves": 1, "late": 1}

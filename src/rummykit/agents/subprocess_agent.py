@@ -106,7 +106,7 @@ class SubprocessAgent:
                                         daemon=True)
         self._reader.start()
         hello = protocol.hello_message(seen, self.timeout, self.retries, self.startup_timeout)
-        if not self._send(hello, "start"):
+        if not self._send(hello, "start", " before replying to hello"):
             return
         deadline = time.monotonic() + self.startup_timeout
         while self.stopped is None:
@@ -123,7 +123,8 @@ class SubprocessAgent:
             if line.strip():
                 self.failures["malformed"] += 1  # not a JSON object: still waiting
 
-    def _send(self, message: protocol.Message, kind: str = "crash") -> bool:
+    def _send(self, message: protocol.Message, kind: str = "crash", when: str = "") -> bool:
+        """Write one message; a closed pipe stops the agent (failure ``kind``)."""
         process = self._process
         if process is None or process.stdin is None or self.stopped:
             return False
@@ -131,7 +132,7 @@ class SubprocessAgent:
             process.stdin.write(protocol.encode(message))
             process.stdin.flush()
         except (BrokenPipeError, OSError):
-            self._stop(self._exit_reason(), kind)
+            self._stop(self._exit_reason() + when, kind)
             return False
         return True
 
