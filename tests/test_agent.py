@@ -56,7 +56,7 @@ for line in sys.stdin:
         time.sleep(30)
     elif mode == "late_once" and answered == 1:  # answers turn 2 late, without its id
         answered += 1
-        time.sleep(2.5)
+        time.sleep(1.5)
         print(json.dumps({"move": legal[0]}), flush=True)
     elif mode == "crash" or (mode == "crash_later" and answered == 3):
         sys.exit(3)
