@@ -65,6 +65,8 @@ def test_a_command_without_its_extra_names_it(blocked: list[str], args: list[str
     (["numpy"], "rummykit.rl", "rl"),
     (["pyspiel"], "rummykit.rl.openspiel_game", "rl"),
     (["openskill"], "rummykit.arena", "arena"),
+    (["fastapi"], "rummykit.server.app", "server"),
+    (["textual"], "rummykit.tui", "tui"),
 ])
 def test_a_module_without_its_extra_raises_an_import_error_naming_it(
         blocked: list[str], module: str, extra: str) -> None:

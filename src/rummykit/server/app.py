@@ -7,6 +7,13 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from rummykit.extras import MissingExtraError
+
+try:
+    import fastapi  # noqa: F401  (the server extra)
+except ImportError:
+    raise MissingExtraError("server", "fastapi", "rummykit.server.app") from None
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse

@@ -5,6 +5,13 @@ Needs the ``tui`` extra. :func:`run` plays one match; :class:`RummyApp` is the a
 
 from __future__ import annotations
 
+from rummykit.extras import MissingExtraError
+
+try:
+    import textual  # noqa: F401  (the tui extra)
+except ImportError:
+    raise MissingExtraError("tui", "textual", "rummykit.tui") from None
+
 from rummykit.tui.app import RummyApp
 from rummykit.tui.game import Game, Setup
 
