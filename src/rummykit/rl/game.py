@@ -6,10 +6,18 @@ Both environments drive one :class:`Game`; it sees the hands only through
 
 Rewards are real points: each seat's share of a hand's scores as the rule set gives them
 (RULES.md §2.4, §4.9), signed so that more is better: ``winner_collects`` points count
-positive, ``penalty`` points negative. ``zero_sum`` subtracts the mean over the seats.
+positive, ``penalty`` points negative. ``zero_sum`` (the default) subtracts the mean over
+the seats, so that a lost hand pays less than zero under both scorings: in 2-player
+``basic`` a hand won for 20 points pays +10 to the winner and -10 to the loser; in
+``contract`` each seat gets the mean penalty minus its own. ``zero_sum=False`` gives the
+raw points (a ``winner_collects`` loss then pays 0).
+
+The defaults teach: ``reward="hand"`` makes an episode one hand, with its rewards as it
+ends; ``reward="match"`` plays the whole match, each hand's rewards coming as it ends.
+``normalize=True`` scales observations into [0, 1] (:meth:`Observation.normalize`).
 
 >>> import random
->>> game = Game("basic", 2, reward="hand")
+>>> game = Game("basic", 2, zero_sum=False)
 >>> game.reset(seed=3)
 >>> game.to_move, int(game.mask(game.to_move).sum()), game.done
 (0, 2, False)
@@ -59,11 +67,11 @@ def make_rules(rules: str | Rules, options: Mapping[str, Any] | None = None) -> 
 
 
 class Game:
-    """One match (``reward="match"``) or one hand (``reward="hand"``) played action by action."""
+    """One hand (``reward="hand"``) or one match (``reward="match"``) played action by action."""
 
     def __init__(self, rules: str | Rules = "basic", players: int = 2, *,
-                 options: Mapping[str, Any] | None = None, reward: str = "match",
-                 zero_sum: bool = False) -> None:
+                 options: Mapping[str, Any] | None = None, reward: str = "hand",
+                 zero_sum: bool = True, normalize: bool = False) -> None:
         if reward not in REWARDS:
             raise ValueError(f"reward {reward!r}: expected 'match' or 'hand'")
         self.rules = make_rules(rules, options)
@@ -72,6 +80,13 @@ class Game:
         self.observation = Observation(self.rules, players)
         self.reward = reward
         self.zero_sum = zero_sum
+        self.normalize = normalize
+        high = self.observation.high.copy()
+        if reward == "hand":  # every episode is a new match's first hand: 0 (1 in the space)
+            self.observation.part(high, "deal")[...] = 1.0
+        #: the upper bounds of this game's observations (normalised or not; every entry
+        #: is at least 0): finite but for the hands played in a ``target`` match
+        self.high = np.ones_like(high) if normalize else high
         self.sign = -1.0 if self.rules.scoring == "penalty" else 1.0
         self.names = [f"player_{i}" for i in range(players)]
         self._seeds = random.Random()
@@ -131,7 +146,13 @@ class Game:
 
     def observe(self, seat: int, out: Array | None = None) -> Array:
         """The seat's flat observation."""
-        return self.observation.build(self.seen(seat), self.match.totals, out)
+        flat = self.observation.build(self.seen(seat), self.match.totals, out)
+        if self.normalize:
+            scaled = self.observation.normalize(flat)
+            if out is None:
+                return scaled
+            out[:] = scaled
+        return flat
 
     def mask(self, seat: int) -> Mask:
         """The seat's legal-action mask (all zero when it is not to move)."""
@@ -152,7 +173,10 @@ class Game:
         decision = self._decision
         if decision is None:
             decision = self._decision = Decision(self.actions, seen.legal)
-        return self.observation.build(seen, self.match.totals), decision.mask()
+        flat = self.observation.build(seen, self.match.totals)
+        if self.normalize:
+            flat = self.observation.normalize(flat)
+        return flat, decision.mask()
 
     def legal_ids(self) -> list[int]:
         """The legal action ids of the seat to move."""
