@@ -105,3 +105,14 @@ def test_match_mode_deals_the_next_hand_and_shows_the_totals() -> None:
     assert parts["deal"].tolist() == [1.0]
     assert parts["scores"].tolist() == [totals[seat], totals[1 - seat]]
     assert not any(env.terminations.values())
+
+
+@pytest.mark.parametrize(("rules", "players"), [("basic", 2), ("contract", 3)])
+def test_compact_and_normalised_env_passes_the_api_test(rules: str, players: int) -> None:
+    env = pettingzoo_env(rules=rules, players=players, compact=True, normalize=True)
+    game = env.unwrapped.game
+    assert env.action_space("player_0").n == game.compact.size < game.actions.size
+    assert (env.observation_space("player_0")["observation"].high == 1).all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env, num_cycles=150)

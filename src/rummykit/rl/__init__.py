@@ -20,26 +20,28 @@ __all__ = ["ActionSpace", "Decision", "Observation", "gym_env", "pettingzoo_env"
 
 def pettingzoo_env(rules: str | Rules = "basic", players: int = 2, *,
                    options: Mapping[str, Any] | None = None, reward: str = "hand",
-                   zero_sum: bool = True, normalize: bool = False, wrapped: bool = True,
-                   render_mode: str | None = None) -> Any:
+                   zero_sum: bool = True, normalize: bool = False, compact: bool = False,
+                   wrapped: bool = True, render_mode: str | None = None) -> Any:
     """The PettingZoo AEC environment of :mod:`rummykit.rl.aec_env`: in PettingZoo's
     standard wrappers (``aec_env.env``), or unwrapped with ``wrapped=False``."""
     from rummykit.rl import aec_env
 
     make = aec_env.env if wrapped else aec_env.raw_env
     return make(rules, players, options=options, reward=reward, zero_sum=zero_sum,
-                normalize=normalize, render_mode=render_mode)
+                normalize=normalize, compact=compact, render_mode=render_mode)
 
 
 def gym_env(rules: str | Rules = "basic", players: int = 2, *, seat: int = 0,
             opponents: str | Sequence[str] = "easy", options: Mapping[str, Any] | None = None,
             reward: str = "hand", zero_sum: bool = True, normalize: bool = False,
-            illegal_reward: float | None = -100.0, render_mode: str | None = None) -> Any:
+            compact: bool = False, illegal_reward: float | None = -100.0,
+            render_mode: str | None = None) -> Any:
     """The Gymnasium single-agent environment of :mod:`rummykit.rl.single_agent` (also
     made by ``gymnasium.make("rummykit/Rummy-v0", rules=..., ...)``)."""
     from rummykit.rl import single_agent
 
     return single_agent.RummyGymEnv(rules, players, seat=seat, opponents=opponents,
                                     options=options, reward=reward, zero_sum=zero_sum,
-                                    normalize=normalize, illegal_reward=illegal_reward,
+                                    normalize=normalize, compact=compact,
+                                    illegal_reward=illegal_reward,
                                     render_mode=render_mode)

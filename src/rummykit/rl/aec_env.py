@@ -12,8 +12,9 @@ less than zero; ``zero_sum=False``: the raw points): with ``reward="hand"`` (the
 episode is one hand, ending with its scores (a hand stopped by the ``max_turns_per_hand``
 safety valve is a truncation); with ``reward="match"`` each hand's scores come as the hand
 ends and the episode ends with the match. ``normalize=True`` scales observations into
-[0, 1]. Make it with :func:`env` (PettingZoo's classic-env wrappers, as ``gin_rummy_v4``'s
-``env()`` applies them) or :func:`raw_env` (unwrapped: it raises ``ValueError`` on an
+[0, 1]; ``compact=True`` numbers actions in the compact space (:mod:`rummykit.rl.compact`).
+Make it with :func:`env` (PettingZoo's classic-env wrappers, as ``gin_rummy_v4``'s ``env()``
+applies them) or :func:`raw_env` (unwrapped: it raises ``ValueError`` on an
 illegal action, naming the legal ones); :func:`rummykit.rl.pettingzoo_env` is either.
 """
 
@@ -41,17 +42,17 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
 
     def __init__(self, rules: str | Rules = "basic", players: int = 2, *,
                  options: Mapping[str, Any] | None = None, reward: str = "hand",
-                 zero_sum: bool = True, normalize: bool = False,
+                 zero_sum: bool = True, normalize: bool = False, compact: bool = False,
                  render_mode: str | None = None) -> None:
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode {render_mode!r}: expected ansi or human")
         self.game = Game(rules, players, options=options, reward=reward, zero_sum=zero_sum,
-                         normalize=normalize)
+                         normalize=normalize, compact=compact)
         self.render_mode = render_mode
         self.possible_agents = list(self.game.names)
         obs = self.game.observation
-        size = self.game.actions.size
+        size = self.game.num_actions
         observation = spaces.Dict({
             "observation": spaces.Box(low=np.zeros(obs.size, dtype=np.float32),
                                       high=self.game.high, dtype=np.float32),

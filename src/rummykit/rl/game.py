@@ -15,6 +15,9 @@ raw points (a ``winner_collects`` loss then pays 0).
 The defaults teach: ``reward="hand"`` makes an episode one hand, with its rewards as it
 ends; ``reward="match"`` plays the whole match, each hand's rewards coming as it ends.
 ``normalize=True`` scales observations into [0, 1] (:meth:`Observation.normalize`).
+``compact=True`` numbers actions in the compact space (:mod:`rummykit.rl.compact`: only
+the ids that can ever be legal); masks, :meth:`Game.legal_ids` and :meth:`Game.act` then
+use compact ids, :attr:`Game.actions` staying the full space.
 
 >>> import random
 >>> game = Game("basic", 2, zero_sum=False)
@@ -43,6 +46,7 @@ from rummykit.match import Match
 from rummykit.moves import Move
 from rummykit.outcome import ABORTED, HandResult
 from rummykit.rl.actions import ActionSpace, Decision, Mask
+from rummykit.rl.compact import CompactActions
 from rummykit.rl.observation import Array, Observation
 from rummykit.rules import Rules, find_rules
 from rummykit.views import PlayerView, view
@@ -71,12 +75,17 @@ class Game:
 
     def __init__(self, rules: str | Rules = "basic", players: int = 2, *,
                  options: Mapping[str, Any] | None = None, reward: str = "hand",
-                 zero_sum: bool = True, normalize: bool = False) -> None:
+                 zero_sum: bool = True, normalize: bool = False,
+                 compact: bool = False) -> None:
         if reward not in REWARDS:
             raise ValueError(f"reward {reward!r}: expected 'match' or 'hand'")
         self.rules = make_rules(rules, options)
         self.players = players
         self.actions = ActionSpace(self.rules, players)
+        #: the compact space when ``compact``, else None
+        self.compact = CompactActions(self.actions) if compact else None
+        #: the number of action ids the agents choose among
+        self.num_actions = self.compact.size if self.compact else self.actions.size
         self.observation = Observation(self.rules, players)
         self.reward = reward
         self.zero_sum = zero_sum
@@ -157,8 +166,9 @@ class Game:
     def mask(self, seat: int) -> Mask:
         """The seat's legal-action mask (all zero when it is not to move)."""
         if seat != self.state.to_move or self.done:
-            return np.zeros(self.actions.size, dtype=np.int8)
-        return (self._decision or self.decision()).mask()
+            return np.zeros(self.num_actions, dtype=np.int8)
+        mask = (self._decision or self.decision()).mask()
+        return self.compact.mask(mask) if self.compact else mask
 
     def observe_to_move(self) -> tuple[Array, Mask]:
         """The observation and mask of the seat to move (:meth:`observe` and :meth:`mask`
@@ -176,16 +186,31 @@ class Game:
         flat = self.observation.build(seen, self.match.totals)
         if self.normalize:
             flat = self.observation.normalize(flat)
-        return flat, decision.mask()
+        mask = decision.mask()
+        return flat, self.compact.mask(mask) if self.compact else mask
 
     def legal_ids(self) -> list[int]:
         """The legal action ids of the seat to move."""
-        return [] if self.done else self.decision().legal_ids()
+        if self.done:
+            return []
+        ids = self.decision().legal_ids()
+        return [self.compact.to_compact(a) for a in ids] if self.compact else ids
 
     # -- acting --------------------------------------------------------------------------
     def act(self, action: int) -> Move | None:
         """One action of the seat to move; returns the move once it is complete. Sets
         :attr:`rewards` (this action's), :attr:`done` and :attr:`truncated`."""
+        if self.compact:
+            action = self.compact.to_full(action)
+        return self.act_full(action)
+
+    def play(self, move: Move) -> None:
+        """A whole move of the seat to move (one action per meld group)."""
+        for action in self.actions.actions(move):
+            self.act_full(action)
+
+    def act_full(self, action: int) -> Move | None:
+        """:meth:`act` with an id of the full space."""
         if self.done:
             raise ValueError("the episode is over: reset the environment")
         self.rewards = self.no_rewards

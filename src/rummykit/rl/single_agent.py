@@ -48,13 +48,13 @@ class RummyGymEnv(gym.Env[Obs, np.int64]):
     def __init__(self, rules: str | Rules = "basic", players: int = 2, *, seat: int = 0,
                  opponents: str | Sequence[str] = "easy",
                  options: Mapping[str, Any] | None = None, reward: str = "hand",
-                 zero_sum: bool = True, normalize: bool = False,
+                 zero_sum: bool = True, normalize: bool = False, compact: bool = False,
                  illegal_reward: float | None = -100.0,
                  render_mode: str | None = None) -> None:
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode {render_mode!r}: expected ansi or human")
         self.game = Game(rules, players, options=options, reward=reward, zero_sum=zero_sum,
-                         normalize=normalize)
+                         normalize=normalize, compact=compact)
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat}: expected 0..{players - 1}")
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
@@ -67,7 +67,7 @@ class RummyGymEnv(gym.Env[Obs, np.int64]):
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
         obs = self.game.observation
-        size = self.game.actions.size
+        size = self.game.num_actions
         self.observation_space = spaces.Dict({  # type: ignore[assignment]
             "observation": spaces.Box(low=np.zeros(obs.size, dtype=np.float32),
                                       high=self.game.high, dtype=np.float32),
@@ -107,9 +107,7 @@ class RummyGymEnv(gym.Env[Obs, np.int64]):
         gained = 0.0
         while not game.done and game.to_move != self.seat:
             seat = game.to_move
-            move = self.bots[seat].choose(game.seen(seat), self._bot_rng)
-            for action in game.actions.actions(move):
-                game.act(action)
+            game.play(self.bots[seat].choose(game.seen(seat), self._bot_rng))
             gained += game.rewards[self.seat]
         return gained
 
