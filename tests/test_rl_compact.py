@@ -62,7 +62,7 @@ def test_mapping_both_ways() -> None:
     assert compact.index[never] == -1
     with pytest.raises(ValueError, match="never legal in basic with 2 players"):
         compact.to_compact(never)
-    with pytest.raises(ValueError, match="expected 0..682"):
+    with pytest.raises(ValueError, match=r"expected 0\.\.682"):
         compact.to_full(683)
     assert compact.describe(compact.to_compact(compact.full.encode("lay H5 on 6"))) == \
         "lay H5 on 6"
