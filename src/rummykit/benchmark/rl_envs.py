@@ -21,9 +21,10 @@
   along seeded random hands (every seat's view at every step), in microseconds per
   observation.
 
-``python -m rummykit.benchmark.rl_envs [--seconds S] [--unwrapped]`` runs the env-steps
-measure alone and prints one JSON line per env (``--unwrapped`` adds our env without the
-wrappers, for comparison).
+``python -m rummykit.benchmark.rl_envs [--seconds S] [--unwrapped] [--floor]`` runs the
+env-steps measure alone and prints one JSON line per env (``--unwrapped`` adds our env
+without the wrappers; ``--floor`` adds :func:`idle_env`, an env that does nothing, in the
+same wrappers: the most steps/s the wrappers leave to any env).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from rummykit.benchmark.report import OURS, PETTINGZOO, RLCARD, Measure
 from rummykit.benchmark.timing import Config, timed
@@ -121,7 +122,61 @@ ROUNDS = 5
 WRAPPERS = "TerminateIllegalWrapper, AssertOutOfBoundsWrapper, OrderEnforcingWrapper"
 
 
-def env_steps(cfg: Config, anchors: bool, *, unwrapped: bool = False) -> list[Measure]:
+def idle_env() -> Any:
+    """A 2-agent AEC env that does nothing (a constant observation and mask, 100 steps an
+    episode) in the standard wrappers: what the wrappers and the loop cost by themselves."""
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+
+    class Idle(AECEnv):  # type: ignore[misc]
+        metadata: ClassVar[dict[str, Any]] = {"name": "idle_v0"}
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.possible_agents = ["a", "b"]
+            self.obs = {"observation": np.zeros(8, np.float32),
+                        "action_mask": np.ones(4, np.int8)}
+            space = spaces.Dict({"observation": spaces.Box(0, 1, (8,), np.float32),
+                                 "action_mask": spaces.Box(0, 1, (4,), np.int8)})
+            self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+            self.action_spaces = dict.fromkeys(self.possible_agents, spaces.Discrete(4))
+
+        def observation_space(self, agent: str) -> Any:
+            return self.observation_spaces[agent]
+
+        def action_space(self, agent: str) -> Any:
+            return self.action_spaces[agent]
+
+        def reset(self, seed: int | None = None, options: Any = None) -> None:
+            self.agents = list(self.possible_agents)
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+            self.terminations = dict.fromkeys(self.agents, False)
+            self.truncations = dict.fromkeys(self.agents, False)
+            self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+            self.agent_selection, self.count = "a", 0
+
+        def observe(self, agent: str) -> Any:
+            return self.obs
+
+        def step(self, action: Any) -> None:
+            if self.terminations[self.agent_selection]:
+                self._was_dead_step(action)
+                return
+            self.count += 1
+            if self.count >= 100:
+                self.terminations = dict.fromkeys(self.agents, True)
+            self.agent_selection = "b" if self.agent_selection == "a" else "a"
+
+    env: Any = wrappers.TerminateIllegalWrapper(Idle(), illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)
+
+
+def env_steps(cfg: Config, anchors: bool, *, unwrapped: bool = False,
+              floor: bool = False) -> list[Measure]:
     """Env steps/s of our PettingZoo env and, when installed, of PettingZoo's
     ``gin_rummy_v4`` and RLCard's gin env, measured in interleaved slices (``unwrapped``:
     our env without its wrappers too, after the others: the report's ratios take the
@@ -153,6 +208,10 @@ def env_steps(cfg: Config, anchors: bool, *, unwrapped: bool = False) -> list[Me
             with contextlib.suppress(ImportError):
                 runners.append((RLCARD, RLCardRunner(cfg.seed), {
                     "game": "gin-rummy", "players": 2, "env": "rlcard.make('gin-rummy')"}))
+        if floor:
+            runners.append(("idle", AECRunner(idle_env(), cfg.seed), {
+                "game": "idle", "players": 2, "wrappers": WRAPPERS,
+                "env": "rummykit.benchmark.rl_envs.idle_env()"}))
         steps = [0] * len(runners)
         spent = [0.0] * len(runners)
         for _ in range(ROUNDS):
@@ -226,14 +285,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=20260101)
     parser.add_argument("--unwrapped", action="store_true",
                         help="also our env without PettingZoo's wrappers")
+    parser.add_argument("--floor", action="store_true",
+                        help="also an env that does nothing, in the same wrappers")
     args = parser.parse_args(argv)
     cfg = Config.make(quick=False, seconds=args.seconds, seed=args.seed)
-    measures = env_steps(cfg, True, unwrapped=args.unwrapped)
+    measures = env_steps(cfg, True, unwrapped=args.unwrapped, floor=args.floor)
     for m in measures:
         print(json.dumps({"engine": m.engine, "steps_per_s": round(m.value, 1), **m.params}))
     ours = measures[0].value
     for m in measures[1:]:
-        if m.engine != OURS:
+        if m.engine in (PETTINGZOO, RLCARD):
             print(json.dumps({"ratio": f"{OURS} / {m.engine}", "value": round(ours / m.value, 2)}))
     return 0
 
