@@ -42,12 +42,13 @@ from rummykit.rules import Rules
 if TYPE_CHECKING:
     from rummykit.rl.observation import Array, Observation
 
-__all__ = ["fill_high", "hand_limit", "hand_score_limit", "pile_limit"]
+__all__ = ["fill_high", "hand_limit", "hand_score_limit", "hand_sizes", "pile_limit"]
 
 INF = float("inf")
 
 
-def _hand_sizes(rules: Rules, players: int) -> list[int]:
+def hand_sizes(rules: Rules, players: int) -> list[int]:
+    """The hand size of every deal of a match (one size unless the deals differ)."""
     deals = max(1, len(rules.deal_hand_sizes))
     return [rules.hand_size_for(players, d) for d in range(deals)]
 
@@ -55,7 +56,7 @@ def _hand_sizes(rules: Rules, players: int) -> list[int]:
 def pile_limit(rules: Rules, players: int) -> int:
     """The most cards the stock, or the discard pile, can hold."""
     decks, jokers = rules.pack_spec(players)
-    return decks * NUM_NATURALS + jokers - players * min(_hand_sizes(rules, players))
+    return decks * NUM_NATURALS + jokers - players * min(hand_sizes(rules, players))
 
 
 def hand_limit(rules: Rules, players: int) -> int:
@@ -63,7 +64,7 @@ def hand_limit(rules: Rules, players: int) -> int:
     decks, jokers = rules.pack_spec(players)
     if rules.discard_dig:
         return decks * NUM_NATURALS + jokers - (players - 1)
-    return max(_hand_sizes(rules, players)) + 1
+    return max(hand_sizes(rules, players)) + 1
 
 
 def hand_score_limit(rules: Rules, players: int) -> int:
@@ -71,7 +72,7 @@ def hand_score_limit(rules: Rules, players: int) -> int:
     values = sorted((card_points(c, rules.ace_value, rules.joker_points)
                      for c in standard_pack(*rules.pack_spec(players))), reverse=True)
     held = hand_limit(rules, players) - 1 if rules.discard_dig \
-        else max(_hand_sizes(rules, players))
+        else max(hand_sizes(rules, players))
     if rules.scoring == "penalty":
         return sum(values[:held])
     return sum(values[:held * (players - 1)]) * rules.going_rummy_multiplier

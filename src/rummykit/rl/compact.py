@@ -50,7 +50,7 @@ import numpy.typing as npt
 from rummykit.cards import NUM_NATURALS, NUM_RANKS
 from rummykit.melds import JOKER_AS
 from rummykit.rl.actions import ActionSpace, Mask
-from rummykit.rl.bounds import pile_limit
+from rummykit.rl.bounds import hand_limit, hand_sizes, pile_limit
 from rummykit.rules import Rules
 
 __all__ = ["CompactActions", "meld_numbers", "reachable_ids"]
@@ -58,16 +58,12 @@ __all__ = ["CompactActions", "meld_numbers", "reachable_ids"]
 Ids = npt.NDArray[np.int64]
 
 
-def _hand_sizes(rules: Rules, players: int) -> list[int]:
-    return [rules.hand_size_for(players, d) for d in range(max(1, len(rules.deal_hand_sizes)))]
-
-
 def _capacity(rules: Rules, players: int) -> list[int]:
     """Cards each seat can have placed before a lay-off (the seat laying off last)."""
     decks, jokers = rules.pack_spec(players)
     if rules.discard_dig:  # hands grow: every seat but holds a card
         return [decks * NUM_NATURALS + jokers - players]
-    h = max(_hand_sizes(rules, players))
+    h = max(hand_sizes(rules, players))
     layer = h - 1 if rules.must_discard_to_go_out else h
     return [h - 1] * (players - 1) + [layer]
 
@@ -105,9 +101,7 @@ def _group_ok(group: tuple[int, ...], rules: Rules, players: int) -> bool:
     natural = [c - JOKER_AS if c >= JOKER_AS else c for c in group]
     is_set = len({c % NUM_RANKS for c in natural}) == 1 and size <= 4 and \
         len({c // NUM_RANKS for c in natural}) == size
-    decks, jokers = rules.pack_spec(players)
-    held = decks * NUM_NATURALS + jokers - (players - 1) if rules.discard_dig \
-        else max(_hand_sizes(rules, players)) + 1
+    held = hand_limit(rules, players)
     room = held - 1 if rules.must_discard_to_go_out else held
     if not rules.contract_schedule or (rules.extra_melds_after_contract and size <= room):
         return size <= room
