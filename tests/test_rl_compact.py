@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from rummykit import BASIC, HandState, Rules, parse_cards, view
+from rummykit.bots import make_bot
 from rummykit.rl.actions import ActionSpace
 from rummykit.rl.compact import CompactActions
 from rummykit.rl.game import Game
@@ -23,14 +24,16 @@ CASES = [("basic", 2, {}), ("basic", 4, {"ace_mode": "high_or_low"}),
 @pytest.mark.parametrize(("rules", "players", "options"), CASES)
 def test_every_legal_id_of_random_games_is_compact(rules: str, players: int,
                                                    options: dict) -> None:
-    """At every step of random whole matches (meld prefixes included), every legal id of
-    the full space is one of the compact ids; the compact game's ids are those, renumbered."""
+    """At every step of whole matches played half by the greedy bot, half at random (meld
+    prefixes included), every legal id of the full space is one of the compact ids; the
+    compact game's ids are those, renumbered. The games reach melds and lay-offs."""
     full = Game(rules, players, options=options, reward="match")
     small = Game(rules, players, options=options, reward="match", compact=True)
     compact = small.compact
     assert compact is not None and compact.size < full.actions.size
     reachable = set(compact.ids.tolist())
     rng = random.Random(players)
+    greedy = make_bot("greedy")
     steps, seen = 0, set()
     budget = 2500 if rules == "contract" else 6000
     for seed in range(200):
@@ -44,13 +47,22 @@ def test_every_legal_id_of_random_games_is_compact(rules: str, players: int,
             assert np.flatnonzero(mask).tolist() == small.legal_ids() == \
                 [compact.to_compact(a) for a in legal]
             seen.update(legal)
-            choice = rng.randrange(len(legal))
-            full.act(legal[choice])
-            small.act(small.legal_ids()[choice])
+            if rng.random() < 0.5 and not full.decision().prefix:
+                move = greedy.choose(full.seen(full.to_move), rng)
+                ids = full.actions.actions(move)
+                full.play(move)
+                for action in ids:
+                    small.act(compact.to_compact(action))
+            else:
+                choice = rng.randrange(len(legal))
+                full.act(legal[choice])
+                small.act(small.legal_ids()[choice])
             steps += 1
         if steps >= budget:
             break
-    assert len(seen) > 60
+    space = full.actions
+    assert any(space.lay_base <= a < space.swap_base for a in seen)  # lay-offs
+    assert any(a >= space.group_base for a in seen)  # melds
 
 
 def test_mapping_both_ways() -> None:
