@@ -37,7 +37,10 @@ part               shape     content
 ``joker_duty``     (1,)      *contract*: jokers taken by swaps still to be placed this turn
 =================  ========  ===========================================================
 
-The card parts come first, so ``flat[:k * C].reshape(k, C)`` is every card plane.
+The card parts come first, so ``flat[:k * C].reshape(k, C)`` is every card plane. Every
+entry is at least 0; :attr:`Observation.high` holds each entry's true upper bound, derived
+from the rules (:mod:`rummykit.rl.bounds`), and :meth:`Observation.normalize` scales an
+observation into [0, 1].
 
 :meth:`Observation.build` returns a new array each time (the caller may keep it). With one
 deck and no contract parts (``basic``, ``traditional``) it is incremental: each seat's last
