@@ -35,7 +35,7 @@ def test_every_legal_id_of_random_games_is_compact(rules: str, players: int,
     rng = random.Random(players)
     greedy = make_bot("greedy")
     steps, seen = 0, set()
-    budget = 2500 if rules == "contract" else 6000
+    budget = 1500 if rules == "contract" else 5000
     for seed in range(200):
         full.reset(seed=seed)
         small.reset(seed=seed)
