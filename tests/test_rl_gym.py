@@ -25,8 +25,9 @@ def test_check_env(rules: str, players: int, opponents: str) -> None:
         check_env(env.unwrapped)
 
 
-def test_agent_reward_is_its_points_against_a_medium_bot() -> None:
-    env = gym_env("basic", 2, seat=1, opponents="medium", reward="hand")
+@pytest.mark.parametrize("zero_sum", [True, False])
+def test_agent_reward_is_its_points_against_a_medium_bot(zero_sum: bool) -> None:
+    env = gym_env("basic", 2, seat=1, opponents="medium", zero_sum=zero_sum)
     obs, info = env.reset(seed=8)
     rng = random.Random(8)
     total, done = 0.0, False
@@ -37,7 +38,32 @@ def test_agent_reward_is_its_points_against_a_medium_bot() -> None:
         total += reward
         done = terminated or truncated
     result = env.unwrapped.game.result
-    assert result is not None and total == result.scores[1]
+    assert result is not None and result.winner == 0  # the random agent lost the hand
+    mean = sum(result.scores) / 2 if zero_sum else 0.0
+    assert total == result.scores[1] - mean
+    assert (total < 0) == zero_sum
+
+
+def test_defaults_teach() -> None:
+    """Default: one hand per episode, zero-sum points, the ``easy`` bot as opponent."""
+    env = gym_env("basic", 2)
+    assert type(env.bots[1]).__name__ == "CarelessBot"
+    assert (env.game.reward, env.game.zero_sum) == ("hand", True)
+    wins = losses = 0
+    for seed in range(6):
+        env.reset(seed=seed)
+        rng, total, done = random.Random(seed), 0.0, False
+        while not done:
+            action = rng.choice(np.flatnonzero(env.action_masks()).tolist())
+            _, reward, terminated, truncated, _ = env.step(action)
+            total += reward
+            done = terminated or truncated
+        result = env.game.result
+        if result.winner is not None:
+            assert (total > 0) == (result.winner == 0) and total != 0
+            wins += result.winner == 0
+            losses += result.winner != 0
+    assert losses > 0
 
 
 def test_illegal_action_ends_the_episode_or_raises() -> None:

@@ -153,3 +153,56 @@ def test_incremental_build_matches_a_fresh_build(rules: str, players: int) -> No
             other.act(rng.choice(other.legal_ids()))
         game.act(rng.choice(game.legal_ids()))
     assert all(np.array_equal(got, want) for got, want in kept)
+
+
+@pytest.mark.parametrize(("rules", "players", "options"), [
+    ("basic", 2, {}), ("basic", 5, {"ace_mode": "high_or_low"}), ("traditional", 3, {}),
+    ("traditional", 4, {}), ("contract", 3, {}), ("contract", 6, {"deck_config": "bicycle"}),
+    ("contract", 4, {"deck_config": "pagat"})])
+def test_observations_lie_within_the_space(rules: str, players: int, options: dict) -> None:
+    """Every seat's observation at every step of random matches (whole matches: totals and
+    hands played grow) lies within the environment's observation space, raw and normalised;
+    the bounds are finite but for the hands played in a ``target`` match."""
+    from gymnasium import spaces
+
+    from rummykit.rl.game import Game
+
+    raw = Game(rules, players, options=options, reward="match")
+    scaled = Game(rules, players, options=options, reward="match", normalize=True)
+    box = spaces.Box(low=0.0, high=raw.high, dtype=np.float32)
+    unit = spaces.Box(low=0.0, high=scaled.high, dtype=np.float32)
+    assert (unit.high == 1).all()
+    infinite = {name for name in raw.observation.shapes
+                if not np.isfinite(raw.observation.part(raw.high, name)).all()}
+    assert infinite == (set() if raw.rules.game_end == "fixed_hands" else {"deal"})
+    rng = random.Random(players)
+    steps, most = 0, 600 if rules == "contract" else 2500
+    for seed in range(40):
+        raw.reset(seed=seed)
+        scaled.reset(seed=seed)
+        while not raw.done and steps < most:
+            for seat in range(players):
+                flat = raw.observe(seat)
+                assert box.contains(flat), [
+                    (raw.observation.describe_entry(int(i)), float(flat[i]))
+                    for i in np.flatnonzero(flat > raw.high)]
+                assert unit.contains(scaled.observe(seat))
+            action = rng.choice(raw.legal_ids())
+            raw.act(action)
+            scaled.act(action)
+            steps += 1
+    assert steps == most or seed == 39
+
+
+def test_bounds_are_those_of_the_rules() -> None:
+    """A few bounds by hand: 2-player basic holds at most 11 cards, the stock at most
+    52 - 20, the totals at most 149 + the ten dearest cards doubled (going rummy)."""
+    obs = Observation(BASIC, 2)
+    bound = {name: obs.part(obs.high, name) for name in obs.shapes}
+    assert bound["hand_sizes"].tolist() == [11, 11] and bound["stock_size"].tolist() == [32]
+    assert bound["scores"].tolist() == [149 + 200] * 2
+    assert (bound["hand"] == 1).all() and (bound["table"] == 1).all()
+    contract = Observation(CONTRACT, 3)  # 105 cards, digs: all but one card per other seat
+    assert contract.part(contract.high, "hand_sizes").tolist() == [103] * 3
+    assert contract.part(contract.high, "hand")[52] == 1  # one joker in a 3-player pack
+    assert contract.part(contract.high, "deal").tolist() == [6]

@@ -167,3 +167,100 @@ def test_the_ismcts_versus_bots_example_plays_a_hand() -> None:
     summary = example.summarize(args, games, 1.0)
     assert summary["hands"] == 1 and summary["deals"] == 1
     assert summary["ismcts_wins"] + summary["bot_wins"] + summary["no_winner"] == 1
+
+
+def _dealt_in_order(game: openspiel_game.RummyGame, deck: list[int],
+                    moves: list[str]) -> openspiel_game.RummyState:
+    """A hand dealt from ``deck`` (in dealing order), then ``moves`` played."""
+    state = game.new_initial_state()
+    for card in deck:
+        state.apply_action(card)
+    space = game.space
+    for move in moves:
+        state.apply_action(space.encode(move))
+    return state
+
+
+def test_the_information_state_recalls_the_order_of_public_moves() -> None:
+    """Seat 1 discards CA then C3, or C3 then CA: every view after is the same (the pile's
+    cards, each seat's discards, the top), so the observation tensors are, but the
+    information states differ for both seats (perfect recall), and stay the same length."""
+    game = openspiel_game.load("basic", players=2)
+    deck = list(range(52))  # seat 1 gets 0, 2, .. 18 (CA C3 ..), seat 0 gets 1, 3, .. 19
+    first = _dealt_in_order(game, deck, ["draw", "discard CA", "draw", "discard C2",
+                                         "draw", "discard C3", "draw", "discard C4"])
+    second = _dealt_in_order(game, deck, ["draw", "discard C3", "draw", "discard C2",
+                                          "draw", "discard CA", "draw", "discard C4"])
+    for player in (0, 1):
+        assert first.observation_tensor(player) == second.observation_tensor(player)
+        a = first.information_state_tensor(player)
+        b = second.information_state_tensor(player)
+        assert len(a) == len(b) == game.information_state_tensor_size() and a != b
+        assert first.information_state_string(player) != \
+            second.information_state_string(player)
+
+
+def test_the_information_state_shows_a_seats_own_draws_only() -> None:
+    """Seat 0's first draw differs (two stock cards swapped), seat 0 discards the same card
+    either way: seat 1's information state is the same (the draw is hidden), seat 0's is
+    not; the history lists the draws' cards to their own seat only."""
+    game = openspiel_game.load("basic", players=2)
+    deck = list(range(52))
+    other = deck[:]
+    other[22], other[45] = other[45], other[22]  # seat 0's first draw from the stock
+    moves = ["draw", "discard CA", "draw", "discard C2", "draw"]
+    first, second = (_dealt_in_order(game, d, moves) for d in (deck, other))
+    assert first.information_state_tensor(1) == second.information_state_tensor(1)
+    assert first.information_state_string(1) == second.information_state_string(1)
+    assert first.information_state_tensor(0) != second.information_state_tensor(0)
+    history = first.position.history
+    assert [(a.seat, game.space.describe(a.action), a.drawn) for a in history] == [
+        (1, "draw", 21), (1, "discard CA", -1), (0, "draw", 22), (0, "discard C2", -1),
+        (1, "draw", 23)]
+    rows = np.array(first.information_state_tensor(1))[-2 * game.history_length:]
+    assert rows.reshape(-1, 2)[:6].tolist() == [
+        [1, 22], [1 + game.space.encode("discard CA"), 0], [1, 0],
+        [1 + game.space.encode("discard C2"), 0], [1, 24], [0, 0]]
+
+
+def test_resampling_keeps_the_history_and_hides_the_others_draws() -> None:
+    game = openspiel_game.load("basic", players=2)
+    state = _dealt_in_order(game, list(range(52)), ["draw", "discard CA", "draw"])
+    sampled = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert sampled.information_state_tensor(1) == state.information_state_tensor(1)
+    assert [a.drawn for a in sampled.position.history] == [21, -1, -1]
+
+
+@pytest.mark.parametrize(("name", "players", "options"), [
+    ("basic", 2, '{"target_score": 40}'), ("traditional", 3, "{}"), ("contract", 3, "{}")])
+def test_a_whole_match_game(name: str, players: int, options: str) -> None:
+    """``match=True``: hand after hand, dealt by chance nodes, the deal passing left, to
+    the match's end; the returns are the match totals; OpenSpiel's random simulation
+    checks (serialization included) pass."""
+    game = openspiel_game.load(name, players=players, match=True, options=options,
+                               max_turns=12 if name == "contract" else 40,
+                               returns="points", max_hands=4)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    dealers, hands = [], 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([o for o, _ in outcomes],
+                                           [p for _, p in outcomes])[0])
+            if state.hand is not None and state.hand.turn_count == 0 and \
+                    len(dealers) == state.position.deal_index:
+                dealers.append(state.hand.dealer)
+            continue
+        state.apply_action(rng.choice(state.legal_actions()))
+    hands = state.position.deal_index + 1
+    assert hands > 1 and dealers == [h % players for h in range(hands)]
+    totals = state.position.totals
+    sign = -1 if name == "contract" else 1
+    assert state.returns() == [sign * float(t) for t in totals]
+    assert game.max_hands == (7 if name == "contract" else 4)  # contract: its seven deals
+    if name == "contract":
+        assert hands == 7
+    elif name == "basic":
+        assert max(totals) >= 40 or hands == 4

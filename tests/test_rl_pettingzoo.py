@@ -41,7 +41,8 @@ def _play(env, rng: random.Random) -> dict[str, float]:
     ("basic", 3, {"target_score": 25}, "match"), ("contract", 3, {}, "hand")])
 def test_rewards_are_the_match_points(rules: str, players: int, options: dict,
                                       reward: str) -> None:
-    env = pettingzoo_env(rules=rules, players=players, options=options, reward=reward)
+    env = pettingzoo_env(rules=rules, players=players, options=options, reward=reward,
+                         zero_sum=False)
     env.reset(seed=11)
     game = env.unwrapped.game
     got = _play(env, random.Random(11))
@@ -62,10 +63,24 @@ def test_hand_rewards_zero_sum_and_terminal() -> None:
 
 
 def test_illegal_action_is_refused_with_the_legal_ones() -> None:
-    env = pettingzoo_env(rules="basic", players=2)
+    env = pettingzoo_env(rules="basic", players=2, wrapped=False)
     env.reset(seed=1)
     with pytest.raises(ValueError, match="legal: draw, take"):
         env.step(100)
+
+
+def test_wrapped_env_ends_the_episode_on_an_illegal_action() -> None:
+    """The default env wears PettingZoo's standard wrappers, like ``gin_rummy_v4.env()``."""
+    env = pettingzoo_env(rules="basic", players=2)
+    assert [type(w).__name__ for w in (env, env.env, env.env.env)] == [
+        "OrderEnforcingWrapper", "AssertOutOfBoundsWrapper", "TerminateIllegalWrapper"]
+    env.reset(seed=1)
+    agent = env.agent_selection
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PettingZoo warns of the illegal move
+        env.step(100)
+    assert all(env.terminations.values())
+    assert env.rewards[agent] == -1.0
 
 
 def test_render_ansi() -> None:
@@ -75,7 +90,7 @@ def test_render_ansi() -> None:
 
 
 def test_match_mode_deals_the_next_hand_and_shows_the_totals() -> None:
-    env = pettingzoo_env(rules="basic", players=2, options={"target_score": 500})
+    env = pettingzoo_env(rules="basic", players=2, options={"target_score": 500}, reward="match")
     env.reset(seed=5)
     game = env.unwrapped.game
     rng = random.Random(5)
@@ -90,3 +105,14 @@ def test_match_mode_deals_the_next_hand_and_shows_the_totals() -> None:
     assert parts["deal"].tolist() == [1.0]
     assert parts["scores"].tolist() == [totals[seat], totals[1 - seat]]
     assert not any(env.terminations.values())
+
+
+@pytest.mark.parametrize(("rules", "players"), [("basic", 2), ("contract", 3)])
+def test_compact_and_normalised_env_passes_the_api_test(rules: str, players: int) -> None:
+    env = pettingzoo_env(rules=rules, players=players, compact=True, normalize=True)
+    game = env.unwrapped.game
+    assert env.action_space("player_0").n == game.compact.size < game.actions.size
+    assert (env.observation_space("player_0")["observation"].high == 1).all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env, num_cycles=150)

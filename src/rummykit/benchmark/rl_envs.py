@@ -1,24 +1,30 @@
 """Measures of the reinforcement-learning environments (``rummykit.rl``) and their anchors.
 
 - Env steps per second, random legal actions, one agent action per step, each env as its
-  public constructor returns it: our PettingZoo AEC environment (2-player ``basic``,
-  ``reward="hand"``, unwrapped: it checks its own actions) and PettingZoo's ``gin_rummy_v4``
-  (``pettingzoo[classic]==1.26.1``, the last release that has it; ``env()`` with its
-  wrappers) are driven by the very same loop (:class:`AECRunner`: ``agent_iter``,
-  ``last()``, a uniform choice among the mask's legal ids, ``step``); RLCard's ``gin-rummy``
-  env has no ``last()`` nor mask, so :class:`RLCardRunner` runs the same shape with its own
-  API: its ``step`` returns the next player's state (observation and ``legal_actions``, what
-  ``last()`` returns), and a uniform choice among ``legal_actions`` is the next action. So
-  every engine's step pays for building the next observation and legal set and for sampling
-  a legal action. The legal ids are listed by reading the mask's 0/1 ``int8`` bytes as
-  booleans (a view, no copy) and calling ``nonzero``, numpy's cheapest listing for both
-  masks (about 0.7 us for our 2151 ids and 0.35 us for the 110 of ``gin_rummy_v4``, where
-  ``np.flatnonzero`` on the ``int8`` mask costs 3.6 and 0.9 us), then a seeded
-  ``random.Random`` picks one. The three take turns in slices (:data:`ROUNDS`), so that a
-  shared machine's load changing during the run weighs on all of them alike.
+  public ``env()`` constructor returns it, which is how a researcher meets it: our
+  PettingZoo AEC environment (:func:`rummykit.rl.aec_env.env`: 2-player ``basic``, its
+  defaults) and PettingZoo's ``gin_rummy_v4`` (``pettingzoo[classic]==1.26.1``, the last
+  release that has it; ``gin_rummy_v4.env()``) both wear PettingZoo's standard wrappers
+  applied the same way (``TerminateIllegalWrapper``, then ``AssertOutOfBoundsWrapper``, then
+  ``OrderEnforcingWrapper``), and are driven by the very same loop (:class:`AECRunner`:
+  ``agent_iter``, ``last()``, a uniform choice among the mask's legal ids, ``step``);
+  RLCard's ``gin-rummy`` env has no ``last()`` nor mask, so :class:`RLCardRunner` runs the
+  same shape with its own API: its ``step`` returns the next player's state (observation
+  and ``legal_actions``, what ``last()`` returns), and a uniform choice among
+  ``legal_actions`` is the next action. So every engine's step pays for building the next
+  observation and legal set and for sampling a legal action. The legal ids are listed by
+  reading the mask's 0/1 ``int8`` bytes as booleans (a view, no copy) and calling
+  ``nonzero``, numpy's cheapest listing for both masks, then a seeded ``random.Random``
+  picks one. The engines take turns in slices (:data:`ROUNDS`), so that a shared machine's
+  load changing during the run weighs on all of them alike.
 - Observation building: :meth:`rummykit.rl.observation.Observation.build` over the views met
   along seeded random hands (every seat's view at every step), in microseconds per
   observation.
+
+``python -m rummykit.benchmark.rl_envs [--seconds S] [--unwrapped] [--floor]`` runs the
+env-steps measure alone and prints one JSON line per env (``--unwrapped`` adds our env
+without the wrappers; ``--floor`` adds :func:`idle_env`, an env that does nothing, in the
+same wrappers: the most steps/s the wrappers leave to any env).
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from rummykit.benchmark.report import OURS, PETTINGZOO, RLCARD, Measure
 from rummykit.benchmark.timing import Config, timed
@@ -112,16 +118,82 @@ def ours_tasks(cfg: Config, *, anchors: bool = True) -> list[Task]:
 ROUNDS = 5
 
 
-def env_steps(cfg: Config, anchors: bool) -> list[Measure]:
+#: the wrappers of both PettingZoo envs, innermost first
+WRAPPERS = "TerminateIllegalWrapper, AssertOutOfBoundsWrapper, OrderEnforcingWrapper"
+
+
+def idle_env() -> Any:
+    """A 2-agent AEC env that does nothing (a constant observation and mask, 100 steps an
+    episode) in the standard wrappers: what the wrappers and the loop cost by themselves."""
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+
+    class Idle(AECEnv):  # type: ignore[misc]
+        metadata: ClassVar[dict[str, Any]] = {"name": "idle_v0"}
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.possible_agents = ["a", "b"]
+            self.obs = {"observation": np.zeros(8, np.float32),
+                        "action_mask": np.ones(4, np.int8)}
+            space = spaces.Dict({"observation": spaces.Box(0, 1, (8,), np.float32),
+                                 "action_mask": spaces.Box(0, 1, (4,), np.int8)})
+            self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+            self.action_spaces = dict.fromkeys(self.possible_agents, spaces.Discrete(4))
+
+        def observation_space(self, agent: str) -> Any:
+            return self.observation_spaces[agent]
+
+        def action_space(self, agent: str) -> Any:
+            return self.action_spaces[agent]
+
+        def reset(self, seed: int | None = None, options: Any = None) -> None:
+            self.agents = list(self.possible_agents)
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+            self.terminations = dict.fromkeys(self.agents, False)
+            self.truncations = dict.fromkeys(self.agents, False)
+            self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+            self.agent_selection, self.count = "a", 0
+
+        def observe(self, agent: str) -> Any:
+            return self.obs
+
+        def step(self, action: Any) -> None:
+            if self.terminations[self.agent_selection]:
+                self._was_dead_step(action)
+                return
+            self.count += 1
+            if self.count >= 100:
+                self.terminations = dict.fromkeys(self.agents, True)
+            self.agent_selection = "b" if self.agent_selection == "a" else "a"
+
+    env: Any = wrappers.TerminateIllegalWrapper(Idle(), illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)
+
+
+def env_steps(cfg: Config, anchors: bool, *, unwrapped: bool = False,
+              floor: bool = False) -> list[Measure]:
     """Env steps/s of our PettingZoo env and, when installed, of PettingZoo's
-    ``gin_rummy_v4`` and RLCard's gin env, measured in interleaved slices."""
+    ``gin_rummy_v4`` and RLCard's gin env, measured in interleaved slices (``unwrapped``:
+    our env without its wrappers too, after the others: the report's ratios take the
+    first of our measures)."""
     import warnings
 
     from rummykit.rl import pettingzoo_env
 
     runners: list[tuple[str, Any, dict[str, Any]]] = [(OURS, AECRunner(
-        pettingzoo_env(rules="basic", players=2, reward="hand"), cfg.seed), {
-        "rules": "basic", "players": 2, "env": "rummykit.rl.pettingzoo_env(reward='hand')"})]
+        pettingzoo_env(rules="basic", players=2), cfg.seed), {
+        "rules": "basic", "players": 2, "env": "rummykit.rl.pettingzoo_env()",
+        "wrappers": WRAPPERS})]
+    if unwrapped:
+        runners.append((OURS, AECRunner(pettingzoo_env(rules="basic", players=2,
+                                                       wrapped=False), cfg.seed), {
+            "rules": "basic", "players": 2, "wrappers": "none",
+            "env": "rummykit.rl.pettingzoo_env(wrapped=False)"}))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if anchors:
@@ -131,11 +203,15 @@ def env_steps(cfg: Config, anchors: bool) -> list[Measure]:
                 pass
             else:
                 runners.append((PETTINGZOO, AECRunner(gin_rummy_v4.env(), cfg.seed), {
-                    "game": "gin_rummy_v4", "players": 2,
+                    "game": "gin_rummy_v4", "players": 2, "wrappers": WRAPPERS,
                     "env": "pettingzoo.classic.gin_rummy_v4.env()"}))
             with contextlib.suppress(ImportError):
                 runners.append((RLCARD, RLCardRunner(cfg.seed), {
                     "game": "gin-rummy", "players": 2, "env": "rlcard.make('gin-rummy')"}))
+        if floor:
+            runners.append(("idle", AECRunner(idle_env(), cfg.seed), {
+                "game": "idle", "players": 2, "wrappers": WRAPPERS,
+                "env": "rummykit.benchmark.rl_envs.idle_env()"}))
         steps = [0] * len(runners)
         spent = [0.0] * len(runners)
         for _ in range(ROUNDS):
@@ -197,3 +273,31 @@ def pettingzoo_tasks(cfg: Config) -> list[Task]:
     from pettingzoo.classic import gin_rummy_v4  # noqa: F401
 
     return []
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m rummykit.benchmark.rl_envs``: the env-steps measure alone, as JSON lines."""
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(prog="python -m rummykit.benchmark.rl_envs")
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per env (default 5)")
+    parser.add_argument("--seed", type=int, default=20260101)
+    parser.add_argument("--unwrapped", action="store_true",
+                        help="also our env without PettingZoo's wrappers")
+    parser.add_argument("--floor", action="store_true",
+                        help="also an env that does nothing, in the same wrappers")
+    args = parser.parse_args(argv)
+    cfg = Config.make(quick=False, seconds=args.seconds, seed=args.seed)
+    measures = env_steps(cfg, True, unwrapped=args.unwrapped, floor=args.floor)
+    for m in measures:
+        print(json.dumps({"engine": m.engine, "steps_per_s": round(m.value, 1), **m.params}))
+    ours = measures[0].value
+    for m in measures[1:]:
+        if m.engine in (PETTINGZOO, RLCARD):
+            print(json.dumps({"ratio": f"{OURS} / {m.engine}", "value": round(ours / m.value, 2)}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -26,20 +26,24 @@ __all__ = ["ActionSpace", "Decision", "Observation", "gym_env", "pettingzoo_env"
 
 
 def pettingzoo_env(rules: str | Rules = "basic", players: int = 2, *,
-                   options: Mapping[str, Any] | None = None, reward: str = "match",
-                   zero_sum: bool = False, render_mode: str | None = None) -> Any:
-    """The PettingZoo AEC environment of :mod:`rummykit.rl.aec_env`."""
+                   options: Mapping[str, Any] | None = None, reward: str = "hand",
+                   zero_sum: bool = True, normalize: bool = False, compact: bool = False,
+                   wrapped: bool = True, render_mode: str | None = None) -> Any:
+    """The PettingZoo AEC environment of :mod:`rummykit.rl.aec_env`: in PettingZoo's
+    standard wrappers (``aec_env.env``), or unwrapped with ``wrapped=False``."""
     require("rl", "pettingzoo", what="rummykit.rl.pettingzoo_env")
     from rummykit.rl import aec_env
 
-    return aec_env.pettingzoo_env(rules, players, options=options, reward=reward,
-                                  zero_sum=zero_sum, render_mode=render_mode)
+    make = aec_env.env if wrapped else aec_env.raw_env
+    return make(rules, players, options=options, reward=reward, zero_sum=zero_sum,
+                normalize=normalize, compact=compact, render_mode=render_mode)
 
 
 def gym_env(rules: str | Rules = "basic", players: int = 2, *, seat: int = 0,
-            opponents: str | Sequence[str] = "medium", options: Mapping[str, Any] | None = None,
-            reward: str = "match", zero_sum: bool = False,
-            illegal_reward: float | None = -100.0, render_mode: str | None = None) -> Any:
+            opponents: str | Sequence[str] = "easy", options: Mapping[str, Any] | None = None,
+            reward: str = "hand", zero_sum: bool = True, normalize: bool = False,
+            compact: bool = False, illegal_reward: float | None = -100.0,
+            render_mode: str | None = None) -> Any:
     """The Gymnasium single-agent environment of :mod:`rummykit.rl.single_agent` (also
     made by ``gymnasium.make("rummykit/Rummy-v0", rules=..., ...)``)."""
     require("rl", "gymnasium", what="rummykit.rl.gym_env")
@@ -47,4 +51,6 @@ def gym_env(rules: str | Rules = "basic", players: int = 2, *, seat: int = 0,
 
     return single_agent.RummyGymEnv(rules, players, seat=seat, opponents=opponents,
                                     options=options, reward=reward, zero_sum=zero_sum,
-                                    illegal_reward=illegal_reward, render_mode=render_mode)
+                                    normalize=normalize, compact=compact,
+                                    illegal_reward=illegal_reward,
+                                    render_mode=render_mode)

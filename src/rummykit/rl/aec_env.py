@@ -7,10 +7,15 @@ move, all zero for the others). A ``meld`` of several groups (going down in cont
 one action per group by the same agent (the two-step decomposition of
 :mod:`rummykit.rl.actions`). An illegal action raises ``ValueError`` naming the legal ones.
 
-Rewards are real points (:mod:`rummykit.rl.game`): with ``reward="hand"`` an episode is one
-hand, ending with its scores (a hand stopped by the ``max_turns_per_hand`` safety valve is a
-truncation); with ``reward="match"`` each hand's scores come as the hand ends and the
-episode ends with the match. Make it with :func:`rummykit.rl.pettingzoo_env`.
+Rewards are real points (:mod:`rummykit.rl.game`), zero-sum by default (a lost hand pays
+less than zero; ``zero_sum=False``: the raw points): with ``reward="hand"`` (the default) an
+episode is one hand, ending with its scores (a hand stopped by the ``max_turns_per_hand``
+safety valve is a truncation); with ``reward="match"`` each hand's scores come as the hand
+ends and the episode ends with the match. ``normalize=True`` scales observations into
+[0, 1]; ``compact=True`` numbers actions in the compact space (:mod:`rummykit.rl.compact`).
+Make it with :func:`env` (PettingZoo's classic-env wrappers, as ``gin_rummy_v4``'s ``env()``
+applies them) or :func:`raw_env` (unwrapped: it raises ``ValueError`` on an
+illegal action, naming the legal ones); :func:`rummykit.rl.pettingzoo_env` is either.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from rummykit.rl.game import Game
 from rummykit.rules import Rules
@@ -35,19 +41,21 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         "name": "rummykit_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(self, rules: str | Rules = "basic", players: int = 2, *,
-                 options: Mapping[str, Any] | None = None, reward: str = "match",
-                 zero_sum: bool = False, render_mode: str | None = None) -> None:
+                 options: Mapping[str, Any] | None = None, reward: str = "hand",
+                 zero_sum: bool = True, normalize: bool = False, compact: bool = False,
+                 render_mode: str | None = None) -> None:
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode {render_mode!r}: expected ansi or human")
-        self.game = Game(rules, players, options=options, reward=reward, zero_sum=zero_sum)
+        self.game = Game(rules, players, options=options, reward=reward, zero_sum=zero_sum,
+                         normalize=normalize, compact=compact)
         self.render_mode = render_mode
         self.possible_agents = list(self.game.names)
         obs = self.game.observation
-        size = self.game.actions.size
+        size = self.game.num_actions
         observation = spaces.Dict({
             "observation": spaces.Box(low=np.zeros(obs.size, dtype=np.float32),
-                                      high=obs.high, dtype=np.float32),
+                                      high=self.game.high, dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
         })
         self.observation_spaces = {a: observation for a in self.possible_agents}
@@ -140,17 +148,26 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         """Nothing to release."""
 
 
-def pettingzoo_env(rules: str | Rules = "basic", players: int = 2, *,
-                   options: Mapping[str, Any] | None = None, reward: str = "match",
-                   zero_sum: bool = False, render_mode: str | None = None) -> Any:
-    """The PettingZoo AEC environment (unwrapped: it checks its own actions, and PettingZoo's
-    order-enforcing wrapper would cost a tenth of its speed).
+raw_env = RummyAECEnv
 
-    >>> env = pettingzoo_env(rules="basic", players=2, reward="hand")
-    >>> env.reset(seed=1)
-    >>> obs, reward, terminated, truncated, info = env.last()
-    >>> env.agent_selection, obs["observation"].shape, int(obs["action_mask"].sum())
+#: the reward of an illegal action under :func:`env` (PettingZoo's classic envs' value)
+ILLEGAL_REWARD = -1.0
+
+
+def env(*args: Any, illegal_reward: float = ILLEGAL_REWARD, **kwargs: Any) -> Any:
+    """The AEC environment in PettingZoo's standard wrappers, applied as ``gin_rummy_v4``'s
+    ``env()`` applies them: an illegal action ends the episode with ``illegal_reward`` for
+    its agent (``TerminateIllegalWrapper``), an id outside the space fails an assertion
+    (``AssertOutOfBoundsWrapper``), and calls out of order are refused
+    (``OrderEnforcingWrapper``). Arguments: those of :class:`RummyAECEnv`.
+
+    >>> wrapped = env(rules="basic", players=2)
+    >>> wrapped.reset(seed=1)
+    >>> obs, reward, terminated, truncated, info = wrapped.last()
+    >>> wrapped.agent_selection, obs["observation"].shape, int(obs["action_mask"].sum())
     ('player_1', (1266,), 2)
     """
-    return RummyAECEnv(rules, players, options=options, reward=reward, zero_sum=zero_sum,
-                       render_mode=render_mode)
+    made: Any = RummyAECEnv(*args, **kwargs)
+    made = wrappers.TerminateIllegalWrapper(made, illegal_reward=illegal_reward)
+    made = wrappers.AssertOutOfBoundsWrapper(made)
+    return wrappers.OrderEnforcingWrapper(made)

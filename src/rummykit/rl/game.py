@@ -6,10 +6,21 @@ Both environments drive one :class:`Game`; it sees the hands only through
 
 Rewards are real points: each seat's share of a hand's scores as the rule set gives them
 (RULES.md §2.4, §4.9), signed so that more is better: ``winner_collects`` points count
-positive, ``penalty`` points negative. ``zero_sum`` subtracts the mean over the seats.
+positive, ``penalty`` points negative. ``zero_sum`` (the default) subtracts the mean over
+the seats, so that a lost hand pays less than zero under both scorings: in 2-player
+``basic`` a hand won for 20 points pays +10 to the winner and -10 to the loser; in
+``contract`` each seat gets the mean penalty minus its own. ``zero_sum=False`` gives the
+raw points (a ``winner_collects`` loss then pays 0).
+
+The defaults teach: ``reward="hand"`` makes an episode one hand, with its rewards as it
+ends; ``reward="match"`` plays the whole match, each hand's rewards coming as it ends.
+``normalize=True`` scales observations into [0, 1] (:meth:`Observation.normalize`).
+``compact=True`` numbers actions in the compact space (:mod:`rummykit.rl.compact`: only
+the ids that can ever be legal); masks, :meth:`Game.legal_ids` and :meth:`Game.act` then
+use compact ids, :attr:`Game.actions` staying the full space.
 
 >>> import random
->>> game = Game("basic", 2, reward="hand")
+>>> game = Game("basic", 2, zero_sum=False)
 >>> game.reset(seed=3)
 >>> game.to_move, int(game.mask(game.to_move).sum()), game.done
 (0, 2, False)
@@ -35,6 +46,7 @@ from rummykit.match import Match
 from rummykit.moves import Move
 from rummykit.outcome import ABORTED, HandResult
 from rummykit.rl.actions import ActionSpace, Decision, Mask
+from rummykit.rl.compact import CompactActions
 from rummykit.rl.observation import Array, Observation
 from rummykit.rules import Rules, find_rules
 from rummykit.views import PlayerView, view
@@ -59,19 +71,31 @@ def make_rules(rules: str | Rules, options: Mapping[str, Any] | None = None) -> 
 
 
 class Game:
-    """One match (``reward="match"``) or one hand (``reward="hand"``) played action by action."""
+    """One hand (``reward="hand"``) or one match (``reward="match"``) played action by action."""
 
     def __init__(self, rules: str | Rules = "basic", players: int = 2, *,
-                 options: Mapping[str, Any] | None = None, reward: str = "match",
-                 zero_sum: bool = False) -> None:
+                 options: Mapping[str, Any] | None = None, reward: str = "hand",
+                 zero_sum: bool = True, normalize: bool = False,
+                 compact: bool = False) -> None:
         if reward not in REWARDS:
             raise ValueError(f"reward {reward!r}: expected 'match' or 'hand'")
         self.rules = make_rules(rules, options)
         self.players = players
         self.actions = ActionSpace(self.rules, players)
+        #: the compact space when ``compact``, else None
+        self.compact = CompactActions(self.actions) if compact else None
+        #: the number of action ids the agents choose among
+        self.num_actions = self.compact.size if self.compact else self.actions.size
         self.observation = Observation(self.rules, players)
         self.reward = reward
         self.zero_sum = zero_sum
+        self.normalize = normalize
+        high = self.observation.high.copy()
+        if reward == "hand":  # every episode is a new match's first hand: 0 (1 in the space)
+            self.observation.part(high, "deal")[...] = 1.0
+        #: the upper bounds of this game's observations (normalised or not; every entry
+        #: is at least 0): finite but for the hands played in a ``target`` match
+        self.high = np.ones_like(high) if normalize else high
         self.sign = -1.0 if self.rules.scoring == "penalty" else 1.0
         self.names = [f"player_{i}" for i in range(players)]
         self._seeds = random.Random()
@@ -131,13 +155,20 @@ class Game:
 
     def observe(self, seat: int, out: Array | None = None) -> Array:
         """The seat's flat observation."""
-        return self.observation.build(self.seen(seat), self.match.totals, out)
+        flat = self.observation.build(self.seen(seat), self.match.totals, out)
+        if self.normalize:
+            scaled = self.observation.normalize(flat)
+            if out is None:
+                return scaled
+            out[:] = scaled
+        return flat
 
     def mask(self, seat: int) -> Mask:
         """The seat's legal-action mask (all zero when it is not to move)."""
         if seat != self.state.to_move or self.done:
-            return np.zeros(self.actions.size, dtype=np.int8)
-        return (self._decision or self.decision()).mask()
+            return np.zeros(self.num_actions, dtype=np.int8)
+        mask = (self._decision or self.decision()).mask()
+        return self.compact.mask(mask) if self.compact else mask
 
     def observe_to_move(self) -> tuple[Array, Mask]:
         """The observation and mask of the seat to move (:meth:`observe` and :meth:`mask`
@@ -152,16 +183,34 @@ class Game:
         decision = self._decision
         if decision is None:
             decision = self._decision = Decision(self.actions, seen.legal)
-        return self.observation.build(seen, self.match.totals), decision.mask()
+        flat = self.observation.build(seen, self.match.totals)
+        if self.normalize:
+            flat = self.observation.normalize(flat)
+        mask = decision.mask()
+        return flat, self.compact.mask(mask) if self.compact else mask
 
     def legal_ids(self) -> list[int]:
         """The legal action ids of the seat to move."""
-        return [] if self.done else self.decision().legal_ids()
+        if self.done:
+            return []
+        ids = self.decision().legal_ids()
+        return [self.compact.to_compact(a) for a in ids] if self.compact else ids
 
     # -- acting --------------------------------------------------------------------------
     def act(self, action: int) -> Move | None:
         """One action of the seat to move; returns the move once it is complete. Sets
         :attr:`rewards` (this action's), :attr:`done` and :attr:`truncated`."""
+        if self.compact:
+            action = self.compact.to_full(action)
+        return self.act_full(action)
+
+    def play(self, move: Move) -> None:
+        """A whole move of the seat to move (one action per meld group)."""
+        for action in self.actions.actions(move):
+            self.act_full(action)
+
+    def act_full(self, action: int) -> Move | None:
+        """:meth:`act` with an id of the full space."""
         if self.done:
             raise ValueError("the episode is over: reset the environment")
         self.rewards = self.no_rewards

@@ -37,7 +37,10 @@ part               shape     content
 ``joker_duty``     (1,)      *contract*: jokers taken by swaps still to be placed this turn
 =================  ========  ===========================================================
 
-The card parts come first, so ``flat[:k * C].reshape(k, C)`` is every card plane.
+The card parts come first, so ``flat[:k * C].reshape(k, C)`` is every card plane. Every
+entry is at least 0; :attr:`Observation.high` holds each entry's true upper bound, derived
+from the rules (:mod:`rummykit.rl.bounds`), and :meth:`Observation.normalize` scales an
+observation into [0, 1].
 
 :meth:`Observation.build` returns a new array each time (the caller may keep it). With one
 deck and no contract parts (``basic``, ``traditional``) it is incremental: each seat's last
@@ -70,6 +73,7 @@ import numpy.typing as npt
 from rummykit import handset
 from rummykit.cards import JOKER, NUM_NATURALS
 from rummykit.melds import JOKER_AS, TableMeld
+from rummykit.rl.bounds import fill_high
 from rummykit.rules import Rules
 from rummykit.views import PlayerView
 
@@ -77,8 +81,6 @@ __all__ = ["Observation"]
 
 Array = npt.NDArray[np.float32]
 _NATURALS = (1 << NUM_NATURALS) - 1
-#: the upper bound given for parts without one (scores, turns, hands played)
-UNBOUNDED = 1e6
 _PHASES = {"draw": (1, 0), "play": (0, 1)}
 
 
@@ -123,7 +125,14 @@ class Observation:
             self.offsets[name] = offset
             offset += width
         self.size = offset
-        self.high = self._bounds(decks, jokers)
+        #: the upper bound of every entry (:mod:`rummykit.rl.bounds`; all are at least 0)
+        self.high = fill_high(self)
+        finite = np.isfinite(self.high)
+        #: the entries with no finite bound, squashed by ``x / (1 + x)`` when normalised
+        self._unbounded = np.flatnonzero(~finite)
+        positive = finite & (self.high > 0)
+        inverse = 1.0 / np.where(positive, self.high, 1.0)
+        self._scale = np.where(positive, inverse, np.where(finite, 0.0, 1.0)).astype(np.float32)
         self._melds: dict[int, tuple[TableMeld, int, int]] = {}
         self._zeros = (0,) * n
         self._card_size = self.offsets["hand_sizes"]
@@ -158,28 +167,28 @@ class Observation:
         self._placed = [[self._seat_bits[_rotate(bits, s, n)] for bits in range(1 << n)]
                         for s in range(n)]
 
-    def _bounds(self, decks: int, jokers: int) -> Array:
-        """Upper bounds of every entry (all entries are at least 0)."""
-        high = np.ones(self.size, dtype=np.float32)
-        pack = decks * NUM_NATURALS + jokers
-        counts = {"hand": decks, "known": decks, "discard_pile": decks, "table": 2,
-                  "table_jokers": 2, "discard_depth": pack, "hand_sizes": pack,
-                  "stock_size": pack, "scores": UNBOUNDED, "turn": UNBOUNDED, "deal": UNBOUNDED,
-                  "contract": 3, "joker_duty": jokers}
-        for name, bound in counts.items():
-            if name in self.shapes:
-                part = self.part(high, name)
-                part[...] = bound
-                if self.num_cards > NUM_NATURALS and part.ndim and name in (
-                        "hand", "known", "discard_pile", "table_jokers"):
-                    part[..., NUM_NATURALS] = max(jokers, 1)
-        return high
-
     def part(self, flat: Array, name: str) -> Array:
         """One named part of a flat observation, as a view with its shape."""
         shape = self.shapes[name]
         start = self.offsets[name]
         return flat[start:start + int(np.prod(shape))].reshape(shape)
+
+    def normalize(self, flat: Array) -> Array:
+        """A new array of ``flat`` scaled into [0, 1]: each entry over its bound, or
+        ``x / (1 + x)`` for the counts with no bound (see :mod:`rummykit.rl.bounds`)."""
+        out: Array = flat * self._scale
+        if len(self._unbounded):
+            squashed = out[self._unbounded]
+            out[self._unbounded] = squashed / (1.0 + squashed)
+        return out
+
+    def describe_entry(self, index: int) -> str:
+        """The part and place of one entry of the flat observation (``"table[3, 17]"``)."""
+        for name, start in reversed(self.offsets.items()):
+            if index >= start:
+                at = np.unravel_index(index - start, self.shapes[name])
+                return f"{name}[{', '.join(str(int(i)) for i in at)}]"
+        raise ValueError(f"entry {index}: expected 0..{self.size - 1}")
 
     def as_dict(self, flat: Array) -> dict[str, Array]:
         """Every named part of a flat observation (views, not copies)."""
@@ -411,10 +420,12 @@ class _Rows:
         self.top = self.taken = -1  # the card of discard_top and of taken, or -1
         self.table: tuple[TableMeld, ...] = ()
         self.table_rows = [0] * melds
-        self.flat: Array = np.zeros(size, dtype=np.float32)
+        #: the bytes of the observation (``struct.pack_into`` takes a bytearray faster
+        #: than a view of a numpy array), seen as floats by ``flat`` and ``floats``
+        self.raw = bytearray(size * 4)
+        self.flat: Array = np.frombuffer(self.raw, dtype=np.float32)
         #: a memoryview of format ``f``: it takes floats (typeshed knows only bytes views)
-        self.floats: Any = memoryview(self.flat)  # type: ignore[arg-type]
-        self.raw = self.floats.cast("B")
+        self.floats: Any = memoryview(self.raw).cast("f")
 
 
 def _rotate(bits: int, seat: int, n: int) -> int:

@@ -1,31 +1,35 @@
 """Every rule set as an OpenSpiel Python game: ``python_rummykit_basic``, ``..._traditional``
 and ``..._contract`` (registered with :func:`pyspiel.register_game` on import).
 
-One game is one hand. The shuffle is explicit: the first chance nodes deal the pack one card
-at a time (an outcome is a card, 0..51 or 52 for a joker, with probability proportional to
-the copies left), in the order of :meth:`HandState.from_deck` (hands from the seat left of
-the dealer, the upcard, then the stock top first). A stock rebuild later in the hand is not
-a chance node: the engine shuffles it with a generator seeded by the position, so the rest
-of the game is deterministic.
+One game is one hand, or with ``match=True`` a whole match (hand after hand, each dealt by
+chance nodes, the deal passing left, to the rules' end of the match). The shuffle is
+explicit: the first chance nodes of a hand deal the pack one card at a time (an outcome is a
+card, 0..51 or 52 for a joker, with probability proportional to the copies left), in the
+order of :meth:`HandState.from_deck` (hands from the seat left of the dealer, the upcard,
+then the stock top first). A stock rebuild later in the hand is not a chance node: the
+engine shuffles it with a generator seeded by the position, so the rest of the hand is
+deterministic.
 
 Player actions are the ids of :class:`rummykit.rl.actions.ActionSpace` (a contract ``meld``
 of several groups is one action per group, the player staying to move between them).
-Information-state and observation strings and tensors both come from the seat's
-:class:`~rummykit.views.PlayerView` (observation tensor: :class:`rummykit.rl.observation.
-Observation`, plus a ``pending`` part in contract for the groups of a meld being chosen):
-the view holds the seat's cards and all public knowledge (table, discard pile, each seat's
-taken and discarded cards), not the order of past moves, so the information state is not
-perfect recall; only single-player observers exist (no public observer). Whole matches are
-not modelled (play hand after hand and keep the totals yourself). ``resample_from_infostate``
-deals the hidden cards anew with :func:`rummykit.views.resample`, which is what ISMCTS
-needs; such a sampled world has no history of its own, so unlike a played state it cannot
-be serialized (``pyspiel.serialize_game_and_state`` stores the deal and the moves).
+Observation strings and tensors come from the seat's :class:`~rummykit.views.PlayerView`;
+information states add the hand's history, perfect recall within a hand
+(:mod:`rummykit.rl.openspiel_observer`). Only single-player observers exist (no public
+observer). ``resample_from_infostate`` deals the hidden cards anew with
+:func:`rummykit.views.resample`, which is what ISMCTS needs, keeping the player's history
+(the other seats' stock draws become unknown); such a sampled world has no history of its
+own, so unlike a played state it cannot be serialized (``pyspiel.serialize_game_and_state``
+stores the deals and the moves).
 
-Parameters: ``players`` (default: the rule set's fewest), ``dealer`` (0), ``max_turns``
-(200; the hand is aborted after that many turns, scoring 0), ``options`` (JSON of knob
-overrides, ``"{}"``), ``returns``: ``relative`` (default: each seat's points minus the mean
-of all seats, zero-sum) or ``points`` (the real hand scores: the winner's gain, or minus
-each contract penalty; general-sum).
+Parameters: ``players`` (default: the rule set's fewest), ``dealer`` (0: of the first
+hand), ``max_turns`` (200; a hand is aborted after that many turns, scoring 0),
+``options`` (JSON of knob overrides, ``"{}"``), ``returns``: ``relative`` (default: each
+seat's points minus the mean of all seats, zero-sum) or ``points`` (the real scores: the
+winner's gain, or minus each contract penalty; general-sum), ``match`` (``False``: one
+hand; ``True``: the whole match, returns from the match totals), ``max_hands`` (50: a
+``target`` match stops after that many hands, drawn and aborted hands scoring nothing, so
+that the game is finite; ``fixed_hands`` matches such as contract's seven deals end by
+their rules).
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_rummykit_basic", {"players": 2})
@@ -38,6 +42,11 @@ each contract penalty; general-sum).
 (1, ['draw', 'take'])
 >>> state.information_state_string(1)[:40]
 'seat 1 deal 0 dealer 0 to_move 1 draw tu'
+>>> state.apply_action(0)
+>>> state.information_state_string(1).rsplit(" | ", 1)[-1]
+'history 0=D9'
+>>> len(state.information_state_tensor(1)), len(state.observation_tensor(1))
+(10866, 1266)
 """
 
 from __future__ import annotations
@@ -45,10 +54,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Sequence
 from typing import Any
-
-import numpy as np
 
 from rummykit.extras import MissingExtraError
 
@@ -57,26 +63,29 @@ try:
 except ImportError:
     raise MissingExtraError("rl", "open-spiel", "rummykit.rl.openspiel_game") from None
 
+from rummykit import handset
 from rummykit.cards import card_points, format_card, format_cards, standard_pack
 from rummykit.engine import HandState
-from rummykit.handset import cards as hand_cards
-from rummykit.melds import format_placed
-from rummykit.moves import Move
+from rummykit.moves import Draw, Move
+from rummykit.outcome import DRAW, HandResult
 from rummykit.rl.actions import ActionSpace, Decision
+from rummykit.rl.bounds import hand_limit
 from rummykit.rl.observation import Observation
+from rummykit.rl.openspiel_observer import Action, RummyObserver, view_text
 from rummykit.rules import Rules, find_rules
 from rummykit.views import PlayerView, resample, view
 
 GAME_NAMES = {name: f"python_rummykit_{name}" for name in ("basic", "traditional", "contract")}
 RETURNS = ("relative", "points")
 DEFAULT_MAX_TURNS = 200
+DEFAULT_MAX_HANDS = 50
 
 
 def _game_type(rule_set: str, utility: Any = pyspiel.GameType.Utility.ZERO_SUM
                ) -> pyspiel.GameType:
     low, high = find_rules(rule_set).player_range
     return pyspiel.GameType(
-        short_name=GAME_NAMES[rule_set], long_name=f"rummykit {rule_set} rummy (one hand)",
+        short_name=GAME_NAMES[rule_set], long_name=f"rummykit {rule_set} rummy",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -85,11 +94,12 @@ def _game_type(rule_set: str, utility: Any = pyspiel.GameType.Utility.ZERO_SUM
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification={"players": low, "dealer": 0, "max_turns": DEFAULT_MAX_TURNS,
-                                 "options": "{}", "returns": "relative"})
+                                 "options": "{}", "returns": "relative", "match": False,
+                                 "max_hands": DEFAULT_MAX_HANDS})
 
 
 class RummyGame(pyspiel.Game):  # type: ignore[misc]
-    """One hand of a rummykit rule set (see the module docstring)."""
+    """One hand, or one match, of a rummykit rule set (see the module docstring)."""
 
     def __init__(self, rule_set: str, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
@@ -107,43 +117,68 @@ class RummyGame(pyspiel.Game):  # type: ignore[misc]
         self.relative = values["returns"] == "relative"
         if values["returns"] not in RETURNS:
             raise ValueError(f"returns {values['returns']!r}: expected relative or points")
+        self.whole_match = bool(values["match"])
+        fixed = rules.game_end == "fixed_hands"
+        #: the most hands a game plays
+        self.max_hands = (rules.num_hands if fixed else int(values["max_hands"])) \
+            if self.whole_match else 1
+        if self.max_hands < 1:
+            raise ValueError(f"max_hands {values['max_hands']}: expected at least 1")
         self.pack = standard_pack(*rules.pack_spec(players))
         self.penalty = rules.scoring == "penalty"
         bound = float(sum(card_points(c, rules.ace_value, rules.joker_points)
                           for c in self.pack) * max(1, rules.going_rummy_multiplier))
+        if self.whole_match:
+            bound = bound * self.max_hands if fixed else rules.target_for(players) - 1 + bound
         low, high = (-bound, bound) if self.relative else \
             (-bound, 0.0) if self.penalty else (0.0, bound)
         turns = rules.max_turns_per_hand or DEFAULT_MAX_TURNS
+        #: the most player actions in a hand: per turn a draw, a discard, and at most two
+        #: per card held (each play places a card; a swap takes a joker to place again)
+        self.history_length = turns * (2 + 2 * hand_limit(rules, players))
         info = pyspiel.GameInfo(
             num_distinct_actions=self.space.size, max_chance_outcomes=self.space.num_cards,
             num_players=players, min_utility=low, max_utility=high,
             utility_sum=0.0 if self.relative else None,
-            max_game_length=len(self.pack) + turns * (len(self.pack) + 5))
+            max_game_length=self.max_hands * (len(self.pack) + self.history_length))
         general = pyspiel.GameType.Utility.GENERAL_SUM
         kind = _game_type(rule_set) if self.relative else _game_type(rule_set, general)
         super().__init__(kind, info, {k: v for k, v in values.items()})
 
     def new_initial_state(self) -> RummyState:
-        """A hand about to be dealt."""
+        """A hand (the first of a match) about to be dealt."""
         return RummyState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: dict[str, Any] | None = None) -> RummyObserver:
-        """The observer of both strings and tensors (built from the seat's view)."""
+        """The observer of strings and tensors: the seat's view, with the hand's history
+        for a perfect-recall type (the information state)."""
         if params:
             raise ValueError(f"observation parameters not supported; passed {params}")
         single = pyspiel.PrivateInfoType.SINGLE_PLAYER
         if iig_obs_type is not None and iig_obs_type.private_info != single:
             raise ValueError("only single-player observers (a seat's view) are supported")
-        return RummyObserver(self)
+        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return RummyObserver(self, history=recall)
+
+
+def match_over(rules: Rules, totals: list[int], hands: int, result: HandResult) -> bool:
+    """Does the match end with this hand (``hands`` played, this one included)? As
+    :class:`rummykit.match.Match` decides it (RULES.md §1.10)."""
+    if result.result == DRAW and rules.draw_ends_match:
+        return True
+    if rules.game_end == "target":
+        return max(totals) >= rules.target_for(len(totals))
+    return hands >= rules.num_hands
 
 
 class _Position:
     """A state's data: OpenSpiel clones a Python state by deep-copying its attributes, so
     they live here, copied cheaply (the game shared, the decision cache dropped), and
-    pickle as the deal and the moves (OpenSpiel's serialization)."""
+    pickle as the deals and the moves (OpenSpiel's serialization)."""
 
-    __slots__ = ("decision", "deck", "game", "hand", "moves", "prefix", "remaining")
+    __slots__ = ("decision", "deck", "game", "hand", "history", "moves", "over", "played",
+                 "prefix", "remaining", "totals")
 
     def __init__(self, game: RummyGame, deck: list[int], remaining: Counter[int],
                  hand: HandState | None, prefix: tuple[int, ...],
@@ -155,6 +190,23 @@ class _Position:
         self.prefix = prefix
         self.moves = moves  # None in a resampled world, which has no history of its own
         self.decision: Decision | None = None
+        #: the hand's player actions (the information state's history)
+        self.history: list[Action] = []
+        #: the match totals of the hands finished (always 0 in a one-hand game)
+        self.totals = [0] * game.space.players
+        #: the deck and moves of every hand finished (whole matches)
+        self.played: list[tuple[list[int], list[Move]]] = []
+        self.over = False  # the match is over (whole matches)
+
+    @property
+    def deal_index(self) -> int:
+        """The number of the hand being played (0-based)."""
+        return len(self.played)
+
+    @property
+    def dealer(self) -> int:
+        """The dealer of the hand being played: one seat left per hand."""
+        return (self.game.dealer + self.deal_index) % self.game.space.players
 
     def deal(self, card: int) -> None:
         """The next card of the pack; the hand starts once the pack is dealt."""
@@ -164,45 +216,81 @@ class _Position:
         self.deck.append(card)
         if len(self.deck) == len(self.game.pack):
             game = self.game
-            dealt = HandState.from_deck(game.rules, game.space.players, game.dealer, self.deck)
+            dealt = HandState.from_deck(game.rules, game.space.players, self.dealer,
+                                        self.deck, deal_index=self.deal_index)
             self.hand = dealt.copy()  # a copy: rebuilds shuffle by position
 
     def play(self, move: Move) -> None:
-        """Make a legal move."""
-        assert self.hand is not None
-        self.hand.push(move)
+        """Make a legal move; in a whole match, a hand's end deals the next one."""
+        hand = self.hand
+        assert hand is not None
+        hand.push(move)
         if self.moves is not None:
             self.moves.append(move)
+        result = hand.result
+        if result is None or not self.game.whole_match:
+            return
+        self.totals = [t + s for t, s in zip(self.totals, result.scores, strict=True)]
+        hands = self.deal_index + 1
+        self.over = hands >= self.game.max_hands or match_over(
+            self.game.rules, self.totals, hands, result)
+        if not self.over:
+            self.played.append((self.deck, self.moves or []))
+            self.deck, self.remaining, self.hand = [], Counter(self.game.pack), None
+            self.moves = None if self.moves is None else []
+            self.history = []
+
+    def record(self, move: Move, ids: tuple[int, ...]) -> None:
+        """:meth:`play` a move chosen by the action ids ``ids`` (its history's last ones:
+        the earlier groups of a meld are already there when chosen one at a time)."""
+        hand = self.hand
+        assert hand is not None
+        seat = hand.to_move
+        before = hand.hands[seat]
+        history = self.history  # this hand's: a whole match's next hand starts afresh
+        self.play(move)
+        drawn = _drawn(before, hand.hands[seat]) if type(move) is Draw else -1
+        history.extend(Action(seat, a, -1) for a in ids[:-1])
+        history.append(Action(seat, ids[-1], drawn))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         hand = self.hand.copy() if self.hand is not None else None
         moves = None if self.moves is None else self.moves[:]
-        return _Position(self.game, self.deck[:], self.remaining.copy(), hand, self.prefix,
-                         moves)
+        new = _Position(self.game, self.deck[:], self.remaining.copy(), hand, self.prefix,
+                        moves)
+        new.history = self.history[:]
+        new.totals = self.totals[:]
+        new.played = self.played[:]  # finished hands never change
+        new.over = self.over
+        return new
 
     def __reduce__(self) -> tuple[Any, ...]:
         if self.moves is None:
             raise TypeError("a resampled state has no history of its own to serialize")
         game = self.game
         return (_restore, (game.get_type().short_name, dict(game.get_parameters()),
-                           self.deck, self.moves, self.prefix))
+                           [*self.played, (self.deck, self.moves)], self.prefix))
 
 
-def _restore(name: str, params: dict[str, Any], deck: list[int], moves: list[Move],
+def _restore(name: str, params: dict[str, Any], hands: list[tuple[list[int], list[Move]]],
              prefix: tuple[int, ...]) -> _Position:
-    """A pickled position, rebuilt by dealing and playing it again."""
+    """A pickled position, rebuilt by dealing and playing its hands again."""
     game: RummyGame = pyspiel.load_game(name, params)
     position = _Position(game, [], Counter(game.pack), None, (), [])
-    for card in deck:
-        position.deal(card)
-    for move in moves:
-        position.play(move)
+    for deck, moves in hands:
+        for card in deck:
+            position.deal(card)
+        for move in moves:
+            position.record(move, game.space.actions(move))
     position.prefix = tuple(prefix)
+    if prefix:
+        assert position.hand is not None
+        position.history += [Action(position.hand.to_move, a, -1) for a in prefix]
     return position
 
 
 class RummyState(pyspiel.State):  # type: ignore[misc]
-    """A hand being dealt or played."""
+    """A hand being dealt or played (in a whole match: the match so far)."""
 
     def __init__(self, game: RummyGame) -> None:
         super().__init__(game)
@@ -238,12 +326,12 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
 
     # -- the OpenSpiel state API ----------------------------------------------------------
     def current_player(self) -> int:
-        """The seat to move, CHANCE while dealing, TERMINAL once the hand is over."""
+        """The seat to move, CHANCE while dealing, TERMINAL once the game is over."""
+        if self.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
         hand = self.position.hand
         if hand is None:
             return int(pyspiel.PlayerId.CHANCE)
-        if hand.result is not None:
-            return int(pyspiel.PlayerId.TERMINAL)
         return hand.to_move
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -257,17 +345,20 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         position = self.position
-        if position.hand is None:
+        hand = position.hand
+        if hand is None:
             position.deal(action)
             return
+        seat = hand.to_move
         decision = self.decision()
         move = decision.choose(action)
         if move is None:  # one group of a meld chosen: the same seat chooses the next
             position.prefix = decision.prefix
+            position.history.append(Action(seat, action, -1))
             return
         position.prefix = ()
         position.decision = None
-        position.play(move)
+        position.record(move, (action,))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -275,133 +366,67 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
         return str(self.rummy.space.describe(action))
 
     def is_terminal(self) -> bool:
-        """True once the hand has a result."""
-        hand = self.position.hand
+        """True once the hand has a result (in a whole match: once the match is over)."""
+        position = self.position
+        if position.game.whole_match:
+            return position.over
+        hand = position.hand
         return hand is not None and hand.result is not None
 
     def returns(self) -> list[float]:
-        """Each seat's result of the hand (0 before the end); see the module docstring."""
-        hand = self.position.hand
+        """Each seat's result of the hand (of the match: its totals), 0 before the end;
+        see the module docstring."""
         players = self.rummy.space.players
-        if hand is None or hand.result is None:
+        if not self.is_terminal():
             return [0.0] * players
-        penalty = self.rummy.penalty
-        points = [float(-s if penalty else s) for s in hand.result.scores]
+        position = self.position
+        hand = position.hand
+        assert hand is not None and hand.result is not None
+        scores = position.totals if position.game.whole_match else hand.result.scores
+        points = [float(-s if self.rummy.penalty else s) for s in scores]
         if self.rummy.relative:
             mean = sum(points) / players
             return [p - mean for p in points]
         return points
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> RummyState:
-        """A state ``player_id`` cannot tell from this one: the hidden cards dealt anew."""
-        hand = self.position.hand
+        """A state ``player_id`` cannot tell from this one: the hidden cards dealt anew, the
+        history kept (the other seats' stock draws unknown there)."""
+        old = self.position
+        hand = old.hand
         if hand is None:
             raise ValueError("resample_from_infostate: the hand is not dealt yet")
         rng = random.Random(int(probability_sampler() * 2**53))
         sampled = resample(view(hand, player_id), rng)
         sampled.rng = None
         new = RummyState(self.rummy)
-        new.position = _Position(self.rummy, self.position.deck[:], Counter(), sampled.copy(),
-                                 self.position.prefix, None)
+        position = new.position = _Position(self.rummy, old.deck[:], Counter(),
+                                            sampled.copy(), old.prefix, None)
+        position.history = [a if a.seat == player_id else a._replace(drawn=-1)
+                            for a in old.history]
+        position.totals = old.totals[:]
+        position.played = old.played[:]
         return new
 
     def __str__(self) -> str:
-        hand = self.position.hand
+        position = self.position
+        hand = position.hand
+        totals = f" | totals {position.totals}" if position.game.whole_match else ""
         if hand is None:
-            return f"dealing: {format_cards(self.position.deck)}"
+            return f"dealing: {format_cards(position.deck)}{totals}"
         seats = "; ".join(f"{s}: {format_cards(hand.hand_cards(s))}"
                           for s in range(hand.num_players))
         table = ", ".join(str(m) for m in hand.table)
         top = format_card(hand.discard[-1]) if hand.discard else "-"
         return (f"{seats} | table: {table} | discard top {top} ({len(hand.discard)}) | "
-                f"stock {len(hand.stock)} | to move {hand.to_move} {hand.phase}")
+                f"stock {len(hand.stock)} | to move {hand.to_move} {hand.phase}{totals}")
 
 
-class RummyObserver:
-    """Strings and tensors of a seat's view (OpenSpiel's PyObserver interface)."""
-
-    def __init__(self, game: RummyGame) -> None:
-        self.game = game
-        layout = game.observation
-        pending = len(game.space.groups) if game.rules.contract_schedule else 0
-        self.tensor = np.zeros(layout.size + pending, np.float32)
-        self.dict: dict[str, Any] = layout.as_dict(self.tensor[:layout.size])
-        if pending:
-            self.dict["pending"] = self.tensor[layout.size:]
-
-    def set_from(self, state: RummyState, player: int) -> None:
-        """Fill ``tensor`` (and ``dict``, views of it) from ``player``'s view of ``state``."""
-        seen = state.view_of(player)
-        if seen is None:
-            self.tensor.fill(0.0)
-            return
-        layout = self.game.observation
-        layout.build(seen, out=self.tensor[:layout.size])
-        if "pending" in self.dict:
-            pending = self.dict["pending"]
-            pending.fill(0.0)
-            base = self.game.space.group_base
-            for action in state.position.prefix if seen.to_move == player else ():
-                pending[action - base] += 1.0
-
-    def string_from(self, state: RummyState, player: int) -> str:
-        """``player``'s view of ``state`` as one line of text."""
-        seen = state.view_of(player)
-        if seen is None:
-            return _dealing_text(state, player)
-        text = view_text(seen)
-        prefix = state.position.prefix if seen.to_move == player else ()
-        if prefix:
-            space = self.game.space
-            text += " | choosing " + " / ".join(space.describe(a) for a in prefix)
-        return text
-
-
-def _dealing_text(state: RummyState, player: int) -> str:
-    """During the deal: the cards dealt to ``player`` so far (and the upcard once dealt)."""
-    game = state.rummy
-    players = game.space.players
-    size = game.rules.hand_size_for(players)
-    deck = state.position.deck
-    mine = [c for i, c in enumerate(deck[:size * players])
-            if (game.dealer + 1 + i) % players == player]
-    upcard = format_card(deck[size * players]) if len(deck) > size * players else "-"
-    return f"seat {player} dealing {len(deck)} | hand {format_cards(sorted(mine))} | " \
-           f"upcard {upcard}"
-
-
-def _seat_cards(hands: Sequence[int]) -> str:
-    return ", ".join(format_cards(hand_cards(h)) or "-" for h in hands)
-
-
-def view_text(seen: PlayerView) -> str:
-    """A seat's view as one line: everything in it, in a fixed order."""
-    table = "; ".join(
-        f"{n}: {' '.join(format_placed(c) for c in m.cards)} by "
-        f"{''.join(str(p) for p in m.placed_by)}" for n, m in enumerate(seen.table, 1))
-    discarded = ", ".join(format_cards(c for c in range(53) if d >> c & 1) or "-"
-                          for d in seen.discarded)
-    parts = [
-        f"seat {seen.seat} deal {seen.deal_index} dealer {seen.dealer} to_move {seen.to_move} "
-        f"{seen.phase} turn {seen.turn_count}",
-        f"hand {format_cards(hand_cards(seen.hand))}",
-        f"sizes {' '.join(map(str, seen.hand_sizes))} stock {seen.stock_size}",
-        f"table {table or '-'}",
-        f"discard {format_cards(seen.discard) or '-'}",
-        f"known {_seat_cards(seen.known)}",
-        f"discarded {discarded}",
-        f"taken {format_card(seen.taken) if seen.taken >= 0 else '-'} melds "
-        f"{seen.melds_this_turn} placed {int(seen.placed_this_turn)} ever {seen.ever_placed} "
-        f"rebuilds {seen.rebuilds}",
-    ]
-    if seen.rules.contract_schedule:
-        dug = format_card(seen.dig_duty) if seen.dig_duty >= 0 else "-"
-        parts.append(f"down {seen.down} went_down {int(seen.went_down)} dig {dug} "
-                     f"jokers {seen.joker_duty}")
-    if seen.result is not None:
-        parts.append(f"result {seen.result.result} {seen.result.winner} "
-                     f"{list(seen.result.scores)} revealed {_seat_cards(seen.revealed)}")
-    return " | ".join(parts)
+def _drawn(before: int, after: int) -> int:
+    """The card a draw added to a hand (hands of :mod:`rummykit.handset`)."""
+    added = Counter(handset.cards(after))
+    added.subtract(handset.cards(before))
+    return next(card for card, count in added.items() if count > 0)
 
 
 class BasicGame(RummyGame):

@@ -5,8 +5,12 @@ Observations are the dict of the PettingZoo environment (``observation``: the fl
 and ``info["action_mask"]`` / :meth:`RummyGymEnv.action_masks` give the mask too. The bots
 (``opponents``: a level ``easy`` .. ``expert`` or a bot name such as ``random`` or
 ``greedy``; one name for all, or a list per other seat in seat order) move between the
-agent's actions. The reward is the agent's real points (see :mod:`rummykit.rl.game`; ``zero_sum``
-subtracts the seats' mean), including those of hands that end on a bot's move.
+agent's actions. The default opponent is ``easy`` (greedy play that now and then discards
+at random: quick to run, beatable, and it punishes a careless agent; ``medium`` was the
+default before). The reward is the agent's real points (see :mod:`rummykit.rl.game`),
+including those of hands that end on a bot's move; by default an episode is one hand and
+the points are zero-sum, so a lost hand pays less than zero (``reward="match",
+zero_sum=False``: the former defaults).
 
 An action outside the mask ends the episode (``terminated``) with ``illegal_reward``
 (-100 by default; ``None`` raises ``ValueError`` instead), so that any id of the space is
@@ -42,13 +46,15 @@ class RummyGymEnv(gym.Env[Obs, np.int64]):
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(self, rules: str | Rules = "basic", players: int = 2, *, seat: int = 0,
-                 opponents: str | Sequence[str] = "medium",
-                 options: Mapping[str, Any] | None = None, reward: str = "match",
-                 zero_sum: bool = False, illegal_reward: float | None = -100.0,
+                 opponents: str | Sequence[str] = "easy",
+                 options: Mapping[str, Any] | None = None, reward: str = "hand",
+                 zero_sum: bool = True, normalize: bool = False, compact: bool = False,
+                 illegal_reward: float | None = -100.0,
                  render_mode: str | None = None) -> None:
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode {render_mode!r}: expected ansi or human")
-        self.game = Game(rules, players, options=options, reward=reward, zero_sum=zero_sum)
+        self.game = Game(rules, players, options=options, reward=reward, zero_sum=zero_sum,
+                         normalize=normalize, compact=compact)
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat}: expected 0..{players - 1}")
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
@@ -61,10 +67,10 @@ class RummyGymEnv(gym.Env[Obs, np.int64]):
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
         obs = self.game.observation
-        size = self.game.actions.size
+        size = self.game.num_actions
         self.observation_space = spaces.Dict({  # type: ignore[assignment]
             "observation": spaces.Box(low=np.zeros(obs.size, dtype=np.float32),
-                                      high=obs.high, dtype=np.float32),
+                                      high=self.game.high, dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
         })
         self.action_space = spaces.Discrete(size)
@@ -101,9 +107,7 @@ class RummyGymEnv(gym.Env[Obs, np.int64]):
         gained = 0.0
         while not game.done and game.to_move != self.seat:
             seat = game.to_move
-            move = self.bots[seat].choose(game.seen(seat), self._bot_rng)
-            for action in game.actions.actions(move):
-                game.act(action)
+            game.play(self.bots[seat].choose(game.seen(seat), self._bot_rng))
             gained += game.rewards[self.seat]
         return gained
 
