@@ -4,35 +4,38 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, TypeVar
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 
-from rummykit.errors import RummyError
 from rummykit.record import dumps, loads
 from rummykit.server.errors import ServerError
-from rummykit.server.replays import check, parse_seat, replay_out
-from rummykit.server.routes_tables import HubDep
+from rummykit.server.replays import check, parse_record, parse_seat, replay_out
+from rummykit.server.routes_tables import HubDep, MatchNoPath, TableIdPath, spend
 from rummykit.server.wire import ReplayCreated, ReplayOut
 
+_T = TypeVar("_T")
 router = APIRouter(prefix="/api", tags=["replays"])
-#: the largest record accepted
-MAX_RECORD_BYTES = 2_000_000
+ReplayIdPath = Annotated[str, Path(min_length=1, max_length=40)]
+#: replays are worked out one at a time (each holds the interpreter for its length)
+_replaying = asyncio.Semaphore(1)
+
+
+async def _replayed(call: Callable[..., _T], *args: object) -> _T:
+    """Run a replay in a thread, one at a time."""
+    async with _replaying:
+        return await asyncio.to_thread(call, *args)
 
 
 @router.post("/replays", status_code=201)
 async def upload(request: Request, hub: HubDep) -> ReplayCreated:
-    """Upload a ``.rummy.json`` record (the request body) to watch it."""
-    body = await request.body()
-    if len(body) > MAX_RECORD_BYTES:
-        raise ServerError("too_large", f"a record may hold at most {MAX_RECORD_BYTES} bytes")
-    try:
-        record = loads(body.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ServerError("record", "the record is not UTF-8") from None
-    except RummyError as error:
-        raise ServerError("record", str(error)) from None
-    count = check(record)
+    """Upload a ``.rummy.json`` record (the request body, at most ``max_record_bytes``,
+    ``max_record_frames`` deals and moves) to watch it."""
+    spend(request, request.app.state.quotas.uploads, "uploads")
+    body = await request.body()  # the edge refuses a body past max_record_bytes (413)
+    record = parse_record(body, hub.settings.max_record_frames)
+    count = await _replayed(check, record)
     replay_id = secrets.token_urlsafe(8)
     await hub.db(hub.storage.save_replay, replay_id, dumps(record))
     return ReplayCreated(id=replay_id, frames=count)
@@ -52,15 +55,15 @@ SeatQuery = Annotated[str | None, Query(
 
 
 @router.get("/replays/{replay_id}")
-async def watch(replay_id: str, hub: HubDep, seat: SeatQuery = None) -> ReplayOut:
+async def watch(replay_id: ReplayIdPath, hub: HubDep, seat: SeatQuery = None) -> ReplayOut:
     """Every frame of an uploaded record, as ``seat`` saw it (default: a spectator;
     ``all``: with every seat's cards)."""
     record = loads(await _record_text(hub, replay_id))
-    return await asyncio.to_thread(replay_out, replay_id, record, parse_seat(seat))
+    return await _replayed(replay_out, replay_id, record, parse_seat(seat))
 
 
 @router.get("/tables/{table_id}/matches/{match_no}/replay")
-async def match_replay(table_id: str, match_no: int, hub: HubDep,
+async def match_replay(table_id: TableIdPath, match_no: MatchNoPath, hub: HubDep,
                        seat: SeatQuery = "all") -> ReplayOut:
     """Every frame of a finished match of a table (default: with every seat's cards);
     ``not_over`` while the match is being played."""
@@ -70,12 +73,12 @@ async def match_replay(table_id: str, match_no: int, hub: HubDep,
     text = await hub.db(hub.storage.record, table_id, match_no)
     if text is None:
         raise ServerError("not_found", f"table {table_id!r} has no finished match {match_no}")
-    return await asyncio.to_thread(replay_out, f"{table_id}-{match_no}", loads(text),
+    return await _replayed(replay_out, f"{table_id}-{match_no}", loads(text),
                                    parse_seat(seat))
 
 
 @router.get("/replays/{replay_id}/record")
-async def replay_record(replay_id: str, hub: HubDep) -> Response:
+async def replay_record(replay_id: ReplayIdPath, hub: HubDep) -> Response:
     """The uploaded record itself."""
     text = await _record_text(hub, replay_id)
     return Response(text, media_type="application/json", headers={
