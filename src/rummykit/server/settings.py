@@ -55,8 +55,8 @@ class Settings(BaseSettings):
     # -- limits and browser protections (docs/operating.md) -----------------------------
     #: HTTP requests to ``/api`` and WebSocket upgrades per client address: sustained per
     #: second, and the burst allowed; over it a request gets 429 ``rate_limited``
-    http_rate_per_second: float = Field(default=10.0, gt=0)
-    http_rate_burst: int = Field(default=60, ge=1)
+    http_rate_per_second: float = Field(default=20.0, gt=0)
+    http_rate_burst: int = Field(default=120, ge=1)
     #: tables one address may create: this many at once, refilled over ``quota_seconds``
     table_quota: int = Field(default=60, ge=1)
     #: records one address may upload: this many at once, refilled over ``quota_seconds``
