@@ -66,7 +66,7 @@ class Settings(BaseSettings):
     #: body is refused with 413 ``too_large`` before it is read (or as soon as it has
     #: streamed past the limit when it gives no length)
     max_body_bytes: int = Field(default=65536, ge=1024)
-    max_record_bytes: int = Field(default=2_000_000, ge=1024)
+    max_record_bytes: int = Field(default=1_000_000, ge=1024)
     #: the longest uploaded record, in frames (a deal or a move each); counted before the
     #: record is replayed
     max_record_frames: int = Field(default=5000, ge=10)
