@@ -179,3 +179,24 @@ def play_out(players: list[Player], rng: random.Random, limit: int = 100000) -> 
         p.catch_up(max(q.version for q in players))
     return made
 
+
+
+def pick_port() -> int:
+    """A free loopback port for a test server: the first free one of
+    ``RUMMYKIT_TEST_PORTS`` (e.g. ``18200-18299``) when it is set, else any free one."""
+    import socket
+
+    span = os.environ.get("RUMMYKIT_TEST_PORTS")
+    candidates = [0]
+    if span:
+        low, high = (int(p) for p in span.split("-"))
+        candidates = list(range(low, high + 1))
+    for port in candidates:
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            found: int = s.getsockname()[1]
+            return found
+    raise RuntimeError(f"no free port in {span}")

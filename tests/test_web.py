@@ -25,7 +25,7 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocket  # noqa: E402
 
-from rummykit.server.loadbench import free_port  # noqa: E402
+from test_server_support import pick_port  # noqa: E402
 
 CHROMIUM = os.environ.get("RUMMYKIT_CHROMIUM", "/usr/bin/chromium")
 GOLDEN = Path(__file__).parent / "data" / "golden"
@@ -53,7 +53,7 @@ def _rummykit() -> list[str]:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real server on a free port with its own SQLite file; bots move at once."""
     folder = tmp_path_factory.mktemp("web-server")
-    port = free_port()
+    port = pick_port()
     env = {**os.environ, "RUMMYKIT_BOT_DELAY": "0", "RUMMYKIT_GRACE_SECONDS": "600"}
     log = (folder / "server.log").open("w")
     process = subprocess.Popen(
