@@ -2,7 +2,9 @@
 
 The first message is ``hello``; then moves, pings, resync requests, rematch votes and
 ``leave``. Every message is parsed here; anything bad gets an ``error`` with a code and the
-connection stays open, except when the client floods or its first message is unusable.
+connection stays open, except when the client floods, says no ``hello`` in time or
+does not read what it is sent; each close has a code and a reason that say which
+(docs/protocol.md, Close codes).
 """
 
 from __future__ import annotations
