@@ -148,6 +148,20 @@ def test_a_long_record_is_refused_before_it_is_replayed(client: TestClient) -> N
     assert error_of(bad)[:2] == (422, "record")
 
 
+def test_a_table_match_longer_than_the_bound_is_not_replayed(tmp_path: Path) -> None:
+    with running(edge_settings(tmp_path, max_record_frames=10)) as c:
+        created = create(c, [{"kind": "bot", "level": "greedy"},
+                             {"kind": "bot", "level": "greedy"}], options={"target_score": 10})
+        table = created["table"]["id"]
+        deadline = time.monotonic() + 60
+        while c.get(f"/api/tables/{table}").json()["status"] != "over":
+            assert time.monotonic() < deadline, "the bots did not finish"
+            time.sleep(0.05)
+        assert c.get(f"/api/tables/{table}/matches/0/record").status_code == 200
+        status, code, message = error_of(c.get(f"/api/tables/{table}/matches/0/replay"))
+        assert (status, code) == (422, "record") and "at most 10" in message
+
+
 @pytest.mark.parametrize(("options", "quoted"), [
     ({"num_hands": 10**9}, "options.num_hands: 1000000000 is out of range: allowed 1 to 50"),
     ({"num_hands": 1e9}, "options.num_hands: 1000000000.0 is out of range"),

@@ -10,6 +10,8 @@ from urllib.parse import urlsplit
 from starlette.types import Scope
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+#: the port a URL scheme implies (``https://a`` is the origin of ``Host: a:443``)
+DEFAULT_PORTS = {"http": 80, "https": 443}
 #: the longest address string kept as a key (a forged header cannot make huge keys)
 MAX_ADDRESS = 64
 
@@ -79,6 +81,8 @@ def origin_allowed(scope: Scope, allowed: Iterable[str]) -> bool:
     >>> other = {"headers": [(b"host", b"rummy.test"), (b"origin", b"http://evil.test")]}
     >>> origin_allowed(same, ()), origin_allowed(other, ()), origin_allowed(other, ["*"])
     (True, False, True)
+    >>> origin_allowed({"headers": [(b"host", b"a.test:443"), (b"origin", b"https://a.test")]}, ())
+    True
     """
     origin = header(scope, b"origin")
     if origin is None:
@@ -92,4 +96,7 @@ def origin_allowed(scope: Scope, allowed: Iterable[str]) -> bool:
         parts = urlsplit(origin)
     except ValueError:
         return False
-    return bool(host) and parts.scheme in ("http", "https") and parts.netloc == host
+    if not host or parts.scheme not in DEFAULT_PORTS:
+        return False
+    default = f":{DEFAULT_PORTS[parts.scheme]}"
+    return parts.netloc.removesuffix(default) == host.removesuffix(default)

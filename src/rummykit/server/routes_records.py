@@ -73,8 +73,8 @@ async def match_replay(table_id: TableIdPath, match_no: MatchNoPath, hub: HubDep
     text = await hub.db(hub.storage.record, table_id, match_no)
     if text is None:
         raise ServerError("not_found", f"table {table_id!r} has no finished match {match_no}")
-    return await _replayed(replay_out, f"{table_id}-{match_no}", loads(text),
-                                   parse_seat(seat))
+    record = parse_record(text.encode(), hub.settings.max_record_frames)  # bounded first
+    return await _replayed(replay_out, f"{table_id}-{match_no}", record, parse_seat(seat))
 
 
 @router.get("/replays/{replay_id}/record")
