@@ -41,7 +41,11 @@ def settings_for(backend: str, tmp_path: Path, **overrides: Any) -> Settings:
         else fresh_postgres_schema()
     base: dict[str, Any] = {"database_url": url, "bot_delay": 0.0, "grace_seconds": 60.0,
                             "allow_seeds": True, "rate_per_second": 1000.0,
-                            "rate_burst": 1000, "max_turns_per_hand": 150}
+                            "rate_burst": 1000, "max_turns_per_hand": 150,
+                            # one test client makes every request: lift the per-address
+                            # limits (tests of the limits set their own)
+                            "http_rate_per_second": 1000.0, "http_rate_burst": 1000,
+                            "table_quota": 1000, "upload_quota": 1000}
     base.update(overrides)
     return Settings.model_validate(base)
 
