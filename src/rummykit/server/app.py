@@ -18,6 +18,7 @@ from rummykit.server.edge import Edge
 from rummykit.server.errors import ServerError
 from rummykit.server.hub import Hub
 from rummykit.server.ratelimit import Quotas
+from rummykit.server.replaypool import ReplayRunner
 from rummykit.server.settings import Settings
 from rummykit.server.storage import SqlStorage
 from rummykit.web import mount_web
@@ -49,11 +50,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub = Hub(settings, SqlStorage(settings.database_url, settings.sqlite_synchronous))
         app.state.hub = hub
+        app.state.replays = ReplayRunner(settings.replay_processes, settings.replay_memory_mb)
         await hub.start()
         gc.freeze()  # what startup made lives on: keep it out of the collector's walks
         try:
             yield
         finally:
+            app.state.replays.close()
             await hub.stop()
 
     app = FastAPI(title="rummykit server", lifespan=lifespan, docs_url=None,

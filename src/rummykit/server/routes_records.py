@@ -2,30 +2,27 @@
 
 from __future__ import annotations
 
-import asyncio
 import secrets
-from collections.abc import Callable
-from typing import Annotated, TypeVar
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request, Response
 
-from rummykit.record import dumps, loads
 from rummykit.server.errors import ServerError
-from rummykit.server.replays import check, parse_record, parse_seat, replay_out
+from rummykit.server.replaypool import ReplayRunner, checked_upload, frames_json
 from rummykit.server.routes_tables import HubDep, MatchNoPath, TableIdPath, spend
 from rummykit.server.wire import ReplayCreated, ReplayOut
 
-_T = TypeVar("_T")
 router = APIRouter(prefix="/api", tags=["replays"])
 ReplayIdPath = Annotated[str, Path(min_length=1, max_length=40)]
-#: replays are worked out one at a time (each holds the interpreter for its length)
-_replaying = asyncio.Semaphore(1)
 
 
-async def _replayed(call: Callable[..., _T], *args: object) -> _T:
-    """Run a replay in a thread, one at a time."""
-    async with _replaying:
-        return await asyncio.to_thread(call, *args)
+def _runner(request: Request) -> ReplayRunner:
+    runner: ReplayRunner = request.app.state.replays
+    return runner
+
+
+def _json(text: str) -> Response:
+    return Response(text, media_type="application/json")
 
 
 @router.post("/replays", status_code=201)
@@ -34,10 +31,10 @@ async def upload(request: Request, hub: HubDep) -> ReplayCreated:
     ``max_record_frames`` deals and moves) to watch it."""
     spend(request, request.app.state.quotas.uploads, "uploads")
     body = await request.body()  # the edge refuses a body past max_record_bytes (413)
-    record = parse_record(body, hub.settings.max_record_frames)
-    count = await _replayed(check, record)
+    count, text = await _runner(request).run(checked_upload, body,
+                                             hub.settings.max_record_frames)
     replay_id = secrets.token_urlsafe(8)
-    await hub.db(hub.storage.save_replay, replay_id, dumps(record))
+    await hub.db(hub.storage.save_replay, replay_id, text)
     return ReplayCreated(id=replay_id, frames=count)
 
 
@@ -54,17 +51,19 @@ SeatQuery = Annotated[str | None, Query(
                 "(a spectator's view)")]
 
 
-@router.get("/replays/{replay_id}")
-async def watch(replay_id: ReplayIdPath, hub: HubDep, seat: SeatQuery = None) -> ReplayOut:
+@router.get("/replays/{replay_id}", response_model=ReplayOut)
+async def watch(replay_id: ReplayIdPath, request: Request, hub: HubDep,
+                seat: SeatQuery = None) -> Response:
     """Every frame of an uploaded record, as ``seat`` saw it (default: a spectator;
     ``all``: with every seat's cards)."""
-    record = loads(await _record_text(hub, replay_id))
-    return await _replayed(replay_out, replay_id, record, parse_seat(seat))
+    text = await _record_text(hub, replay_id)
+    return _json(await _runner(request).run(frames_json, replay_id, text, seat,
+                                            hub.settings.max_record_frames))
 
 
-@router.get("/tables/{table_id}/matches/{match_no}/replay")
-async def match_replay(table_id: TableIdPath, match_no: MatchNoPath, hub: HubDep,
-                       seat: SeatQuery = "all") -> ReplayOut:
+@router.get("/tables/{table_id}/matches/{match_no}/replay", response_model=ReplayOut)
+async def match_replay(table_id: TableIdPath, match_no: MatchNoPath, request: Request,
+                       hub: HubDep, seat: SeatQuery = "all") -> Response:
     """Every frame of a finished match of a table (default: with every seat's cards);
     ``not_over`` while the match is being played."""
     table = await hub.get(table_id)
@@ -73,8 +72,8 @@ async def match_replay(table_id: TableIdPath, match_no: MatchNoPath, hub: HubDep
     text = await hub.db(hub.storage.record, table_id, match_no)
     if text is None:
         raise ServerError("not_found", f"table {table_id!r} has no finished match {match_no}")
-    record = parse_record(text.encode(), hub.settings.max_record_frames)  # bounded first
-    return await _replayed(replay_out, f"{table_id}-{match_no}", record, parse_seat(seat))
+    return _json(await _runner(request).run(frames_json, f"{table_id}-{match_no}", text,
+                                            seat, hub.settings.max_record_frames))
 
 
 @router.get("/replays/{replay_id}/record")

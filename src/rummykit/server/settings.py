@@ -87,3 +87,8 @@ class Settings(BaseSettings):
     trusted_proxies: str = ""
     #: the CSP ``frame-ancestors`` sources allowed to frame the pages (``'none'``: none)
     frame_ancestors: str = "'none'"
+    #: replays (checking an upload, a record's frames) run one at a time in a worker
+    #: process (1) or in a thread of the server (0); the worker's address space is
+    #: limited to ``replay_memory_mb`` (0: no limit)
+    replay_processes: int = Field(default=1, ge=0, le=1)
+    replay_memory_mb: int = Field(default=1024, ge=0)

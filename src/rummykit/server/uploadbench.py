@@ -5,7 +5,8 @@ that table's moves.
 Kinds of upload, sent in turn: ``2mb_declared`` (2 MiB with its Content-Length: refused
 from the header), ``2mb_streamed`` (2 MiB with no length: refused once past the limit),
 ``150k_moves`` (a 1.9 MB record of 150,000 moves: refused by its length, before it is
-parsed or replayed), ``record_134`` (a real 134-frame record: accepted after its replay).
+parsed or replayed), ``record_134`` and ``record_2211`` (real records of 134 and 2,211
+frames, basic and contract: accepted after their replay).
 """
 
 from __future__ import annotations
@@ -34,8 +35,10 @@ def bodies(record: bytes) -> dict[str, tuple[bytes, bool]]:
     long = json.loads(record)
     long["hands"] = long["hands"][:1]
     long["hands"][0]["moves"] = ["draw", "discard C2"] * 75_000
+    contract = (GOLDEN / "contract_3p.rummy.json").read_bytes()
     return {"2mb_declared": (b" " * TWO_MIB, False), "2mb_streamed": (b" " * TWO_MIB, True),
-            "150k_moves": (json.dumps(long).encode(), False), "record_134": (record, False)}
+            "150k_moves": (json.dumps(long).encode(), False), "record_134": (record, False),
+            "record_2211": (contract, False)}
 
 
 async def upload(port: int, body: bytes, streamed: bool) -> tuple[int, float]:
