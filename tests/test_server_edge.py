@@ -369,3 +369,19 @@ def test_strikes_fade_so_an_occasional_burst_is_not_cut_off(tmp_path: Path) -> N
             time.sleep(0.2)
             ws.send_json({"type": "ping"})
             assert ws.receive_json()["type"] == "pong"  # still open
+
+
+def test_a_replay_over_the_memory_limit_is_refused_and_the_server_lives_on(
+        tmp_path: Path) -> None:
+    golden = Path(__file__).parent / "data" / "golden"
+    long, short = ((golden / f"{name}.rummy.json").read_bytes()
+                   for name in ("contract_3p", "basic_2p"))
+    # the worker may grow by some 40 MB: checking a record fits, its 2,211 frames
+    # (about 50 MB of objects) do not
+    with running(edge_settings(tmp_path, replay_memory_mb=80)) as c:
+        long_id = c.post("/api/replays", content=long).json()["id"]
+        short_id = c.post("/api/replays", content=short).json()["id"]
+        status, code, message = error_of(c.get(f"/api/replays/{long_id}?seat=all"))
+        assert (status, code) in ((413, "too_large"), (503, "unavailable"))
+        assert "memory" in message
+        assert len(c.get(f"/api/replays/{short_id}").json()["frames"]) == 134  # lives on
