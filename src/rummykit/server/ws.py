@@ -45,6 +45,8 @@ router = APIRouter()
 log = logging.getLogger("rummykit.server")
 #: messages queued for a client that does not read them before it is disconnected
 MAX_QUEUE = 2000
+#: seconds a closing connection has to take the messages still queued for it
+FLUSH_SECONDS = 5.0
 #: close codes (RFC 6455): a normal close, a policy breach (the reason says which), a
 #: server failure
 NORMAL, POLICY, SERVER_ERROR = 1000, 1008, 1011
@@ -98,9 +100,17 @@ class Connection:
             return
 
     async def close(self, code: int = NORMAL, reason: str = "") -> None:
-        """Flush the queue, then close with ``code`` and ``reason``."""
+        """Flush the queue, then close with ``code`` and ``reason``; a peer that does not
+        take the rest within ``FLUSH_SECONDS`` is dropped."""
         self.end(code, reason)
-        await asyncio.gather(self.writer, return_exceptions=True)
+        await self.finish()
+
+    async def finish(self) -> None:
+        """Wait for the writer to end (at most ``FLUSH_SECONDS``, then stop it)."""
+        done, _ = await asyncio.wait({self.writer}, timeout=FLUSH_SECONDS)
+        if not done:
+            self.writer.cancel()
+            await asyncio.gather(self.writer, return_exceptions=True)
 
 
 def error_text(code: str, message: str, ack: int | None = None) -> str:
@@ -194,7 +204,7 @@ async def socket(websocket: WebSocket) -> None:
     finally:
         hub.disconnect(conn)
         conn.end(NORMAL, "")
-        await asyncio.gather(conn.writer, return_exceptions=True)
+        await conn.finish()
 
 
 class _Leave(Exception):
