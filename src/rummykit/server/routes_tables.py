@@ -55,6 +55,7 @@ HubDep = Annotated[Hub, Depends(get_hub)]
 TokenHeader = Annotated[str, Header(alias="X-Seat-Token", min_length=1, max_length=100)]
 TableIdPath = Annotated[str, Path(min_length=1, max_length=40)]
 MatchNoPath = Annotated[int, Path(ge=0, le=MAX_MATCH_NO)]
+TokenPath = Annotated[str, Path(min_length=1, max_length=100)]
 
 
 @router.post("/tables", status_code=201)
@@ -110,7 +111,7 @@ async def table_hint(table_id: TableIdPath, token: TokenHeader, hub: HubDep) -> 
 
 
 @router.get("/seats/{token}")
-async def seat_of_token(token: str, hub: HubDep) -> SeatOfToken:
+async def seat_of_token(token: TokenPath, hub: HubDep) -> SeatOfToken:
     """Where a secret token sits (for a private URL)."""
     table, seat = await hub.by_token(token)
     return SeatOfToken(table=table.id, seat=seat, name=table.seats[seat].name or "")
