@@ -56,7 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
-            app.state.replays.close()
+            await app.state.replays.stop()
             await hub.stop()
 
     app = FastAPI(title="rummykit server", lifespan=lifespan, docs_url=None,

@@ -81,3 +81,9 @@ class ReplayRunner:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+    async def stop(self) -> None:
+        """Stop the worker once its running call (if any) is done."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
