@@ -41,7 +41,11 @@ def settings_for(backend: str, tmp_path: Path, **overrides: Any) -> Settings:
         else fresh_postgres_schema()
     base: dict[str, Any] = {"database_url": url, "bot_delay": 0.0, "grace_seconds": 60.0,
                             "allow_seeds": True, "rate_per_second": 1000.0,
-                            "rate_burst": 1000, "max_turns_per_hand": 150}
+                            "rate_burst": 1000, "max_turns_per_hand": 150,
+                            # one test client makes every request: lift the per-address
+                            # limits (tests of the limits set their own)
+                            "http_rate_per_second": 1000.0, "http_rate_burst": 1000,
+                            "table_quota": 1000, "upload_quota": 1000}
     base.update(overrides)
     return Settings.model_validate(base)
 
@@ -179,3 +183,24 @@ def play_out(players: list[Player], rng: random.Random, limit: int = 100000) -> 
         p.catch_up(max(q.version for q in players))
     return made
 
+
+
+def pick_port() -> int:
+    """A free loopback port for a test server: the first free one of
+    ``RUMMYKIT_TEST_PORTS`` (e.g. ``18200-18299``) when it is set, else any free one."""
+    import socket
+
+    span = os.environ.get("RUMMYKIT_TEST_PORTS")
+    candidates = [0]
+    if span:
+        low, high = (int(p) for p in span.split("-"))
+        candidates = list(range(low, high + 1))
+    for port in candidates:
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            found: int = s.getsockname()[1]
+            return found
+    raise RuntimeError(f"no free port in {span}")

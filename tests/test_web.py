@@ -9,14 +9,17 @@ directory named by ``RUMMYKIT_WEB_ARTIFACTS`` (default: a pytest temporary direc
 
 from __future__ import annotations
 
+import http.server
 import json
 import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +28,7 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocket  # noqa: E402
 
-from rummykit.server.loadbench import free_port  # noqa: E402
+from test_server_support import pick_port  # noqa: E402
 
 CHROMIUM = os.environ.get("RUMMYKIT_CHROMIUM", "/usr/bin/chromium")
 GOLDEN = Path(__file__).parent / "data" / "golden"
@@ -53,7 +56,7 @@ def _rummykit() -> list[str]:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real server on a free port with its own SQLite file; bots move at once."""
     folder = tmp_path_factory.mktemp("web-server")
-    port = free_port()
+    port = pick_port()
     env = {**os.environ, "RUMMYKIT_BOT_DELAY": "0", "RUMMYKIT_GRACE_SECONDS": "600"}
     log = (folder / "server.log").open("w")
     process = subprocess.Popen(
@@ -102,8 +105,9 @@ def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def new_page(browser: Browser, server: str) -> Iterator[Opener]:
-    """Opens a page in a fresh browser context (its own localStorage); page errors are
-    kept in ``page.errors``; the contexts close after the test."""
+    """Opens a page in a fresh browser context (its own localStorage); page errors and
+    Content-Security-Policy violations are kept in ``page.errors``; the contexts close
+    after the test."""
     contexts: list[BrowserContext] = []
 
     def open_page() -> Page:
@@ -113,6 +117,8 @@ def new_page(browser: Browser, server: str) -> Iterator[Opener]:
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda message: errors.append(message.text)
+                if "Content Security Policy" in message.text else None)
         page.errors = errors  # type: ignore[attr-defined]
         return page
 
@@ -567,3 +573,51 @@ def test_the_sheet_and_contract_come_from_the_server(new_page: Opener, server: s
              "2 sets + 1 run", "1 set + 2 runs (of different suits)",
              "3 runs (of different suits), all cards at once with no discard"]
     assert contract == f"Contract: {words[(int(deal.split()[1]) - 1) % 7]}"
+
+
+def test_the_app_runs_under_its_content_security_policy(new_page: Opener, server: str) -> None:
+    """The pages carry the CSP; an injected inline script is refused (and reported, so the
+    other tests would see a violation), and a foreign page cannot frame the app."""
+    page = new_page()
+    response = page.goto("/")
+    assert response is not None
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    page.wait_for_selector("#play-bots")
+    page.evaluate("""() => { const s = document.createElement("script");
+                             s.textContent = "window.injected = 1;";
+                             document.head.append(s); }""")
+    page.wait_for_timeout(200)
+    assert page.evaluate("() => window.injected") is None
+    assert any("Content Security Policy" in e for e in page.errors)  # type: ignore[attr-defined]
+    with framing_page(f'<iframe id="app" src="{server}/"></iframe>') as foreign:
+        framing = new_page()
+        framing.goto(foreign)
+        framing.wait_for_timeout(1500)
+        assert framing.frame_locator("#app").locator("#play-bots").count() == 0
+        assert any("frame-ancestors 'none'" in e for e in framing.errors)  # type: ignore[attr-defined]
+
+
+@contextmanager
+def framing_page(html: str) -> Iterator[str]:
+    """Another local origin (a second port) serving one page; its URL."""
+    body = html.encode()
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_: object) -> None:
+            pass
+
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", pick_port()), Page)
+    thread = threading.Thread(target=other.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{other.server_address[1]}/"
+    finally:
+        other.shutdown()
+        other.server_close()

@@ -8,7 +8,7 @@ from rummykit.errors import RummyError
 STATUS = {
     "bad_request": 400, "bad_json": 400, "bad_message": 400, "unknown_type": 400,
     "too_large": 413, "bad_token": 403, "not_found": 404, "unknown_table": 404,
-    "no_open_seat": 409, "not_started": 409, "match_over": 409, "not_over": 409,
+    "bad_origin": 403, "no_open_seat": 409, "not_started": 409, "match_over": 409, "not_over": 409,
     "not_your_turn": 409, "spectator": 403, "stale_version": 409, "syntax": 422,
     "illegal": 422, "ambiguous": 422, "record": 422, "rate_limited": 429,
     "not_hello": 400, "unavailable": 503, "internal": 500,
@@ -22,6 +22,9 @@ class ServerError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+    def __reduce__(self) -> tuple[type[ServerError], tuple[str, str]]:
+        return ServerError, (self.code, self.message)  # crosses process boundaries whole
 
     @property
     def status(self) -> int:

@@ -162,7 +162,7 @@ class Hub:
         return TableOut(id=table.id, rules=table.rules.name, options=table.row.options,
                         status=table.status, version=table.version,  # type: ignore[arg-type]
                         seats=self.seats_out(table), match=match,
-                        rematch_votes=sorted(table.rematch_votes))
+                        rematch_votes=sorted(table.rematch_votes), private=table.row.private)
 
     def sync_text(self, table: LiveTable, recipient: int) -> str:
         """A full resync for ``recipient``."""
@@ -174,8 +174,9 @@ class Hub:
                        ).model_dump_json()
 
     def lobby(self) -> list[TableOut]:
-        """The newest tables in memory."""
-        newest = sorted(self.tables.values(), key=lambda t: t.row.created, reverse=True)
+        """The newest public tables in memory (private ones are reached by link only)."""
+        listed = (t for t in self.tables.values() if not t.row.private)
+        newest = sorted(listed, key=lambda t: t.row.created, reverse=True)
         return [self.table_out(t) for t in newest[:self.settings.lobby_size]]
 
     # -- broadcasting -------------------------------------------------------------
@@ -234,8 +235,10 @@ class Hub:
                 tokens.append(SeatToken(seat=index, name=want.name, token=token))
                 seats.append(SeatRow(index, "human", want.name, None, hash_token(token),
                                      "human"))
+        private = spec.private if spec.private is not None else \
+            all(s.controller != "open" for s in seats)
         row = TableRow(secrets.token_urlsafe(8), spec.rules, dict(spec.options), "waiting",
-                       0, 0, spec.seed)
+                       0, 0, spec.seed, private=private)
         table = LiveTable(row, seats, rules, self.settings.history)
         async with self.lock(table.id):
             await self.db(self.storage.create_table, dataclasses.replace(row),

@@ -155,9 +155,15 @@ def free_port() -> int:
         return port
 
 
+#: the per-address limits lifted for the benchmark (every client is on 127.0.0.1)
+BENCH_LIMITS = {"RUMMYKIT_HTTP_RATE_PER_SECOND": "100000", "RUMMYKIT_HTTP_RATE_BURST": "100000",
+                "RUMMYKIT_TABLE_QUOTA": "100000", "RUMMYKIT_MAX_CONNECTIONS_PER_ADDRESS": "100000"}
+
+
 def start_server(database_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     """``rummykit serve`` in a child process, once it answers."""
-    env = {**os.environ, "RUMMYKIT_MAX_TURNS_PER_HAND": "200", "RUMMYKIT_GRACE_SECONDS": "600"}
+    env = {**os.environ, "RUMMYKIT_MAX_TURNS_PER_HAND": "200", "RUMMYKIT_GRACE_SECONDS": "600",
+           **BENCH_LIMITS}
     with log.open("ab") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "rummykit.cli", "serve", "--host", "127.0.0.1", "--port",

@@ -2,23 +2,57 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from rummykit import handset
 from rummykit.cards import format_card
 from rummykit.errors import RummyError
 from rummykit.match import Match
-from rummykit.record import Record, replay
+from rummykit.record import Record, from_json, replay
 from rummykit.rules import Rules
 from rummykit.server.errors import ServerError
 from rummykit.server.render import view_out
 from rummykit.server.wire import Frame, ReplayOut
 from rummykit.views import public_view, view
 
-#: the longest record accepted for watching, in frames
-MAX_FRAMES = 20000
+
+def count_frames(data: Any) -> int:
+    """The frames (a deal and each move of every hand) of a record in JSON form, counted
+    without building it; 0 when it has no hands list (:func:`from_json` says why).
+
+    >>> count_frames({"hands": [{"moves": ["draw", "discard SK"]}, {"moves": []}]})
+    4
+    """
+    hands = data.get("hands") if isinstance(data, dict) else None
+    if not isinstance(hands, list):
+        return 0
+    moves = (h.get("moves") if isinstance(h, dict) else None for h in hands)
+    return len(hands) + sum(len(m) for m in moves if isinstance(m, list))
+
+
+def parse_record(body: bytes, max_frames: int) -> Record:
+    """An uploaded record, refused (``record``) before it is built or replayed when it is
+    not UTF-8 JSON or has more than ``max_frames`` frames."""
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ServerError("record", "the record is not UTF-8") from None
+    except (ValueError, RecursionError) as error:
+        raise ServerError("record", f"bad JSON: {str(error)[:200]}") from None
+    frames = count_frames(data)
+    if frames > max_frames:
+        raise ServerError("record", f"the record has {frames} frames (deals and moves); "
+                          f"at most {max_frames}")
+    try:
+        return from_json(data)
+    except RummyError as error:
+        raise ServerError("record", str(error)) from None
 
 
 def check(record: Record) -> int:
-    """Replay ``record``; its number of frames, or ``record``-coded :class:`ServerError`."""
+    """Replay ``record`` (bounded by :func:`parse_record`); its number of frames, or
+    ``record``-coded :class:`ServerError`."""
     done = replay(record)
     if done.error is not None:
         error = done.error
@@ -26,10 +60,7 @@ def check(record: Record) -> int:
         if error.move is not None:
             where += f", move {error.move} ({error.text!r})"
         raise ServerError("record", f"{where + ': ' if where else ''}{error.message}")
-    frames = len(record.hands) + sum(len(h.moves) for h in record.hands)
-    if frames > MAX_FRAMES:
-        raise ServerError("record", f"the record has {frames} steps; at most {MAX_FRAMES}")
-    return frames
+    return len(record.hands) + sum(len(h.moves) for h in record.hands)
 
 
 #: ``seat`` of :func:`frames`: every seat's cards, on the public view

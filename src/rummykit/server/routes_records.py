@@ -2,39 +2,39 @@
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 
-from rummykit.errors import RummyError
-from rummykit.record import dumps, loads
 from rummykit.server.errors import ServerError
-from rummykit.server.replays import check, parse_seat, replay_out
-from rummykit.server.routes_tables import HubDep
+from rummykit.server.replaypool import ReplayRunner, checked_upload, frames_json
+from rummykit.server.routes_tables import HubDep, MatchNoPath, TableIdPath, spend
 from rummykit.server.wire import ReplayCreated, ReplayOut
 
 router = APIRouter(prefix="/api", tags=["replays"])
-#: the largest record accepted
-MAX_RECORD_BYTES = 2_000_000
+ReplayIdPath = Annotated[str, Path(min_length=1, max_length=40)]
+
+
+def _runner(request: Request) -> ReplayRunner:
+    runner: ReplayRunner = request.app.state.replays
+    return runner
+
+
+def _json(text: str) -> Response:
+    return Response(text, media_type="application/json")
 
 
 @router.post("/replays", status_code=201)
 async def upload(request: Request, hub: HubDep) -> ReplayCreated:
-    """Upload a ``.rummy.json`` record (the request body) to watch it."""
-    body = await request.body()
-    if len(body) > MAX_RECORD_BYTES:
-        raise ServerError("too_large", f"a record may hold at most {MAX_RECORD_BYTES} bytes")
-    try:
-        record = loads(body.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ServerError("record", "the record is not UTF-8") from None
-    except RummyError as error:
-        raise ServerError("record", str(error)) from None
-    count = check(record)
+    """Upload a ``.rummy.json`` record (the request body, at most ``max_record_bytes``,
+    ``max_record_frames`` deals and moves) to watch it."""
+    spend(request, request.app.state.quotas.uploads, "uploads")
+    body = await request.body()  # the edge refuses a body past max_record_bytes (413)
+    count, text = await _runner(request).run(checked_upload, body,
+                                             hub.settings.max_record_frames)
     replay_id = secrets.token_urlsafe(8)
-    await hub.db(hub.storage.save_replay, replay_id, dumps(record))
+    await hub.db(hub.storage.save_replay, replay_id, text)
     return ReplayCreated(id=replay_id, frames=count)
 
 
@@ -51,17 +51,19 @@ SeatQuery = Annotated[str | None, Query(
                 "(a spectator's view)")]
 
 
-@router.get("/replays/{replay_id}")
-async def watch(replay_id: str, hub: HubDep, seat: SeatQuery = None) -> ReplayOut:
+@router.get("/replays/{replay_id}", response_model=ReplayOut)
+async def watch(replay_id: ReplayIdPath, request: Request, hub: HubDep,
+                seat: SeatQuery = None) -> Response:
     """Every frame of an uploaded record, as ``seat`` saw it (default: a spectator;
     ``all``: with every seat's cards)."""
-    record = loads(await _record_text(hub, replay_id))
-    return await asyncio.to_thread(replay_out, replay_id, record, parse_seat(seat))
+    text = await _record_text(hub, replay_id)
+    return _json(await _runner(request).run(frames_json, replay_id, text, seat,
+                                            hub.settings.max_record_frames))
 
 
-@router.get("/tables/{table_id}/matches/{match_no}/replay")
-async def match_replay(table_id: str, match_no: int, hub: HubDep,
-                       seat: SeatQuery = "all") -> ReplayOut:
+@router.get("/tables/{table_id}/matches/{match_no}/replay", response_model=ReplayOut)
+async def match_replay(table_id: TableIdPath, match_no: MatchNoPath, request: Request,
+                       hub: HubDep, seat: SeatQuery = "all") -> Response:
     """Every frame of a finished match of a table (default: with every seat's cards);
     ``not_over`` while the match is being played."""
     table = await hub.get(table_id)
@@ -70,12 +72,12 @@ async def match_replay(table_id: str, match_no: int, hub: HubDep,
     text = await hub.db(hub.storage.record, table_id, match_no)
     if text is None:
         raise ServerError("not_found", f"table {table_id!r} has no finished match {match_no}")
-    return await asyncio.to_thread(replay_out, f"{table_id}-{match_no}", loads(text),
-                                   parse_seat(seat))
+    return _json(await _runner(request).run(frames_json, f"{table_id}-{match_no}", text,
+                                            seat, hub.settings.max_record_frames))
 
 
 @router.get("/replays/{replay_id}/record")
-async def replay_record(replay_id: str, hub: HubDep) -> Response:
+async def replay_record(replay_id: ReplayIdPath, hub: HubDep) -> Response:
     """The uploaded record itself."""
     text = await _record_text(hub, replay_id)
     return Response(text, media_type="application/json", headers={

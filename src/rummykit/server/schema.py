@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     Float,
     ForeignKey,
@@ -12,6 +13,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
 
 metadata = MetaData()
@@ -27,6 +29,8 @@ tables = Table(
     Column("version", Integer, nullable=False),
     Column("seed", BigInteger, nullable=True),
     Column("created", Float, nullable=False),
+    #: not listed in the lobby (reached by its id or a seat's link only)
+    Column("private", Boolean, nullable=False, server_default=false()),
 )
 
 #: the seats of a table; a human seat's token is kept only as its SHA-256

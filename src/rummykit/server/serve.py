@@ -38,7 +38,7 @@ def serve(
     config = uvicorn.Config(create_app(settings), host=settings.host, port=settings.port,
                             ws_max_size=max(65536, settings.max_message_bytes * 4),
                             ws_per_message_deflate=False, log_level="warning",
-                            access_log=False)
+                            access_log=False, proxy_headers=False)  # the edge reads them
 
     class AnnouncingServer(uvicorn.Server):
         """Says where it listens, once its sockets are bound."""

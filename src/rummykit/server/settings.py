@@ -51,3 +51,44 @@ class Settings(BaseSettings):
     allow_seeds: bool = False
     #: turn limit added to every table's rules unless the table sets one (bots can cycle)
     max_turns_per_hand: int = Field(default=2000, ge=10)
+
+    # -- limits and browser protections (docs/operating.md) -----------------------------
+    #: HTTP requests to ``/api`` and WebSocket upgrades per client address: sustained per
+    #: second, and the burst allowed; over it a request gets 429 ``rate_limited``
+    http_rate_per_second: float = Field(default=20.0, gt=0)
+    http_rate_burst: int = Field(default=120, ge=1)
+    #: tables one address may create: this many at once, refilled over ``quota_seconds``
+    table_quota: int = Field(default=60, ge=1)
+    #: records one address may upload: this many at once, refilled over ``quota_seconds``
+    upload_quota: int = Field(default=30, ge=1)
+    quota_seconds: float = Field(default=3600.0, gt=0)
+    #: the largest HTTP body (JSON) and the largest uploaded record, in bytes: a larger
+    #: body is refused with 413 ``too_large`` before it is read (or as soon as it has
+    #: streamed past the limit when it gives no length)
+    max_body_bytes: int = Field(default=65536, ge=1024)
+    max_record_bytes: int = Field(default=1_000_000, ge=1024)
+    #: the longest uploaded record, in frames (a deal or a move each); counted before the
+    #: record is replayed
+    max_record_frames: int = Field(default=5000, ge=10)
+    #: WebSocket connections open at once, in all and per client address; over it the
+    #: connection is closed with 1013 ``too many connections``
+    max_connections: int = Field(default=10000, ge=1)
+    max_connections_per_address: int = Field(default=64, ge=1)
+    #: seconds a new WebSocket has to say ``hello`` before it is closed (1008)
+    hello_seconds: float = Field(default=10.0, gt=0)
+    #: refused (rate-limited) messages a WebSocket may collect before it is closed (1008);
+    #: one strike fades every second
+    max_strikes: int = Field(default=100, ge=1)
+    #: comma-separated origins (``https://rummy.example``) whose pages may open WebSockets
+    #: and send POSTs; the server's own origin always may; ``*`` allows every origin
+    allowed_origins: str = ""
+    #: comma-separated addresses or networks (``127.0.0.1,10.0.0.0/8``) of reverse proxies
+    #: whose ``X-Forwarded-For`` names the client; empty: the peer address is the client
+    trusted_proxies: str = ""
+    #: the CSP ``frame-ancestors`` sources allowed to frame the pages (``'none'``: none)
+    frame_ancestors: str = "'none'"
+    #: replays (checking an upload, a record's frames) run one at a time in a worker
+    #: process (1) or in a thread of the server (0); the worker's address space is
+    #: limited to ``replay_memory_mb`` (0: no limit)
+    replay_processes: int = Field(default=1, ge=0, le=1)
+    replay_memory_mb: int = Field(default=1024, ge=0)

@@ -37,6 +37,7 @@ class TableRow:
     version: int
     seed: int | None
     created: float = field(default_factory=time.time)
+    private: bool = False
 
 
 @dataclass(slots=True)
@@ -170,7 +171,7 @@ def migrate(engine: Engine) -> None:
 def _table_values(table: TableRow) -> dict[str, Any]:
     return {"id": table.id, "rules": table.rules, "options": json.dumps(table.options),
             "status": table.status, "match_no": table.match_no, "version": table.version,
-            "seed": table.seed, "created": table.created}
+            "seed": table.seed, "created": table.created, "private": table.private}
 
 
 def _seat_values(seat: SeatRow) -> dict[str, Any]:
@@ -245,7 +246,7 @@ class SqlStorage:
 
     def _update(self, db: Connection, table: TableRow, finished: Finished | None) -> None:
         values = _table_values(table)
-        del values["id"], values["created"]
+        del values["id"], values["created"], values["private"]
         db.execute(update(schema.tables).where(schema.tables.c.id == table.id).values(values))
         if finished is not None:
             db.execute(insert(schema.matches).values(
@@ -280,7 +281,8 @@ class SqlStorage:
             if row is None:
                 return None
             table = TableRow(row.id, row.rules, json.loads(row.options), row.status,
-                             row.match_no, row.version, row.seed, row.created)
+                             row.match_no, row.version, row.seed, row.created,
+                             bool(row.private))
             seat_rows = db.execute(select(schema.seats)
                                    .where(schema.seats.c.table_id == table_id)
                                    .order_by(schema.seats.c.seat))

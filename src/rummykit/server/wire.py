@@ -167,6 +167,7 @@ class TableOut(Strict):
     seats: list[SeatOut]
     match: MatchOut | None
     rematch_votes: list[int]
+    private: bool = False
 
 
 # -- server to client (WebSocket) -----------------------------------------------------
@@ -263,6 +264,8 @@ class CreateTable(Strict):
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatSpec] = Field(min_length=2, max_length=8)
     seed: int | None = Field(default=None, ge=0, le=2**63)
+    #: not listed in the lobby; by default a table is private when no seat is open
+    private: bool | None = None
 
 
 class SeatToken(Strict):

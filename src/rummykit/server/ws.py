@@ -2,25 +2,29 @@
 
 The first message is ``hello``; then moves, pings, resync requests, rematch votes and
 ``leave``. Every message is parsed here; anything bad gets an ``error`` with a code and the
-connection stays open, except when the client floods or its first message is unusable.
+connection stays open, except when the client floods, says no ``hello`` in time or
+does not read what it is sent; each close has a code and a reason that say which
+(docs/protocol.md, Close codes).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
+from starlette.types import Message
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from rummykit.server.errors import ServerError
 from rummykit.server.hub import Hub
-from rummykit.server.ratelimit import TokenBucket
+from rummykit.server.ratelimit import Strikes, TokenBucket
 from rummykit.server.table import SPECTATOR, LiveTable
 from rummykit.server.wire import (
     CLIENT_MESSAGE,
@@ -39,10 +43,22 @@ from rummykit.server.wire import (
 
 router = APIRouter()
 log = logging.getLogger("rummykit.server")
-#: a client that keeps going over the rate limit this many times is disconnected
-MAX_STRIKES = 100
 #: messages queued for a client that does not read them before it is disconnected
 MAX_QUEUE = 2000
+#: seconds a closing connection has to take the messages still queued for it
+FLUSH_SECONDS = 5.0
+#: close codes (RFC 6455): a normal close, a policy breach (the reason says which), a
+#: server failure
+NORMAL, POLICY, SERVER_ERROR = 1000, 1008, 1011
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """An outbox entry: close the socket with this code and reason (after what was
+    queued before it)."""
+
+    code: int
+    reason: str
 
 
 class Connection:
@@ -52,34 +68,49 @@ class Connection:
         self.socket = socket
         self.table_id = ""
         self.recipient = SPECTATOR
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[str | Close] = asyncio.Queue()
+        self.closing = False
         self.writer = asyncio.create_task(self._write())
 
     def send(self, text: str) -> None:
         """Queue one message; a client too far behind is cut off."""
+        if self.closing:
+            return
         if self.queue.qsize() > MAX_QUEUE:
-            self.queue.put_nowait(None)
+            self.end(POLICY, f"too far behind: more than {MAX_QUEUE} messages unread")
             return
         self.queue.put_nowait(text)
+
+    def end(self, code: int, reason: str) -> None:
+        """Close after the messages already queued (the first reason given wins)."""
+        if not self.closing:
+            self.closing = True
+            self.queue.put_nowait(Close(code, reason))
 
     async def _write(self) -> None:
         try:
             while True:
-                text = await self.queue.get()
-                if text is None:
-                    await self.socket.close(1008, "too far behind")
+                item = await self.queue.get()
+                if isinstance(item, Close):
+                    if self.socket.application_state != WebSocketState.DISCONNECTED:
+                        await self.socket.close(item.code, item.reason)
                     return
-                await self.socket.send_text(text)
+                await self.socket.send_text(item)
         except Exception:  # the peer went away; the reader notices
             return
 
-    async def close(self, code: int = 1000, reason: str = "") -> None:
-        """Flush the queue, then close."""
-        self.queue.put_nowait(None)
-        await asyncio.gather(self.writer, return_exceptions=True)
-        if self.socket.application_state != WebSocketState.DISCONNECTED:
-            with contextlib.suppress(Exception):
-                await self.socket.close(code, reason)
+    async def close(self, code: int = NORMAL, reason: str = "") -> None:
+        """Flush the queue, then close with ``code`` and ``reason``; a peer that does not
+        take the rest within ``FLUSH_SECONDS`` is dropped."""
+        self.end(code, reason)
+        await self.finish()
+
+    async def finish(self) -> None:
+        """Wait for the writer to end (at most ``FLUSH_SECONDS``, then stop it)."""
+        done, _ = await asyncio.wait({self.writer}, timeout=FLUSH_SECONDS)
+        if not done:
+            self.writer.cancel()
+            await asyncio.gather(self.writer, return_exceptions=True)
 
 
 def error_text(code: str, message: str, ack: int | None = None) -> str:
@@ -106,6 +137,13 @@ def parse(text: str) -> ClientMessage:
         raise ServerError("bad_message", f"{where}: {first['msg']}") from None
 
 
+async def _receive(websocket: WebSocket, deadline: float | None) -> Message:
+    """The next frame; before ``hello`` (``deadline`` set) only until the deadline."""
+    if deadline is None:
+        return await websocket.receive()
+    return await asyncio.wait_for(websocket.receive(), max(0.0, deadline - time.monotonic()))
+
+
 @router.websocket("/ws")
 async def socket(websocket: WebSocket) -> None:
     """Serve one client until it leaves."""
@@ -113,18 +151,23 @@ async def socket(websocket: WebSocket) -> None:
     settings = hub.settings
     await websocket.accept()
     conn = Connection(websocket)
-    bucket = TokenBucket(settings.rate_per_second, settings.rate_burst, time.monotonic())
-    strikes = 0
+    now = time.monotonic()
+    bucket = TokenBucket(settings.rate_per_second, settings.rate_burst, now)
+    strikes = Strikes(fade_per_second=1.0)
     table: LiveTable | None = None
     try:
-        while True:
-            frame = await websocket.receive()
+        while not conn.closing:
+            deadline = None if table is not None else now + settings.hello_seconds
+            try:
+                frame = await _receive(websocket, deadline)
+            except TimeoutError:
+                await conn.close(POLICY, f"no hello within {settings.hello_seconds:g} s")
+                break
             if frame["type"] == "websocket.disconnect":
                 break
             if not bucket.take(time.monotonic()):
-                strikes += 1
-                if strikes > MAX_STRIKES:
-                    await conn.close(1008, "rate limit")
+                if strikes.add(time.monotonic()) > settings.max_strikes:
+                    await conn.close(POLICY, "rate limit: too many messages for too long")
                     break
                 conn.send(error_text("rate_limited", "too many messages: slow down"))
                 continue
@@ -144,18 +187,24 @@ async def socket(websocket: WebSocket) -> None:
             except ServerError as error:
                 ack = message.ack if isinstance(message, MoveIn) else None
                 conn.send(error_text(error.code, error.message, ack))
+            except SQLAlchemyError:
+                log.exception("storage failed")
+                ack = message.ack if isinstance(message, MoveIn) else None
+                conn.send(error_text("unavailable", "storage is unavailable; nothing was "
+                                     "changed", ack))
             except _Leave:
-                await conn.close(1000, "left the seat")
+                await conn.close(NORMAL, "left the seat")
                 break
     except WebSocketDisconnect:
         pass
     except Exception:  # never a stack trace to the client
         log.exception("websocket handler failed")
         conn.send(error_text("internal", "internal error"))
-        await conn.close(1011, "internal error")
+        await conn.close(SERVER_ERROR, "internal error")
     finally:
         hub.disconnect(conn)
-        conn.queue.put_nowait(None)
+        conn.end(NORMAL, "")
+        await conn.finish()
 
 
 class _Leave(Exception):
