@@ -1,6 +1,8 @@
 // The router: #/ lobby, #/play/TOKEN a seat, #/watch/TABLE a spectator,
-// #/replay/ID an uploaded record, #/replay/table/TABLE/N a finished match.
+// #/replay/ID an uploaded record, #/replay/table/TABLE/N a finished match, #/help/RULES
+// the rules and help.
 
+import { showHelp } from "./help.js";
 import { showLobby } from "./lobby.js";
 import { ReplayScreen } from "./replay.js";
 import { TableScreen } from "./table.js";
@@ -18,6 +20,11 @@ function route() {
   else if (page === "watch" && a) screen = new TableScreen(root, { table: a });
   else if (page === "replay" && a === "table" && b) screen = new ReplayScreen(root, { table: b, match: Number(c || 0) });
   else if (page === "replay" && a) screen = new ReplayScreen(root, { id: a });
+  if (page === "help") {
+    document.title = "Rules and help · rummykit";
+    showHelp(root, a);
+    return;
+  }
   if (screen) {
     document.title = page === "replay" ? "Replay · rummykit" : "Table · rummykit";
     screen.start();
