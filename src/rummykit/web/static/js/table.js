@@ -258,8 +258,8 @@ export class TableScreen {
     }
     if (this.lostMove) {
       this.error = `The connection was lost: your move (${moveWords(this.lostMove.text)}) will be sent again when it is back.`;
+      this.render();
     }
-    this.render();
   }
 
   /** Back online (the server has sent what was missed): send a lost move again if the
