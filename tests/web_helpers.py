@@ -17,6 +17,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,9 @@ sync_api = pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
 
 from rummykit.server.loadbench import free_port  # noqa: E402
+from rummykit.web import WEB_ROOT  # noqa: E402
+
+__all__ = ["WEB_ROOT", "free_port"]
 
 CHROMIUM = os.environ.get("RUMMYKIT_CHROMIUM", "/usr/bin/chromium")
 GOLDEN = Path(__file__).parent / "data" / "golden"
@@ -65,12 +69,11 @@ def _rummykit() -> list[str]:
     return [found]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real server on a free port with its own SQLite file; bots move at once."""
-    folder = tmp_path_factory.mktemp("web-server")
+@contextmanager
+def running_server(folder: Path, bot_delay: float) -> Iterator[str]:
+    """``rummykit serve`` on a free port with its own SQLite file, until the block ends."""
     port = pick_port()
-    env = {**os.environ, "RUMMYKIT_BOT_DELAY": "0", "RUMMYKIT_GRACE_SECONDS": "600"}
+    env = {**os.environ, "RUMMYKIT_BOT_DELAY": str(bot_delay), "RUMMYKIT_GRACE_SECONDS": "600"}
     log = (folder / "server.log").open("w")
     process = subprocess.Popen(
         [*_rummykit(), "serve", "--host", "127.0.0.1", "--port", str(port),
@@ -97,6 +100,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
         log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real server for the module; bots move at once."""
+    with running_server(tmp_path_factory.mktemp("web-server"), 0) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
