@@ -68,7 +68,7 @@ export function sidePanels(state) {
   return h("aside.side", {},
     h("section.panel", { "aria-label": "Score sheet" }, scoreSheet(state.notes.sheet, t.seats, t.match, tableScoring(t))),
     h("section.panel.log", { "aria-label": "Moves" }, h("h2", {}, "Moves"),
-      h("ol.log-list", {}, log.map((e) => h(`li${e.kind ? `.${e.kind}` : ""}`, {}, e.text)))),
+      h("ol.log-list", { tabindex: "0", "aria-label": "Moves, oldest first" }, log.map((e) => h(`li${e.kind ? `.${e.kind}` : ""}`, {}, e.text)))),
     h("section.panel", { "aria-label": "Share" }, h("h2", {}, "Share"),
       h("p", {}, "Spectator link: ", h("a.watch-link", { href: `#/watch/${t.id}` }, watch))));
 }
