@@ -57,6 +57,7 @@ export class TableScreen {
     this.failed = null; // {title, text}: the table cannot be shown at all
     this.status = "connecting";
     this.hint = null; // {path, methods} of the server's hint endpoint, if it has one
+    this.hintAsked = false;
     this.hintData = null; // the last hint: {move, text, lines}
     this.freshCards = []; // the cards just drawn or taken (marked in the hand)
     this.anim = null; // {seat, kind, melds}: another seat's move, animated once
@@ -84,7 +85,6 @@ export class TableScreen {
 
   async start() {
     fill(this.root, h("p.loading", {}, "Opening the table…"));
-    const paths = serverPaths(); // asked in parallel; only the Hint button waits for it
     let tableId = this.who.table || null;
     let seat = null;
     if (this.who.token) {
@@ -93,18 +93,9 @@ export class TableScreen {
         tableId = known.table;
         seat = known.seat;
       } else {
-        try {
-          const found = await api.seat(this.who.token);
-          tableId = found.table;
-          seat = found.seat;
-          rememberSeat({ token: this.who.token, table: found.table, seat: found.seat, name: found.name });
-        } catch (error) {
-          if (error instanceof ApiError && (error.status === 403 || error.status === 404)) {
-            this.fail("This seat link is not valid", `${error.message}. Check that the whole link was copied.`);
-            return;
-          }
-          // the server may be restarting: connect anyway, the socket retries
-        }
+        // a link this browser has not opened before: no notes to resume from, so the
+        // socket need not wait; the seat is remembered for the lobby meanwhile
+        this.rememberLink();
       }
     }
     if (this.stopped) return;
@@ -129,8 +120,28 @@ export class TableScreen {
     this.root.addEventListener("focusin", this.onFocus);
     window.rummykitSocket = this.socket; // lets the tests drop the connection
     this.socket.connect();
-    const found = await paths;
-    if (this.stopped || !this.who.token) return;
+  }
+
+  /** Look up a seat link's table and seat (for the lobby's list of tables). */
+  async rememberLink() {
+    try {
+      const found = await api.seat(this.who.token);
+      rememberSeat({ token: this.who.token, table: found.table, seat: found.seat, name: found.name });
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 403 || error.status === 404)) {
+        this.fail("This seat link is not valid", `${error.message}. Check that the whole link was copied.`);
+      }
+      // otherwise the server may be restarting: the socket retries
+    }
+  }
+
+  /** Is there a Hint endpoint? Asked once the table is drawn (the OpenAPI document is
+   * not needed to start). */
+  async findHint() {
+    if (this.hintAsked || !this.who.token) return;
+    this.hintAsked = true;
+    const found = await serverPaths();
+    if (this.stopped) return;
     this.hint = found.find((p) => p.path.includes("hint")) || null;
     if (this.hint && this.view) this.render();
   }
@@ -203,6 +214,7 @@ export class TableScreen {
     if (before.join() !== after.join()) this.reselect(before, after);
     if (!wasMyTurn && this.state.myTurn()) announce("Your turn.");
     this.render();
+    if (this.view) setTimeout(() => this.findHint(), 0);
   }
 
   /** What an event changes beyond the state: marks, animations, announcements. */
