@@ -77,16 +77,17 @@ export function meldsView(state, handlers) {
   const { view, table } = state;
   if (!view.table.length) return h("section.melds.empty", { "aria-label": "Melds" }, h("p.muted", {}, "No melds on the table yet."));
   return h("section.melds", { "aria-label": "Melds" }, view.table.map((meld) => {
-    const owners = [...new Set(meld.placed_by)].map((s) => seatName(table.seats, s));
+    // traditional rummy's melds belong to nobody (RULES.md §3.1): no owners shown
+    const owners = table.rules === "traditional" ? [] : [...new Set(meld.placed_by)].map((s) => seatName(table.seats, s));
     const fresh = state.anim && state.anim.melds.includes(meld.number);
     return h(`button.meld${fresh ? ".fresh" : ""}`, {
       type: "button", dataset: { drop: "meld", number: String(meld.number) },
       onclick: () => handlers.onMeld(meld.number),
-      "aria-label": `Meld ${meld.number}, ${meld.kind}: ${meld.cards.map(cardLabel).join(" ")}; placed by ${owners.join(", ")}`,
+      "aria-label": `Meld ${meld.number}, ${meld.kind}: ${meld.cards.map(cardLabel).join(" ")}${owners.length ? `; placed by ${owners.join(", ")}` : ""}`,
     },
-    h("span.meld-head", {}, h("span.meld-number", {}, `${meld.number}`), ` ${meld.kind} · ${owners.join(", ")}`),
+    h("span.meld-head", {}, h("span.meld-number", {}, `${meld.number}`), ` ${meld.kind}${owners.length ? ` · ${owners.join(", ")}` : ""}`),
     h("span.meld-cards", {}, meld.cards.map((c, i) => cardFace(c, {
-      small: true, attrs: { title: `${cardLabel(c)} placed by ${seatName(table.seats, meld.placed_by[i])}` },
+      small: true, attrs: { title: owners.length ? `${cardLabel(c)} placed by ${seatName(table.seats, meld.placed_by[i])}` : cardLabel(c) },
     }))));
   }));
 }

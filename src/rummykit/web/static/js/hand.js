@@ -10,7 +10,8 @@ const MOVE_THRESHOLD = 6;
 /**
  * Render `hand` (card texts) into a new element. The hand is one stop of the Tab key
  * (the card at `opts.focusAt`, a position in the sorted row); arrows move between cards.
- * opts: {sortBy, selected: Set of indices, fresh: Set of indices (just drawn), focusAt,
+ * opts: {sortBy, selected: Set of indices, fresh: Set of indices (just drawn), animate
+ *        (slide the fresh cards in), focusAt,
  *        onToggle(index), onSelect(index, on), onDrop(card, target)}; target is the
  *        element with data-drop under the pointer.
  */
@@ -26,7 +27,7 @@ export function handView(hand, opts) {
       tag: "button",
       attrs: {
         type: "button",
-        class: [selected ? "selected" : "", isNew ? "fresh" : ""].filter(Boolean).join(" "),
+        class: [selected ? "selected" : "", isNew ? "fresh" : "", isNew && opts.animate ? "arriving" : ""].filter(Boolean).join(" "),
         "aria-pressed": selected ? "true" : "false",
         tabindex: position === stop ? "0" : "-1",
         dataset: { card: text, index: String(index), position: String(position) },

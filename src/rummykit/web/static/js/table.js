@@ -60,6 +60,7 @@ export class TableScreen {
     this.hintAsked = false;
     this.hintData = null; // the last hint: {move, text, lines}
     this.freshCards = []; // the cards just drawn or taken (marked in the hand)
+    this.drawnAnim = false; // animate them at the next redraw
     this.anim = null; // {seat, kind, melds}: another seat's move, animated once
     this.focusAt = 0; // the hand position that holds the Tab stop
     this.socket = null;
@@ -230,6 +231,7 @@ export class TableScreen {
     if (mine) {
       if (kind === "draw" || kind === "take") {
         this.freshCards = added(handBefore, msg.view.hand);
+        this.drawnAnim = true; // slides in once; the "new" mark stays for the turn
         const what = kind === "draw" ? `You drew ${cardsLabel(this.freshCards)}.` : sentence && sentence.text;
         announce(what);
       } else if (kind === "discard") this.freshCards = [];
@@ -644,10 +646,12 @@ export class TableScreen {
     }, label);
     const cards = handView(this.view.hand, {
       sortBy: this.sortBy, selected: this.selected, fresh: this.freshIndices(), focusAt: this.focusAt,
+      animate: this.drawnAnim,
       onToggle: (i) => this.toggle(i),
       onSelect: (i, on) => this.select(i, on),
       onDrop: (card, target, index) => this.onDrop(card, target, index),
     });
+    this.drawnAnim = false;
     // cards keep the focus across redraws by identity (the nth copy of a card)
     const seen = {};
     for (const card of cards.children) {
