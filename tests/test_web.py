@@ -70,7 +70,7 @@ def test_play_a_whole_hand_against_a_bot(new_page: Opener, server: str,
         turns += 1
         if turns == 3:
             page.screenshot(path=str(artifacts / "table-mid-hand.png"), full_page=True)
-        assert turns < 300, "the hand did not end"
+        assert turns < 600, "the hand did not end"  # an easy bot can take long
     page.screenshot(path=str(artifacts / "hand-over.png"))
     if page.locator(".hand-summary").count():  # a drawn hand: the match goes on beside it
         page.wait_for_selector("text=Hand 2 ·")
