@@ -405,6 +405,19 @@ def test_dig_buttons_name_how_many_cards_and_the_log_lists_them(new_page: Opener
 
 # -- a phone ---------------------------------------------------------------------------------
 
+def small_targets(page: Page) -> list[str]:
+    """Controls under 44 x 44 px (a checkbox counts as its label; links inside running
+    text are exempt)."""
+    found: list[str] = page.evaluate("""() => [...document.querySelectorAll(
+            'button, a.button, .lobby-head a, .my-tables a, select, input, summary, .topbar a')]
+        .filter(el => el.offsetParent !== null)
+        .map(el => [el.textContent.trim().slice(0, 20) || el.name,
+                    (el.type === 'checkbox' ? el.closest('label') : el).getBoundingClientRect()])
+        .filter(([, r]) => r.width < 44 || r.height < 44)
+        .map(([name, r]) => `${name} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+    return found
+
+
 def test_a_phone_has_44_pixel_targets_and_a_short_summary(browser: Browser, server: str,
                                                           paced: str, artifacts: Path) -> None:
     context = browser.new_context(base_url=server, viewport={"width": 360, "height": 740},
@@ -412,16 +425,17 @@ def test_a_phone_has_44_pixel_targets_and_a_short_summary(browser: Browser, serv
     context.set_default_timeout(15000)
     page = context.new_page()
     try:
+        page.goto("/")
+        page.wait_for_selector("#play-bots")
+        page.click(".play-bots summary")
+        page.click(".play-friends summary")
+        assert small_targets(page) == []
+        page.goto("/#/help/traditional")
+        page.wait_for_selector(".help h2")
+        assert small_targets(page) == []
         page.goto(f"/#/play/{table_against_bot(server)}")
         assert wait_turn_or_end(page)
-        small = page.evaluate("""() => [...document.querySelectorAll(
-                'button, a.button, select, input, summary, .topbar a')]
-            .filter(el => el.offsetParent !== null)
-            .map(el => [el.textContent.trim().slice(0, 20) || el.name,
-                        el.getBoundingClientRect()])
-            .filter(([, r]) => r.width < 44 || r.height < 44)
-            .map(([name, r]) => `${name} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
-        assert small == []
+        assert small_targets(page) == []
         page.screenshot(path=str(artifacts / "phone-table.png"), full_page=True)
         watch = context.new_page()
         watch.goto(f"{paced}/#/watch/{bots_table(paced, target_score=1000)}")
