@@ -66,7 +66,7 @@ export function actionBar(state, on) {
 export function moveBox(onMove, enabled) {
   const input = h("input", {
     type: "text", name: "move", placeholder: "e.g. meld 7♥ 8♥ 9♥ or discard 10d", autocomplete: "off",
-    spellcheck: false, "aria-label": "Type a move", disabled: !enabled,
+    spellcheck: false, "aria-label": "Type a move", disabled: !enabled, maxlength: "300",
   });
   return h("form.move-box", {
     onsubmit: (event) => {

@@ -8,8 +8,6 @@ import { meldsView, pilesView, playersView } from "./board.js";
 import { cardLabel, cardsLabel } from "./cards.js";
 import { announce, fill, h } from "./dom.js";
 import { handView } from "./hand.js";
-import { helpContent } from "./help.js";
-import { hintView } from "./hint.js";
 import { hasKind, movesOntoMeld, offeredMoves } from "./moves.js";
 import { humanize } from "./notation.js";
 import { TableSocket } from "./socket.js";
@@ -58,6 +56,7 @@ export class TableScreen {
     this.status = "connecting";
     this.hint = null; // {path, methods} of the server's hint endpoint, if it has one
     this.hintAsked = false;
+    this.modules = {}; // help.js and hint.js, imported when first needed
     this.hintData = null; // the last hint: {move, text, lines}
     this.freshCards = []; // the cards just drawn or taken (marked in the hand)
     this.drawnAnim = false; // animate them at the next redraw
@@ -194,14 +193,15 @@ export class TableScreen {
       case "error":
         if (msg.ack === undefined || msg.ack === null) {
           if (msg.code === "unknown_table") {
-            this.fail("No such table", `There is no table "${this.who.table || ""}": ${humanize(msg.message)}. Check the spectator link.`);
+            this.fail("No such table", `There is no table "${this.who.table || ""}". Check the spectator link: it may be mistyped or cut short.`);
             return;
           }
           if (msg.code === "bad_token") {
             this.fail("This seat link is not valid", `${humanize(msg.message)}. Check that the whole link was copied.`);
             return;
           }
-        } else this.pending = null;
+        }
+        this.pending = null; // a refusal, with or without the move's ack id (too_large, rate_limited)
         this.error = msg.code === "stale_version" ? "Someone moved first; try again." : humanize(msg.message);
         break;
       default:
@@ -431,8 +431,10 @@ export class TableScreen {
       else this.selected = new Set();
       this.render();
     } else if (k === "?") {
-      this.showHelp = !this.showHelp;
-      this.render();
+      if (this.showHelp) {
+        this.showHelp = false;
+        this.render();
+      } else this.openHelp();
     } else if (this.showHelp) {
       return;
     } else if (k === "d" && mine && this.legal.includes("draw")) this.play("draw");
@@ -452,7 +454,20 @@ export class TableScreen {
     this.render();
   }
 
+  /** Import a module the table needs only now and then ("help", "hint"). */
+  async module(name) {
+    if (!this.modules[name]) this.modules[name] = await import(`./${name}.js`);
+    return this.modules[name];
+  }
+
+  async openHelp() {
+    await this.module("help");
+    this.showHelp = true;
+    this.render();
+  }
+
   async askHint() {
+    await this.module("hint");
     try {
       const url = this.hint.path.replace(/\{[^}]*table[^}]*\}/, encodeURIComponent(this.state.tableId))
         .replace(/\{[^}]*token[^}]*\}/, encodeURIComponent(this.who.token));
@@ -536,7 +551,7 @@ export class TableScreen {
     const { table } = this.state;
     const top = topBar(this.state, this.status, {
       onLeave: this.seat !== null ? () => this.leave() : null,
-      onHelp: table ? () => { this.showHelp = true; this.render(); } : null,
+      onHelp: table ? () => this.openHelp() : null,
     });
     if (!table) {
       return h("div.table-screen", {}, top, h("p.loading", {}, "Waiting for the table…"));
@@ -554,12 +569,12 @@ export class TableScreen {
   }
 
   helpDialog() {
-    if (!this.showHelp) return null;
+    if (!this.showHelp || !this.modules.help) return null;
     const close = () => { this.showHelp = false; this.render(); };
     return h("div.overlay", { onclick: (e) => { if (e.target === e.currentTarget) close(); } },
       h("div.dialog.help", { role: "dialog", "aria-modal": "true", "aria-label": "Rules and help" },
         h("div.buttons", {}, h("button.primary", { type: "button", onclick: close }, "Close")),
-        helpContent(this.state.table.rules)));
+        this.modules.help.helpContent(this.state.table.rules)));
   }
 
   matchOver() {
@@ -614,7 +629,7 @@ export class TableScreen {
     return h("div.messages", {},
       this.error ? h("p.error", { role: "alert" }, this.error) : null,
       notice ? h("p.notice", { role: "status" }, notice) : null,
-      this.hintData ? hintView(this.hintData, this.view, this.legal, { play: (m) => this.play(m) }) : null);
+      this.hintData && this.modules.hint ? this.modules.hint.hintView(this.hintData, this.view, this.legal, { play: (m) => this.play(m) }) : null);
   }
 
   actions() {
