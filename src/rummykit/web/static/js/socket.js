@@ -8,7 +8,7 @@
 
 const FATAL = new Set(["bad_token", "unknown_table", "spectator"]);
 
-/** Timings in milliseconds (the tests read them from here). */
+/** The heartbeat's timings, in milliseconds. */
 export const TIMING = { pingEvery: 5000, answerWithin: 3500, check: 500, maxBackoff: 5000 };
 
 export class TableSocket {

@@ -178,6 +178,7 @@ export class TableScreen {
         break;
       case "event":
         if (!this.state.event(msg)) return;
+        if (msg.seat === this.seat && this.seat !== null) this.pending = null; // made: its ack follows
         this.error = "";
         this.afterEvent(msg, before, viewBefore);
         if (!this.state.over || !this.state.over.match.over) this.voted = false;
@@ -303,7 +304,11 @@ export class TableScreen {
   }
 
   play(text) {
-    if (this.seat === null || this.pending !== null) return;
+    if (this.seat === null) return;
+    if (this.pending !== null) {
+      this.flash("Your last move is still on its way; try again in a moment.");
+      return;
+    }
     const version = this.state.table ? this.state.table.version : 0;
     if (this.state.over && !this.state.over.match.over) this.state.over = null; // the next hand has begun
     const id = this.socket.move(text);
