@@ -20,6 +20,8 @@ export function scoringRules(rules, options = {}, players = 2) {
     acePoints: options.ace_points ?? (contract || aceMode === "high_or_low" ? 15 : 1),
     jokerPoints: options.joker_points ?? 15,
     rummyTimes: options.going_rummy_multiplier ?? (contract ? 1 : 2),
+    drawEndsMatch: options.draw_ends_match ?? rules === "traditional",
+    drawIsLoss: options.draw_counts_as_loss ?? rules === "traditional",
   };
 }
 

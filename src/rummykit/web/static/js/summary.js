@@ -67,6 +67,9 @@ export function summaryDialog(over, seats, scoring, actions) {
     h("div.dialog", { role: "dialog", "aria-modal": "true", "aria-labelledby": "summary-title" },
       h("h2#summary-title", {}, "Match over"),
       h("p.result.big", {}, winners.length ? `${winners.join(" and ")} won the match.` : "Nobody won the match."),
+      !winners.length && view.result.result === "draw" && scoring.drawEndsMatch
+        ? h("p.why-over", {}, `Under these rules a drawn hand ends the match with no winner${scoring.drawIsLoss ? ", and it counts as a lost match for every player" : ""}.`)
+        : null,
       h("h3", {}, `The last hand (hand ${view.hand_number + 1})`),
       handReport(over, seats, scoring),
       actions.votes && actions.votes.length
