@@ -95,7 +95,10 @@ def test_a_silent_network_is_noticed_and_the_lost_move_is_sent_again(
     network.cut = False
     page.wait_for_selector('.conn[data-status="open"]', timeout=20000)
     page.wait_for_function("document.querySelectorAll('.hand-cards button.card').length === 11")
-    assert page.locator(".notice, .error").count() <= 1
+    assert "sent again" in page.locator(".notice").inner_text()
+    assert page.locator(".error").count() == 0
+    said = page.locator("#announce").inner_text()
+    assert "Connection lost" in said and "Connected again." in said
     assert page.errors == []  # type: ignore[attr-defined]
 
 

@@ -51,7 +51,7 @@ export class TableScreen {
     this.pending = null; // {id, text, version}: the move in flight
     this.lostMove = null; // {text, version}: a move the connection lost, to send again
     this.error = "";
-    this.notice = "";
+    this.notice = null; // {text, at}: a passing word (shown for a few seconds)
     this.failed = null; // {title, text}: the table cannot be shown at all
     this.status = "connecting";
     this.hint = null; // {path, methods} of the server's hint endpoint, if it has one
@@ -254,8 +254,11 @@ export class TableScreen {
   }
 
   setStatus(status) {
+    const before = this.status;
     this.status = status;
     if (this.failed) return;
+    if (before === "open" && (status === "reconnecting" || status === "offline")) announce(`Connection lost: ${STATUS_TEXT[status]}`);
+    if (status === "open" && (before === "reconnecting" || before === "offline")) announce("Connected again.");
     const pill = this.root.querySelector(".conn");
     if (pill) {
       pill.dataset.status = status;
@@ -286,9 +289,9 @@ export class TableScreen {
     const mine = this.state.notes.log.some((e) => e.kind === "mine" && e.version > lost.version);
     if (mine) {
       this.error = "";
-      this.notice = "Your move reached the server before the connection was lost.";
+      this.notice = { text: "Your move reached the server before the connection was lost.", at: Date.now() };
     } else if (this.state.table && this.state.table.version === lost.version && this.state.myTurn()) {
-      this.notice = "Back online: your move was sent again.";
+      this.notice = { text: "Back online: your move was sent again.", at: Date.now() };
       this.play(lost.text);
       return;
     } else {
@@ -629,8 +632,7 @@ export class TableScreen {
 
   /** Errors, notices and the hint, below the hand (the hand does not move when they come). */
   messages() {
-    const notice = this.notice;
-    this.notice = "";
+    const notice = this.notice && Date.now() - this.notice.at < 6000 ? this.notice.text : "";
     return h("div.messages", {},
       this.error ? h("p.error", { role: "alert" }, this.error) : null,
       notice ? h("p.notice", { role: "status" }, notice) : null,
