@@ -26,6 +26,7 @@ from web_helpers import (
     legal,
     needs_browser,
     new_page,
+    play_turn,
     running_server,
     server,
     table_against_bot,
@@ -176,6 +177,33 @@ def test_the_hand_summary_sits_beside_the_next_hand(new_page: Opener, paced: str
         return !again || again.dataset.hand !== hand;
     }""")
     assert hidden
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_traditional_match_played_to_its_end(new_page: Opener, server: str) -> None:
+    """A whole traditional match (to 1 point) by clicking, then its end: the winner, the
+    last hand's melds and points, the goal, and a rematch that deals again."""
+    created = api(server, "POST", "/api/tables", {
+        "rules": "traditional", "options": {"target_score": 1},
+        "seats": [{"kind": "human", "name": "Tess"}, {"kind": "bot", "level": "easy"}]})
+    page = new_page()
+    page.goto(f"/#/play/{created['tokens'][0]['token']}")
+    assert page.locator(".topbar .goal").inner_text() == "First to 1 point wins"
+    turns = 0
+    while wait_turn_or_end(page):  # the first hand to end ends the match (won or drawn)
+        play_turn(page)
+        turns += 1
+        assert turns < 600, "the match did not end"
+    dialog = page.locator(".overlay .dialog")
+    text = dialog.inner_text()
+    assert "Match over" in text and "First to 1 point wins" in text
+    assert ("won the match." in text) or ("drawn hand ends the match" in text)
+    assert dialog.locator(".revealed").count() == 2
+    if "won the match." in text:
+        assert dialog.locator(".final-meld").count() >= 1
+    page.click("text=Rematch")
+    page.wait_for_selector(".overlay", state="detached")
+    page.wait_for_selector("text=Match 2 ·")
     assert page.errors == []  # type: ignore[attr-defined]
 
 

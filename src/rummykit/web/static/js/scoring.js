@@ -29,7 +29,7 @@ export function scoringRules(rules, options = {}, players = 2) {
 export function goalText(scoring) {
   const count = scoring.fixedHands ? `${scoring.hands} ${scoring.penalty ? "deals" : "hands"}` : null;
   if (scoring.penalty) return `${count || `Play to ${scoring.target}`} · lowest total wins`;
-  return count ? `${count} · highest total wins` : `First to ${scoring.target} points wins`;
+  return count ? `${count} · highest total wins` : `First to ${scoring.target} point${scoring.target === 1 ? "" : "s"} wins`;
 }
 
 /** The points one card counts when left in a hand. */
