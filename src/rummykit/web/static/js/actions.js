@@ -4,6 +4,7 @@
 import { cardLabel } from "./cards.js";
 import { h } from "./dom.js";
 import { meldMoves, offeredMoves } from "./moves.js";
+import { normalizeMove } from "./notation.js";
 import { actionLabel } from "./words.js";
 
 const MAX_LISTED_MELDS = 40;
@@ -26,11 +27,13 @@ export function actionBar(state, on) {
   const rows = [];
   if (draws.length) rows.push(h("div.action-row", {}, draws.map((m) => button(m, true))));
   if (digs.length) {
-    rows.push(h("details.digs", {}, h("summary", {}, `Dig into the discard pile (${digs.length})`),
+    rows.push(h("details.digs", {}, h("summary", {}, `Dig into the discard pile (${digs.length} choices)`),
+      h("p.dig-rule", {}, "A dig takes a card deeper in the pile and every card above it. The "
+        + "deepest card taken must go on the table this turn (in a meld or laid off) before you discard."),
       h("div.action-row", {}, digs.map((m) => button(m)))));
   }
   if (state.choice) {
-    rows.push(h("div.action-row", {}, h("span.muted", {}, `Where does ${cardLabel(state.choice.card)} go?`),
+    rows.push(h("div.action-row", {}, h("span.muted", {}, state.choice.card ? `Where does ${cardLabel(state.choice.card)} go?` : "Which meld?"),
       state.choice.moves.map((m) => button(m, true))));
   }
   if (plays.length || discards.length) {
@@ -46,11 +49,11 @@ export function actionBar(state, on) {
   }
   const tools = [];
   if (melds.length) {
-    tools.push(h("button.link", { type: "button", onclick: on.toggleMelds, "aria-expanded": state.showMelds ? "true" : "false" },
+    tools.push(h("button.link", { type: "button", onclick: on.toggleMelds, dataset: { key: "tool:melds" }, "aria-expanded": state.showMelds ? "true" : "false" },
       `${state.showMelds ? "Hide" : "Show"} possible melds (${melds.length})`));
   }
-  if (selectedCards.length) tools.push(h("button.link", { type: "button", onclick: on.clear }, "Clear selection"));
-  if (on.hint && legal.length) tools.push(h("button.link", { type: "button", onclick: on.hint }, "Hint"));
+  if (selectedCards.length) tools.push(h("button.link", { type: "button", onclick: on.clear, dataset: { key: "tool:clear" } }, "Clear selection"));
+  if (on.hint && legal.length) tools.push(h("button.link", { type: "button", onclick: on.hint, dataset: { key: "tool:hint" } }, "Hint (H)"));
   if (tools.length) rows.push(h("div.action-tools", {}, tools));
   if (state.showMelds && melds.length) {
     rows.push(h("div.action-row.meld-list", {}, melds.slice(0, MAX_LISTED_MELDS).map((m) => button(m))));
@@ -58,16 +61,17 @@ export function actionBar(state, on) {
   return h("div.actions", { "aria-label": "Your moves" }, rows);
 }
 
-/** A small form to type any move (any case, FORMATS.md §1); the server judges it. */
+/** A small form to type any move (cards as the table writes them, or in notation,
+ * any case); normalizeMove reads it and the server judges it. */
 export function moveBox(onMove, enabled) {
   const input = h("input", {
-    type: "text", name: "move", placeholder: "e.g. meld H7 H8 H9", autocomplete: "off",
-    spellcheck: false, "aria-label": "Type a move", disabled: !enabled,
+    type: "text", name: "move", placeholder: "e.g. meld 7♥ 8♥ 9♥ or discard 10d", autocomplete: "off",
+    spellcheck: false, "aria-label": "Type a move", disabled: !enabled, maxlength: "300",
   });
   return h("form.move-box", {
     onsubmit: (event) => {
       event.preventDefault();
-      const text = input.value.trim();
+      const text = normalizeMove(input.value);
       if (text) onMove(text);
       input.value = "";
     },

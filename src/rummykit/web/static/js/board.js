@@ -24,6 +24,7 @@ function playerBox(state, seat) {
   const count = view.hand_sizes[seat];
   const known = view.known[seat] || [];
   const toMove = view.to_move === seat && !view.result;
+  const moved = state.anim && state.anim.seat === seat ? `.moved-${state.anim.kind}` : "";
   const badges = [
     view.dealer === seat ? h("span.badge", { title: "Dealer" }, "dealer") : null,
     view.down.includes(seat) ? h("span.badge.down", {}, "down") : null,
@@ -33,7 +34,7 @@ function playerBox(state, seat) {
   ];
   const backs = h("div.backs", { "aria-hidden": "true" },
     Array.from({ length: Math.min(count, 14) }, () => cardBack({ small: true })));
-  return h(`div.player${toMove ? ".to-move" : ""}`, { dataset: { seat: String(seat) } },
+  return h(`div.player${toMove ? ".to-move" : ""}${moved}`, { dataset: { seat: String(seat) } },
     h("div.player-head", {}, h("strong", {}, seatName(table.seats, seat)), badges),
     h("div.player-count", { dataset: { count: String(count) } }, `${count} card${count === 1 ? "" : "s"}`),
     backs,
@@ -42,7 +43,8 @@ function playerBox(state, seat) {
 
 /**
  * The stock and the discard pile. handlers: {onStock(), onDiscardPile(), onTogglePile()};
- * the discard pile is also a drop target for a dragged card.
+ * the discard pile is also a drop target for a dragged card. state.anim ({seat, kind,
+ * melds}: the move just made by another seat) marks what moved, for the animations.
  */
 export function pilesView(state, handlers) {
   const { view } = state;
@@ -56,7 +58,8 @@ export function pilesView(state, handlers) {
     type: "button", onclick: handlers.onDiscardPile, dataset: { drop: "discard" },
     "aria-label": top ? `Discard pile, top card ${cardLabel(top)}` : "Discard pile, empty",
     class: state.canTake ? "can" : "",
-  }, top ? cardFace(top) : h("div.card.empty"), h("span.pile-count", {}, `${view.discard.length}`));
+  }, top ? cardFace(top, { attrs: { class: state.anim && state.anim.kind === "discard" ? "arrived" : "" } }) : h("div.card.empty"),
+  h("span.pile-count", {}, `${view.discard.length}`));
   const whole = state.showPile
     ? h("div.whole-pile", { "aria-label": "The whole discard pile, top last" },
       view.discard.map((c) => cardFace(c, { small: true })))
@@ -74,15 +77,17 @@ export function meldsView(state, handlers) {
   const { view, table } = state;
   if (!view.table.length) return h("section.melds.empty", { "aria-label": "Melds" }, h("p.muted", {}, "No melds on the table yet."));
   return h("section.melds", { "aria-label": "Melds" }, view.table.map((meld) => {
-    const owners = [...new Set(meld.placed_by)].map((s) => seatName(table.seats, s));
-    return h("button.meld", {
+    // traditional rummy's melds belong to nobody (RULES.md §3.1): no owners shown
+    const owners = table.rules === "traditional" ? [] : [...new Set(meld.placed_by)].map((s) => seatName(table.seats, s));
+    const fresh = state.anim && state.anim.melds.includes(meld.number);
+    return h(`button.meld${fresh ? ".fresh" : ""}`, {
       type: "button", dataset: { drop: "meld", number: String(meld.number) },
       onclick: () => handlers.onMeld(meld.number),
-      "aria-label": `Meld ${meld.number}, ${meld.kind}: ${meld.cards.map(cardLabel).join(" ")}; placed by ${owners.join(", ")}`,
+      "aria-label": `Meld ${meld.number}, ${meld.kind}: ${meld.cards.map(cardLabel).join(" ")}${owners.length ? `; placed by ${owners.join(", ")}` : ""}`,
     },
-    h("span.meld-head", {}, h("span.meld-number", {}, `${meld.number}`), ` ${meld.kind} · ${owners.join(", ")}`),
+    h("span.meld-head", {}, h("span.meld-number", {}, `${meld.number}`), ` ${meld.kind}${owners.length ? ` · ${owners.join(", ")}` : ""}`),
     h("span.meld-cards", {}, meld.cards.map((c, i) => cardFace(c, {
-      small: true, attrs: { title: `${cardLabel(c)} placed by ${seatName(table.seats, meld.placed_by[i])}` },
+      small: true, attrs: { title: owners.length ? `${cardLabel(c)} placed by ${seatName(table.seats, meld.placed_by[i])}` : cardLabel(c) },
     }))));
   }));
 }

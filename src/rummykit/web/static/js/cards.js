@@ -102,7 +102,9 @@ export function cardFace(text, { tag = "div", small = false, attrs = {} } = {}) 
   const centre = h("span.pip", { "aria-hidden": "true" }, pip);
   const declared = card.declared
     ? h("span.declared", { "aria-hidden": "true" }, `= ${cardLabel(card.declared)}`) : null;
-  return h(`${tag}.${classes}`, { "aria-label": cardSpoken(text), title: cardLabel(text), dataset: { card: text }, ...attrs },
+  // a picture of a card is an image to assistive technology; a button names its card
+  const role = tag === "button" ? null : "img";
+  return h(`${tag}.${classes}`, { role, "aria-label": cardSpoken(text), title: cardLabel(text), dataset: { card: text }, ...attrs },
     corner, centre, declared);
 }
 

@@ -53,3 +53,11 @@ export function toast(text, kind = "info") {
   box.append(note);
   setTimeout(() => note.remove(), kind === "error" ? 7000 : 3500);
 }
+
+/** Say something to screen readers (a polite live region outside the redrawn screen). */
+export function announce(text) {
+  const box = document.getElementById("announce");
+  if (!box || !text) return;
+  box.append(h("p", {}, text));
+  while (box.childElementCount > 6) box.firstElementChild.remove();
+}

@@ -8,24 +8,35 @@ import { h } from "./dom.js";
 const MOVE_THRESHOLD = 6;
 
 /**
- * Render `hand` (card texts) into a new element.
- * opts: {sortBy, selected: Set of indices, onToggle(index), onSelect(index, on),
- *        onDrop(card, target)}; target is the element with data-drop under the pointer.
+ * Render `hand` (card texts) into a new element. The hand is one stop of the Tab key
+ * (the card at `opts.focusAt`, a position in the sorted row); arrows move between cards.
+ * opts: {sortBy, selected: Set of indices, fresh: Set of indices (just drawn), animate
+ *        (slide the fresh cards in), focusAt,
+ *        onToggle(index), onSelect(index, on), onDrop(card, target)}; target is the
+ *        element with data-drop under the pointer.
  */
 export function handView(hand, opts) {
   const row = h("div.hand-cards", { role: "group", "aria-label": "Your hand" });
   const order = sortCards(hand, opts.sortBy);
+  const stop = Math.max(0, Math.min(order.length - 1, opts.focusAt || 0));
+  const fresh = opts.fresh || new Set();
   order.forEach(({ text, index }, position) => {
     const selected = opts.selected.has(index);
+    const isNew = fresh.has(index);
     const card = cardFace(text, {
       tag: "button",
       attrs: {
         type: "button",
-        class: selected ? "selected" : "",
+        class: [selected ? "selected" : "", isNew ? "fresh" : "", isNew && opts.animate ? "arriving" : ""].filter(Boolean).join(" "),
         "aria-pressed": selected ? "true" : "false",
+        tabindex: position === stop ? "0" : "-1",
         dataset: { card: text, index: String(index), position: String(position) },
       },
     });
+    if (isNew) {
+      card.setAttribute("aria-label", `${card.getAttribute("aria-label")}, just drawn`);
+      card.append(h("span.new-mark", { "aria-hidden": "true" }, "new"));
+    }
     card.addEventListener("click", (event) => {
       if (card.dataset.suppressClick) {
         delete card.dataset.suppressClick;
@@ -48,6 +59,7 @@ function arrowKeys(event, row) {
   if (step === undefined || at < 0) return;
   event.preventDefault();
   const next = cards[Math.max(0, Math.min(cards.length - 1, at + step))];
+  for (const c of cards) c.tabIndex = c === next ? 0 : -1;
   next.focus();
 }
 

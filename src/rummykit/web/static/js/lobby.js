@@ -252,6 +252,7 @@ export function showLobby(root) {
   const openBox = h("div", {}, h("p.muted", {}, "Loading…"));
   fill(root, h("main.lobby", {},
     h("header.lobby-head", {}, h("h1", {}, h("span.logo", { "aria-hidden": "true" }, "♠♥"), " rummykit"),
+      h("a.help-link", { href: "#/help/basic" }, "Rules and help"),
       h("label.name", {}, "Your name ", nameInput)),
     h("section.panel.play-bots", { "aria-labelledby": "bots-title" },
       h("h2#bots-title", {}, "Play against the computer"),

@@ -1,11 +1,13 @@
 // The score sheet: one row per finished hand (points it added), then the match totals.
 
 import { h } from "./dom.js";
+import { goalText, pointsText } from "./scoring.js";
 import { seatName } from "./words.js";
 
 /** match: the server's Match, whose `hands` holds every finished hand's result; rows:
- * [{match, hand, scores}] as noted by this browser, for servers without `hands`. */
-export function scoreSheet(rows, seats, match) {
+ * [{match, hand, scores}] as noted by this browser, for servers without `hands`;
+ * scoring: scoringRules() of the table (penalties are shown without a plus). */
+export function scoreSheet(rows, seats, match, scoring) {
   const n = match ? match.totals.length : seats.length;
   const names = Array.from({ length: n }, (_, s) => seatName(seats, s));
   const fromServer = match && Array.isArray(match.hands)
@@ -18,8 +20,9 @@ export function scoreSheet(rows, seats, match) {
     h("tbody", {},
       missing > 0 ? h("tr.muted", {}, h("td", { colspan: String(n + 1) }, `${missing} earlier hand${missing === 1 ? "" : "s"} not seen here`)) : null,
       current.map((row) => h("tr", {}, h("th", { scope: "row" }, `${row.hand + 1}`),
-        row.scores.map((points) => h("td", {}, points ? `+${points}` : "0"))))),
-    h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, "Total"),
+        row.scores.map((points) => h("td", {}, pointsText(points, scoring)))))),
+    h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, scoring.penalty ? "Penalty total" : "Total"),
       (match ? match.totals : names.map(() => 0)).map((t, s) =>
-        h(`td${match && match.winners.includes(s) ? ".winner" : ""}`, {}, `${t}`)))));
+        h(`td${match && match.winners.includes(s) ? ".winner" : ""}`, {}, `${t}`))),
+      h("tr.goal", {}, h("td", { colspan: String(n + 1) }, goalText(scoring)))));
 }

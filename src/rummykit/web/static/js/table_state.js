@@ -5,6 +5,14 @@
 import { saveTableNotes, tableNotes } from "./store.js";
 import { moveSentence, resultWords, seatName, viewContract } from "./words.js";
 
+/** The cards a take or a dig picked up, read from the discard pile before it (top last). */
+function takenCards(move, before) {
+  const words = move.split(/\s+/);
+  if (words[0] !== "take" || !before || before.discard.length === 0) return [];
+  const n = words[1] ? Number(words[1]) : 1;
+  return before.discard.slice(-n).reverse();
+}
+
 export class TableState {
   constructor(tableId, seat) {
     this.tableId = tableId;
@@ -13,6 +21,8 @@ export class TableState {
     this.view = null;
     this.legal = [];
     this.over = null; // {view, match} of the event that ended the last hand
+    this.lastMove = null; // {seat, move, version, cards, before}: the last move seen, for animations
+    this.dig = null; // the card this seat dug for this turn (it must go on the table)
     this.notes = tableId ? tableNotes(this.notesKey()) : { log: [], sheet: [] };
   }
 
@@ -79,6 +89,7 @@ export class TableState {
     this.table.match = msg.match;
     this.table.version = msg.version;
     if (msg.kind === "deal") {
+      this.dig = null;
       this.noteDeal(msg.view, msg.version, "Hand {n} dealt by {dealer}");
       if (this.over && this.over.match.over && msg.match.number > this.over.match.number) {
         this.over = null; // the rematch started
@@ -87,7 +98,11 @@ export class TableState {
     } else {
       const taken = msg.move.startsWith("take") ? msg.view.taken : null;
       const yours = msg.seat === this.seat;
-      this.note(moveSentence(names[msg.seat], msg.move, { taken, yours }), msg.version, yours ? "mine" : "");
+      const cards = takenCards(msg.move, this.view);
+      this.lastMove = { seat: msg.seat, move: msg.move, version: msg.version, cards, before: this.view };
+      if (yours && /^take \d/.test(msg.move)) this.dig = cards[cards.length - 1] || null;
+      if (yours && msg.move.startsWith("discard")) this.dig = null;
+      this.note(moveSentence(names[msg.seat], msg.move, { taken, yours, cards }), msg.version, yours ? "mine" : "");
     }
     if (msg.view.result) {
       this.note(resultWords(msg.view.result, names), msg.version, "result");
@@ -121,6 +136,11 @@ export class TableState {
 
   save() {
     if (this.tableId) saveTableNotes(this.notesKey(), this.notes);
+  }
+
+  /** The card this seat dug for this turn, while the turn lasts. */
+  dugCard() {
+    return this.myTurn() ? this.dig : null;
   }
 
   /** True when it is this seat's turn in a hand being played. */

@@ -4,25 +4,37 @@
 
 import { cardLabel } from "./cards.js";
 import { h } from "./dom.js";
+import { goalText, scoringRules } from "./scoring.js";
 import { scoreSheet } from "./sheet.js";
 import { RULE_NAMES, resultWords, seatName, viewContract } from "./words.js";
 
 export const STATUS_TEXT = {
-  connecting: "connecting…", open: "connected", reconnecting: "reconnecting…", closed: "disconnected",
+  connecting: "connecting…", open: "connected", reconnecting: "connection lost: reconnecting…",
+  offline: "offline: waiting for the network…", closed: "disconnected",
 };
 
-/** Rule set, deal, dealer, contract, role, the connection's state; onLeave for players. */
-export function topBar(state, status, onLeave = null) {
+/** The table's scoring knobs (goal, penalties), from its rule set and options. */
+export function tableScoring(table) {
+  return scoringRules(table.rules, table.options || {}, table.seats.length);
+}
+
+/** Rule set, deal, dealer, contract, the goal, role, the connection's state, the rules
+ * button; onLeave for players. */
+export function topBar(state, status, { onLeave = null, onHelp = null } = {}) {
   const t = state.table;
   const v = state.view;
   const contract = t && v ? viewContract(v, t.rules, t.options) : null;
+  const scoring = t ? tableScoring(t) : null;
+  const deal = v && scoring && scoring.fixedHands ? `Deal ${v.hand_number + 1} of ${scoring.hands}` : v ? `Hand ${v.hand_number + 1}` : null;
   return h("header.topbar", {},
     h("a.home", { href: "#/", "aria-label": "Lobby" }, "♠ rummykit"),
     t ? h("span.title", {}, RULE_NAMES[t.rules] || t.rules) : null,
-    v ? h("span.deal", {}, `Hand ${v.hand_number + 1} · dealer ${seatName(t.seats, v.dealer)}`) : null,
+    v ? h("span.deal", {}, `${deal} · dealer ${seatName(t.seats, v.dealer)}`) : null,
+    scoring ? h("span.goal", {}, goalText(scoring)) : null,
     contract ? h("span.contract", {}, `Contract: ${contract}`) : null,
     state.seat === null ? h("span.badge", {}, "spectator") : null,
     h("span.conn", { dataset: { status }, role: "status" }, STATUS_TEXT[status]),
+    onHelp ? h("button.link.help-button", { type: "button", onclick: onHelp, "aria-haspopup": "dialog", dataset: { key: "top:help" } }, "Rules") : null,
     onLeave ? h("button.link.leave", { type: "button", onclick: onLeave }, "Leave") : null);
 }
 
@@ -40,6 +52,11 @@ export function turnText(state, pending) {
     const top = v.discard.length ? cardLabel(v.discard[v.discard.length - 1]) : null;
     return `Your turn: draw from the stock${top ? ` or take ${top} from the discard pile` : ""}.`;
   }
+  const dug = state.dugCard();
+  if (dug && v.hand.includes(dug)) {
+    return `Your turn: ${cardLabel(dug)}, the card you dug for, must go on the table (meld or lay off) before you discard.`;
+  }
+  if (v.taken) return `Your turn: meld or lay off if you like, then discard (not ${cardLabel(v.taken)}, just taken).`;
   return "Your turn: meld or lay off if you like, then discard.";
 }
 
@@ -49,9 +66,9 @@ export function sidePanels(state) {
   const log = state.notes.log.slice(-150);
   const watch = `${location.origin}${location.pathname}#/watch/${t.id}`;
   return h("aside.side", {},
-    h("section.panel", { "aria-label": "Score sheet" }, scoreSheet(state.notes.sheet, t.seats, t.match)),
+    h("section.panel", { "aria-label": "Score sheet" }, scoreSheet(state.notes.sheet, t.seats, t.match, tableScoring(t))),
     h("section.panel.log", { "aria-label": "Moves" }, h("h2", {}, "Moves"),
-      h("ol.log-list", {}, log.map((e) => h(`li${e.kind ? `.${e.kind}` : ""}`, {}, e.text)))),
+      h("ol.log-list", { tabindex: "0", "aria-label": "Moves, oldest first" }, log.map((e) => h(`li${e.kind ? `.${e.kind}` : ""}`, {}, e.text)))),
     h("section.panel", { "aria-label": "Share" }, h("h2", {}, "Share"),
       h("p", {}, "Spectator link: ", h("a.watch-link", { href: `#/watch/${t.id}` }, watch))));
 }

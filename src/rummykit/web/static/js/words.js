@@ -27,15 +27,22 @@ export function viewContract(view, rules, options) {
 }
 
 /** A move in notation, in words: "draws from the stock", "melds 7♥ 8♥ 9♥", ... */
-export function moveWords(move, { taken = null } = {}) {
+export function moveWords(move, { taken = null, cards = [] } = {}) {
   const words = move.trim().split(/\s+/);
   const [keyword, ...rest] = words;
   switch (keyword) {
     case "draw":
       return "draws from the stock";
     case "take":
-      if (rest.length === 0) return taken ? `takes ${cardLabel(taken)} from the discard pile` : "takes the top of the discard pile";
-      return `takes the top ${rest[0]} cards of the discard pile${taken ? `, down to ${cardLabel(taken)}` : ""}`;
+      if (rest.length === 0) {
+        const top = taken || cards[0];
+        return top ? `takes ${cardLabel(top)} from the discard pile` : "takes the top of the discard pile";
+      }
+      if (cards.length) {
+        const dug = cards[cards.length - 1];
+        return `digs ${rest[0]} cards from the discard pile: ${cardsLabel(cards)} (${cardLabel(dug)} must go on the table this turn)`;
+      }
+      return `digs the top ${rest[0]} cards of the discard pile${taken ? `, down to ${cardLabel(taken)}` : ""}`;
     case "meld": {
       const groups = rest.join(" ").split("/").map((g) => g.trim().split(/\s+/).filter(Boolean));
       const text = groups.map(cardsLabel).join(" and ");
@@ -68,15 +75,15 @@ export function actionLabel(move, view) {
   if (words[0] === "take") {
     const n = Number(words[1]);
     const card = view ? view.discard[view.discard.length - n] : null;
-    return `Dig ${n} down to ${card ? cardLabel(card) : "?"}`;
+    return `Take ${n} cards, down to ${card ? cardLabel(card) : "?"}`;
   }
   const [verb, ...others] = moveWords(move).split(" ");
   return [IMPERATIVE[verb] || verb, ...others].join(" ");
 }
 
 /** "Ann draws from the stock." or, for the viewer's own move, "You draw from the stock." */
-export function moveSentence(name, move, { taken = null, yours = false } = {}) {
-  const [verb, ...others] = moveWords(move, { taken }).split(" ");
+export function moveSentence(name, move, { taken = null, yours = false, cards = [] } = {}) {
+  const [verb, ...others] = moveWords(move, { taken, cards }).split(" ");
   const lead = yours ? ["You", (IMPERATIVE[verb] || verb).toLowerCase()] : [name, verb];
   return `${[...lead, ...others].join(" ")}.`;
 }
