@@ -8,20 +8,12 @@ going down (or, once down, new melds where allowed), lay-offs, swaps, discards.
 
 from __future__ import annotations
 
-import itertools
-from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from rummykit import handset
+from rummykit import contract_complete, handset
 from rummykit.cards import JOKER, NUM_RANKS
-from rummykit.contract_melds import (
-    can_make,
-    can_make_containing,
-    is_way_to_go_down,
-    uses_every_card,
-    ways_to_go_down,
-)
+from rummykit.contract_melds import can_make, is_way_to_go_down, ways_to_go_down
 from rummykit.melds import JOKER_AS, RUN, SET, TableMeld, identity, position_card
 from rummykit.moves import Discard, LayOff, Meld, Move, Swap, Take
 
@@ -193,194 +185,14 @@ def play_moves(state: HandState) -> Iterator[Move]:
 def _finishable_after(state: HandState, move: Move) -> bool:
     state.push(move)
     try:
-        return state.result is not None or finishable(state)
+        return state.result is not None or contract_complete.finishable(state)
     finally:
         state.pop()
 
 
-def _can_discard_now(state: HandState) -> bool:
+def can_discard_now(state: HandState) -> bool:
+    """Whether some discard is allowed now (no unmet duty, a card that may be thrown)."""
     return next(_discard_moves(state), None) is not None
-
-
-def finishable(state: HandState) -> bool:
-    """Can the player to move finish this turn by some sequence of legal actions?"""
-    if _can_discard_now(state):
-        return True
-    quick = _dig_before_going_down(state)
-    if quick is None:
-        quick = _dig_when_down(state)
-    if quick is not None:
-        return quick
-    return _search(state, {}, [0])
-
-
-def _dig_when_down(state: HandState) -> bool | None:
-    """Exact shortcut for a dig by a player who is down: the dug card must be laid off,
-    after the cards that lead up to it on a run (None: search instead)."""
-    rules = state.rules
-    if state.dig_duty < 0 or state.joker_duty or not _is_down(state) or \
-            rules.must_discard_to_go_out or rules.extra_melds_after_contract or \
-            final_rule(state) != "none":
-        return None
-    dug = state.dig_duty
-    if dug == JOKER:  # lay-offs never close an open place, so this is decided now
-        return any(joker_identities(meld, state) for meld in state.table)
-    if not state.went_down and any(JOKER_AS + dug in meld.cards for meld in state.table
-                                   if meld.kind == RUN):
-        return None  # a swap could place it too
-    held = Counter(handset.cards(state.hands[state.to_move]))
-    held[dug] -= 1
-    return any(next(_chains(state, meld, dug, held), None) is not None
-               for meld in state.table)
-
-
-def _dig_before_going_down(state: HandState) -> bool | None:
-    """Exact shortcuts for a dig by a player who is not down (None: search instead).
-
-    The dug card must then reach the table through this turn's going-down melds (a lay-off
-    on one's own new meld is the same as a bigger meld) or a lay-off on a meld placed
-    before this turn.
-    """
-    if state.dig_duty < 0 or state.joker_duty or _is_down(state):
-        return None
-    hand = handset.cards(state.hands[state.to_move])
-    sets, runs = contract_of(state)
-    rules = state.rules
-    rule = final_rule(state)
-    if rule == "all_at_once_no_discard":
-        return uses_every_card(hand, sets, runs, rules)
-    if rule == "all_at_once_discard_ok":
-        return _last_deal_dig(state, hand, sets, runs)
-    if not can_make(hand, sets, runs, rules):
-        return False
-    # Under must_discard_to_go_out a card must be left to discard; a hand larger than the
-    # least contract plus the longest lay-off chain always keeps one.
-    roomy = not rules.must_discard_to_go_out or \
-        len(hand) > 3 * sets + rules.run_min_length * runs + 14
-    if state.dig_duty == JOKER:
-        if not roomy or rules.run_min_length >= 13:
-            return None
-        # Some way to go down exists; shrink its sets to 3 cards and its runs to the least
-        # length: the dug joker then fits a set's missing suit or a run's open end.
-        return True
-    if roomy:
-        # go down with the dug card, or go down then lay it off on an earlier meld; then
-        # discard, or be out
-        return can_make_containing(hand, state.dig_duty, sets, runs, state.rules) or \
-            _dig_laid_off(state, hand, sets, runs)
-    if not any(_may_reach(state, meld, state.dig_duty) for meld in state.table):
-        return False
-    return None
-
-
-def _last_deal_dig(state: HandState, hand: list[int], sets: int, runs: int) -> bool:
-    """``all_at_once_discard_ok``: after a dig the player must go down and go out this turn:
-    runs holding every card (lay-offs on one's own runs make them longer), or every card
-    but one that is then discarded, the dug card in the runs."""
-    rules = state.rules
-    if not rules.must_discard_to_go_out and uses_every_card(hand, sets, runs, rules):
-        return True
-    for card in set(hand):
-        rest = list(hand)
-        rest.remove(card)
-        if state.dig_duty in rest and uses_every_card(rest, sets, runs, rules):
-            return True
-    return False
-
-
-def _dig_laid_off(state: HandState, hand: list[int], sets: int, runs: int) -> bool:
-    """Can the player go down without the dug card and then lay it off on a meld placed
-    before this turn (after the cards that lead up to it on a run)?"""
-    dug = state.dig_duty
-    rest = Counter(hand)
-    rest[dug] -= 1
-    for meld in state.table:
-        for chain in _chains(state, meld, dug, rest):
-            left = rest.copy()
-            left.subtract(chain)
-            if can_make(list(left.elements()), sets, runs, state.rules):
-                return True
-    return False
-
-
-def _chains(state: HandState, meld: TableMeld, card: int, held: Counter[int]
-            ) -> Iterator[list[int]]:
-    """The cards that could be laid off on ``meld`` before ``card`` fits it."""
-    if meld.kind == SET:
-        if _may_reach(state, meld, card):
-            yield []
-        return
-    if card // NUM_RANKS != meld.suit:
-        return
-    rank = card % NUM_RANKS + 1
-    for position in {rank, 14} if rank == 1 and state.rules.ace_high else {rank}:
-        if meld.low <= position <= meld.high:
-            continue
-        gap = list(range(position + 1, meld.low) if position < meld.low
-                   else range(meld.high + 1, position))
-        naturals = [position_card(meld.suit, p) for p in gap]
-        forced = [i for i, c in enumerate(naturals) if not held[c]]
-        optional = [i for i, c in enumerate(naturals) if held[c]]
-        spare = held[JOKER] - len(forced)
-        if spare < 0:
-            continue
-        for k in range(min(spare, len(optional)) + 1):
-            for jokered in itertools.combinations(optional, k):
-                use = set(forced) | set(jokered)
-                yield [JOKER if i in use else c for i, c in enumerate(naturals)]
-
-
-def _may_reach(state: HandState, meld: TableMeld, card: int) -> bool:
-    """Whether ``card`` could end up laid off on ``meld`` (a necessary condition)."""
-    if meld.kind == SET:
-        return card % NUM_RANKS + 1 == meld.rank and len(meld.cards) < 4 and \
-            card // NUM_RANKS not in {identity(c) // NUM_RANKS for c in meld.cards}
-    if card // NUM_RANKS != meld.suit:
-        return False
-    hand = state.hands[state.to_move]
-    spare = handset.count(hand, JOKER)
-    rank = card % NUM_RANKS + 1
-    for position in {rank, 14} if rank == 1 and state.rules.ace_high else {rank}:
-        gap = range(position + 1, meld.low) if position < meld.low else \
-            range(meld.high + 1, position)
-        if position in range(meld.low, meld.high + 1):
-            continue
-        missing = sum(1 for p in gap if not handset.count(hand, position_card(meld.suit, p)))
-        if missing <= spare:
-            return True
-    return False
-
-
-SEARCH_BUDGET = 5_000  # placements one completability search may try
-
-
-def _search(state: HandState, memo: dict[tuple[object, ...], bool], spent: list[int]) -> bool:
-    """Depth-first search over placements. Past ``SEARCH_BUDGET`` tries it answers False:
-    the action is refused rather than risk a turn that cannot end (a known limit)."""
-    seat = state.to_move
-    key = (state.hands[seat], tuple(state.table), state.dig_duty, state.joker_duty,
-           state.down, state.went_down)
-    found = memo.get(key)
-    if found is not None:
-        return found
-    memo[key] = False
-    for move in candidates(state):
-        if type(move) is Discard:
-            memo[key] = True
-            return True
-        spent[0] += 1
-        if spent[0] > SEARCH_BUDGET:
-            return False
-        state.push(move)
-        try:
-            done = state.result is not None or _can_discard_now(state) or \
-                _search(state, memo, spent)
-        finally:
-            state.pop()
-        if done:
-            memo[key] = True
-            return True
-    return False
 
 
 # -- checking one move -------------------------------------------------------------------------
