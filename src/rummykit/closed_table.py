@@ -29,6 +29,15 @@ def outside(state: HandState) -> tuple[list[int], int]:
     return copies, jokers
 
 
+def _jokers_outside(state: HandState) -> bool:
+    jokers = state.rules.pack_spec(state.num_players)[1]
+    for meld in state.table:
+        for code in meld.cards:
+            if code >= JOKER_AS:
+                jokers -= 1
+    return jokers > 0
+
+
 def _presence(copies: list[int]) -> int:
     bits = 0
     for card, left in enumerate(copies):
@@ -68,9 +77,11 @@ def blocked(state: HandState) -> bool:
     from the cards outside the table together."""
     if state.down != (1 << state.num_players) - 1:
         return False
-    copies, jokers = outside(state)
     accepts = _accepts_all(state)
-    if accepts and (jokers > 0 or _presence(copies) & accepts):
+    if accepts and _jokers_outside(state):
+        return False
+    copies, jokers = outside(state)
+    if _presence(copies) & accepts:
         return False
     if state.rules.joker_swap:
         for meld in state.table:

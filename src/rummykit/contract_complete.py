@@ -35,6 +35,7 @@ from rummykit.moves import Discard, LayOff, Meld, Move, Swap
 
 if TYPE_CHECKING:
     from rummykit.engine import HandState
+    from rummykit.rules import Rules
 
 Key = tuple[object, ...]
 
@@ -200,27 +201,36 @@ def _dig_when_down(state: HandState) -> bool | None:
 
 
 def _dig_before_going_down(state: HandState) -> bool | None:
-    """Exact shortcuts for a dig by a player who is not down (None: search instead).
-
-    The dug card must then reach the table through this turn's going-down melds (a lay-off
-    on one's own new meld is the same as a bigger meld) or a lay-off on a meld placed
-    before this turn; no swap is allowed in the turn of going down.
-    """
+    """Exact shortcuts for a dig by a player who is not down (None: search instead)."""
     if state.dig_duty < 0 or state.joker_duty or _is_down(state):
         return None
-    hand = handset.cards(state.hands[state.to_move])
+    return dig_to_go_down(state, handset.cards(state.hands[state.to_move]), state.dig_duty)
+
+
+def dig_to_go_down(state: HandState, hand: list[int], dug: int,
+                   makes_contract: bool | None = None) -> bool | None:
+    """Can a player who is not down, holding ``hand`` after digging ``dug``, finish the
+    turn? None: search instead. ``makes_contract``: whether ``hand`` makes the contract,
+    when known.
+
+    The dug card must reach the table through this turn's going-down melds (a lay-off on
+    one's own new meld is the same as a bigger meld) or a lay-off on a meld placed before
+    this turn; no swap is allowed in the turn of going down.
+    """
     sets, runs = contract_play.contract_of(state)
     rules = state.rules
     rule = contract_play.final_rule(state)
     if rule == "all_at_once_no_discard":
         return uses_every_card(hand, sets, runs, rules)
     if rule == "all_at_once_discard_ok":
-        return _last_deal_dig(state, hand, sets, runs)
-    if not can_make(hand, sets, runs, rules):
+        return _last_deal_dig(rules, hand, dug, sets, runs)
+    if makes_contract is None:
+        makes_contract = can_make(hand, sets, runs, rules)
+    if not makes_contract:
         return False
     if rules.extra_melds_after_contract or rules.must_discard_to_go_out:
         return None  # a new meld after going down may hold it; a card must be kept
-    if state.dig_duty == JOKER:
+    if dug == JOKER:
         if rules.run_min_length >= 13:
             return None
         # Some way to go down exists; shrink its sets to 3 cards and its runs to the least
@@ -228,29 +238,27 @@ def _dig_before_going_down(state: HandState) -> bool | None:
         return True
     # go down with the dug card, or go down then lay it off on an earlier meld; then
     # discard, or be out
-    return can_make_containing(hand, state.dig_duty, sets, runs, rules) or \
-        _dig_laid_off(state, hand, sets, runs)
+    return can_make_containing(hand, dug, sets, runs, rules) or \
+        _dig_laid_off(state, hand, dug, sets, runs)
 
 
-def _last_deal_dig(state: HandState, hand: list[int], sets: int, runs: int) -> bool:
+def _last_deal_dig(rules: Rules, hand: list[int], dug: int, sets: int, runs: int) -> bool:
     """``all_at_once_discard_ok``: after a dig the player must go down and go out this turn:
     runs holding every card (lay-offs on one's own runs make them longer), or every card
     but one that is then discarded, the dug card in the runs."""
-    rules = state.rules
     if not rules.must_discard_to_go_out and uses_every_card(hand, sets, runs, rules):
         return True
     for card in set(hand):
         rest = list(hand)
         rest.remove(card)
-        if state.dig_duty in rest and uses_every_card(rest, sets, runs, rules):
+        if dug in rest and uses_every_card(rest, sets, runs, rules):
             return True
     return False
 
 
-def _dig_laid_off(state: HandState, hand: list[int], sets: int, runs: int) -> bool:
+def _dig_laid_off(state: HandState, hand: list[int], dug: int, sets: int, runs: int) -> bool:
     """Can the player go down without the dug card and then lay it off on a meld placed
     before this turn (after the cards that lead up to it on a run)?"""
-    dug = state.dig_duty
     rest = Counter(hand)
     rest[dug] -= 1
     for meld in state.table:

@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from rummykit.engine import HandState
 
 
+#: the discard move of every card, made once
+DISCARDS = tuple(Discard(card) for card in range(JOKER + 1))
+
+
 def contract_of(state: HandState) -> tuple[int, int]:
     """(sets, runs) of the current deal's contract."""
     schedule = state.rules.contract_schedule
@@ -41,19 +45,85 @@ def digs(state: HandState) -> Iterator[Take]:
     """Every dig (``take N``, N ≥ 2) whose dug card can be placed this turn."""
     if not state.rules.discard_dig:
         return
-    down = _is_down(state)
-    hand = handset.cards(state.hands[state.to_move])
-    sets, runs = contract_of(state)
-    for count in range(2, len(state.discard) + 1):
-        if not down and not can_make(hand + state.discard[-count:], sets, runs, state.rules):
-            continue  # the dug card can only be placed by going down this turn
+    pile = state.discard
+    quick = _DugCard(state) if _is_down(state) else None
+    first = 2 if quick is not None else _least_dig_to_go_down(state)
+    hand = handset.cards(state.hands[state.to_move]) if quick is None else []
+    for count in range(first, len(pile) + 1):
+        if quick is not None:
+            verdict = quick.verdict(pile[-count])
+        else:
+            verdict = contract_complete.dig_to_go_down(state, hand + pile[-count:],
+                                                       pile[-count], True)
+        if verdict is not None:
+            if verdict:
+                yield Take(count)
+            continue
         move = Take(count)
         if _finishable_after(state, move):
             yield move
 
 
+def _least_dig_to_go_down(state: HandState) -> int:
+    """The least N ≥ 2 such that the hand and the top N discards can make the contract
+    (one more than the pile's size if none): a player who is not down places a dug card
+    only by going down this turn. More cards never hurt, so a binary search finds it."""
+    hand = handset.cards(state.hands[state.to_move])
+    sets, runs = contract_of(state)
+    pile = state.discard
+    low, high = 2, len(pile) + 1
+    while low < high:
+        middle = (low + high) // 2
+        if can_make(hand + pile[-middle:], sets, runs, state.rules):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+class _DugCard:
+    """Exact verdicts on most digs by a player who is down, without making the dig."""
+
+    __slots__ = ("accepts", "open", "run_suits", "swappable")
+
+    def __init__(self, state: HandState) -> None:
+        self.accepts = 0
+        self.run_suits = 0
+        self.swappable = 0
+        for meld in state.table:
+            self.accepts |= meld.accepts
+            if meld.kind == RUN:
+                self.run_suits |= 1 << meld.suit
+                for code in meld.cards:
+                    if code >= JOKER_AS:
+                        self.swappable |= 1 << (code - JOKER_AS)
+        # with new melds allowed or the last deal's rule, the search decides
+        self.open = not state.rules.extra_melds_after_contract and final_rule(state) == "none"
+
+    def verdict(self, dug: int) -> bool | None:
+        """True or False when decided (None: make the dig and search). A dug card that fits
+        a meld now is laid off at once, leaving two cards or more, one of them to discard;
+        a joker needs an open place, which lay-offs never create; a natural card that fits
+        no set now never will (sets only fill up), and without a run of its suit or a run
+        joker standing for it no play can place it."""
+        if not self.open:
+            return None
+        if dug == JOKER:
+            return bool(self.accepts)
+        if self.accepts >> dug & 1:
+            return True
+        if not self.run_suits >> (dug // NUM_RANKS) & 1 and not self.swappable >> dug & 1:
+            return False
+        return None
+
+
 def take_ok(state: HandState) -> bool:
     """Whether taking the discard top leaves a turn that can be finished."""
+    top = state.discard[-1]
+    hand = state.hands[state.to_move]
+    if not (_is_down(state) and final_rule(state) != "none") and \
+            handset.size(hand) > handset.count(hand, top):
+        return True  # a card held before, of another identity, can be discarded
     return _finishable_after(state, Take())
 
 
@@ -159,9 +229,10 @@ def _discard_moves(state: HandState) -> Iterator[Discard]:
     hand = state.hands[state.to_move]
     if final_rule(state) != "none" and _is_down(state) and handset.size(hand) != 1:
         return
+    taken = state.taken
     for card in handset.distinct(hand):
-        if card != state.taken:
-            yield Discard(card)
+        if card != taken:
+            yield DISCARDS[card]
 
 
 def candidates(state: HandState) -> Iterator[Move]:
@@ -175,9 +246,32 @@ def candidates(state: HandState) -> Iterator[Move]:
 
 def play_moves(state: HandState) -> Iterator[Move]:
     """The legal play-step moves, lazily, in canonical order."""
+    free = state.dig_duty < 0 and not state.joker_duty and final_rule(state) == "none"
     for move in candidates(state):
-        if type(move) is Discard or _finishable_after(state, move):
+        kind = type(move)
+        if kind is Discard or (free and kind is not Swap and _leaves_a_discard(state, move)) \
+                or _finishable_after(state, move):
             yield move
+
+
+def _leaves_a_discard(state: HandState, move: Move) -> bool:
+    """With no duty to meet, a lay-off or meld that leaves a card other than the one taken
+    from the discard pile, or no card (the player is out), can finish the turn."""
+    hand = state.hands[state.to_move]
+    if type(move) is LayOff:
+        assert isinstance(move, LayOff)
+        placed = [JOKER if move.card >= JOKER_AS else move.card]
+    else:
+        assert isinstance(move, Meld)
+        placed = [JOKER if c >= JOKER_AS else c for g in move.groups for c in g]
+    if handset.size(hand) == len(placed):
+        return not state.rules.must_discard_to_go_out
+    if state.taken < 0:
+        return True
+    rest = hand
+    for card in placed:
+        rest = handset.remove(rest, card)
+    return handset.size(rest) > handset.count(rest, state.taken)
 
 
 # -- completability (RULES.md §1.6) -----------------------------------------------------------
