@@ -228,6 +228,7 @@ def check(seed: int) -> None:
         if state.result is not None or state.phase != "play":
             return
         legal = state.legal_moves()
+        assert list(state.iter_legal_moves()) == legal, seed  # the lazy generator agrees
         assert set(legal) == oracle_plays(state), (seed, str(pick))
         assert all(state.is_legal(m) for m in legal), seed
         assert contract_complete.finishable(state) == can_finish(state), seed

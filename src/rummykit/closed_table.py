@@ -71,6 +71,10 @@ def deadlocked(state: HandState) -> bool:
     return not _presence(copies) & accepts
 
 
+def _copies_on_table(state: HandState, card: int) -> int:
+    return sum(meld.cards.count(card) for meld in state.table)
+
+
 def blocked(state: HandState) -> bool:
     """RULES.md §4.8.1: B1 every player is down; B2 no card outside the table can be laid
     off or swapped for a run's joker; B3 no new meld may be started, or none can be formed
@@ -80,16 +84,20 @@ def blocked(state: HandState) -> bool:
     accepts = _accepts_all(state)
     if accepts and _jokers_outside(state):
         return False
-    copies, jokers = outside(state)
-    if _presence(copies) & accepts:
-        return False
+    decks = state.rules.pack_spec(state.num_players)[0]
+    while accepts:
+        low = accepts & -accepts
+        accepts ^= low
+        if _copies_on_table(state, low.bit_length() - 1) < decks:
+            return False  # a copy outside can be laid off
     if state.rules.joker_swap:
         for meld in state.table:
-            if meld.kind == RUN and any(c >= JOKER_AS and copies[c - JOKER_AS] > 0
-                                        for c in meld.cards):
+            if meld.kind == RUN and any(c >= JOKER_AS and _copies_on_table(state, c - JOKER_AS)
+                                        < decks for c in meld.cards):
                 return False
     if not state.rules.extra_melds_after_contract:
         return True
+    copies, jokers = outside(state)
     pool = [card for card, left in enumerate(copies) for _ in range(max(left, 0))]
     pool += [JOKER] * max(jokers, 0)
     return not (can_make(pool, 1, 0, state.rules) or can_make(pool, 0, 1, state.rules))

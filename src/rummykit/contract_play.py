@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from rummykit import contract_complete, handset
-from rummykit.cards import JOKER, NUM_RANKS
-from rummykit.contract_melds import can_make, is_way_to_go_down, ways_to_go_down
+from rummykit.cards import ALL_NATURALS, JOKER, NUM_RANKS, SUIT_MASK
+from rummykit.contract_melds import can_make_held, is_way_to_go_down, ways_to_go_down
 from rummykit.melds import JOKER_AS, RUN, SET, TableMeld, identity, position_card
 from rummykit.moves import Discard, LayOff, Meld, Move, Swap, Take
 
@@ -50,11 +50,17 @@ def digs(state: HandState) -> Iterator[Take]:
     first = 2 if quick is not None else _least_dig_to_go_down(state)
     hand = handset.cards(state.hands[state.to_move]) if quick is None else []
     for count in range(first, len(pile) + 1):
+        dug = pile[-count]
         if quick is not None:
-            verdict = quick.verdict(pile[-count])
+            if quick.legal >> dug & 1:
+                yield Take(count)
+                continue
+            if quick.refused >> dug & 1:
+                continue
+            verdict = None
         else:
-            verdict = contract_complete.dig_to_go_down(state, hand + pile[-count:],
-                                                       pile[-count], True)
+            verdict = contract_complete.dig_to_go_down(state, hand + pile[-count:], dug,
+                                                       True)
         if verdict is not None:
             if verdict:
                 yield Take(count)
@@ -68,13 +74,19 @@ def _least_dig_to_go_down(state: HandState) -> int:
     """The least N ≥ 2 such that the hand and the top N discards can make the contract
     (one more than the pile's size if none): a player who is not down places a dug card
     only by going down this turn. More cards never hurt, so a binary search finds it."""
-    hand = handset.cards(state.hands[state.to_move])
     sets, runs = contract_of(state)
+    rules = state.rules
     pile = state.discard
+    held = [state.hands[state.to_move]]  # held[n]: the hand with the top n discards
+    for card in reversed(pile):
+        held.append(handset.add(held[-1], card))
     low, high = 2, len(pile) + 1
+    if low >= high or not can_make_held(held[-1], sets, runs, rules):
+        return high
+    high -= 1
     while low < high:
         middle = (low + high) // 2
-        if can_make(hand + pile[-middle:], sets, runs, state.rules):
+        if can_make_held(held[middle], sets, runs, rules):
             high = middle
         else:
             low = middle + 1
@@ -82,39 +94,34 @@ def _least_dig_to_go_down(state: HandState) -> int:
 
 
 class _DugCard:
-    """Exact verdicts on most digs by a player who is down, without making the dig."""
+    """Exact verdicts on most digs by a player who is down, without making the dig, as bit
+    sets of the identities (bit 52: the joker) whose dig is ``legal`` or ``refused``; any
+    other dig is made and searched.
 
-    __slots__ = ("accepts", "open", "run_suits", "swappable")
+    A dug card that fits a meld now is laid off at once, leaving two cards or more, one of
+    them to discard; a joker needs an open place, which lay-offs never create; a natural
+    card that fits no set now never will (sets only fill up), and without a run of its
+    suit or a run joker standing for it no play can place it. With new melds allowed or
+    the last deal's rule in force, the search decides every dig.
+    """
+
+    __slots__ = ("legal", "refused")
 
     def __init__(self, state: HandState) -> None:
-        self.accepts = 0
-        self.run_suits = 0
-        self.swappable = 0
+        self.legal = self.refused = 0
+        if state.rules.extra_melds_after_contract or final_rule(state) != "none":
+            return
+        accepts = run_suits = swappable = 0
         for meld in state.table:
-            self.accepts |= meld.accepts
+            accepts |= meld.accepts
             if meld.kind == RUN:
-                self.run_suits |= 1 << meld.suit
+                run_suits |= SUIT_MASK << (meld.suit * NUM_RANKS)
                 for code in meld.cards:
                     if code >= JOKER_AS:
-                        self.swappable |= 1 << (code - JOKER_AS)
-        # with new melds allowed or the last deal's rule, the search decides
-        self.open = not state.rules.extra_melds_after_contract and final_rule(state) == "none"
-
-    def verdict(self, dug: int) -> bool | None:
-        """True or False when decided (None: make the dig and search). A dug card that fits
-        a meld now is laid off at once, leaving two cards or more, one of them to discard;
-        a joker needs an open place, which lay-offs never create; a natural card that fits
-        no set now never will (sets only fill up), and without a run of its suit or a run
-        joker standing for it no play can place it."""
-        if not self.open:
-            return None
-        if dug == JOKER:
-            return bool(self.accepts)
-        if self.accepts >> dug & 1:
-            return True
-        if not self.run_suits >> (dug // NUM_RANKS) & 1 and not self.swappable >> dug & 1:
-            return False
-        return None
+                        swappable |= 1 << (code - JOKER_AS)
+        self.legal = accepts | (1 << JOKER if accepts else 0)
+        self.refused = ALL_NATURALS & ~(accepts | run_suits | swappable) | \
+            (0 if accepts else 1 << JOKER)
 
 
 def take_ok(state: HandState) -> bool:
@@ -169,11 +176,13 @@ def joker_places(meld: TableMeld, state: HandState) -> list[tuple[int, str | Non
 
 def _meld_moves(state: HandState) -> Iterator[Meld]:
     hand = state.hands[state.to_move]
-    cards = handset.cards(hand)
     rules = state.rules
     strict = rules.must_discard_to_go_out
     if not _is_down(state):
         sets, runs = contract_of(state)
+        if not can_make_held(hand, sets, runs, rules):
+            return
+        cards = handset.cards(hand)
         everything = final_rule(state) == "all_at_once_no_discard"
         for way in ways_to_go_down(cards, sets, runs, rules):
             used = sum(len(g) for g in way)
@@ -183,6 +192,7 @@ def _meld_moves(state: HandState) -> Iterator[Meld]:
                 continue
             yield Meld(way)
     elif rules.extra_melds_after_contract and final_rule(state) == "none":
+        cards = handset.cards(hand)
         for sets, runs in ((1, 0), (0, 1)):
             for way in ways_to_go_down(cards, sets, runs, rules):
                 if not (strict and len(way[0]) == len(cards)):
@@ -230,9 +240,15 @@ def _discard_moves(state: HandState) -> Iterator[Discard]:
     if final_rule(state) != "none" and _is_down(state) and handset.size(hand) != 1:
         return
     taken = state.taken
-    for card in handset.distinct(hand):
-        if card != taken:
-            yield DISCARDS[card]
+    naturals = hand & ALL_NATURALS
+    if 0 <= taken < JOKER:
+        naturals &= ~(1 << taken)
+    while naturals:
+        low = naturals & -naturals
+        naturals ^= low
+        yield DISCARDS[low.bit_length() - 1]
+    if hand >> handset.JOKER_SHIFT and taken != JOKER:
+        yield DISCARDS[JOKER]
 
 
 def candidates(state: HandState) -> Iterator[Move]:
@@ -252,6 +268,22 @@ def play_moves(state: HandState) -> Iterator[Move]:
         if kind is Discard or (free and kind is not Swap and _leaves_a_discard(state, move)) \
                 or _finishable_after(state, move):
             yield move
+
+
+def play_move_list(state: HandState) -> list[Move]:
+    """:func:`play_moves` as a list (the same moves in the same order, built faster)."""
+    free = state.dig_duty < 0 and not state.joker_duty and final_rule(state) == "none"
+    moves: list[Move] = []
+    placements: list[Move] = list(_meld_moves(state))
+    if _is_down(state) and final_rule(state) != "all_at_once_no_discard":
+        placements += _lay_moves(state)
+        placements += _swap_moves(state)
+    for move in placements:
+        if (free and type(move) is not Swap and _leaves_a_discard(state, move)) or \
+                _finishable_after(state, move):
+            moves.append(move)
+    moves += _discard_moves(state)
+    return moves
 
 
 def _leaves_a_discard(state: HandState, move: Move) -> bool:
@@ -285,8 +317,16 @@ def _finishable_after(state: HandState, move: Move) -> bool:
 
 
 def can_discard_now(state: HandState) -> bool:
-    """Whether some discard is allowed now (no unmet duty, a card that may be thrown)."""
-    return next(_discard_moves(state), None) is not None
+    """Whether some discard is allowed now (no unmet duty, a card that may be thrown):
+    :func:`_discard_moves` would give one."""
+    if state.dig_duty >= 0 or state.joker_duty:
+        return False
+    hand = state.hands[state.to_move]
+    if final_rule(state) != "none" and _is_down(state) and handset.size(hand) != 1:
+        return False
+    if state.taken < 0:
+        return hand != 0
+    return handset.size(hand) > handset.count(hand, state.taken)
 
 
 # -- checking one move -------------------------------------------------------------------------
