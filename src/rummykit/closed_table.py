@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rummykit import handset
 from rummykit.cards import ALL_NATURALS, JOKER, NUM_NATURALS
 from rummykit.contract_melds import can_make
 from rummykit.melds import JOKER_AS, RUN
@@ -54,7 +53,8 @@ def _accepts_all(state: HandState) -> int:
 
 
 def _one_card_each(state: HandState) -> bool:
-    return all(handset.size(hand) == 1 for hand in state.hands)
+    # a hand of one card, natural or joker, is a single bit of its multiset int
+    return not any(hand & (hand - 1) or not hand for hand in state.hands)
 
 
 def deadlocked(state: HandState) -> bool:
