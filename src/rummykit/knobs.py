@@ -78,6 +78,10 @@ MEANINGS: dict[str, str] = {
                  "it equals the number of contracts.",
     "first_dealer": "Who deals the first hand: `random`, or `low_card` (everyone draws a "
                     "card and the lowest deals). The deal then passes to the left.",
+    "blocked_deal": "`score_hands`: once every player is down and no card off the table can "
+                    "ever be placed (no lay-off, no joker swap, no new meld), the deal ends "
+                    "at once and every player scores the cards left in hand, as when someone "
+                    "goes out. `none` turns this off (the turn limit then ends such a deal).",
     "deadlock_draw": "When true a hand is drawn as soon as every player holds one card and "
                      "no card off the table could ever be laid off.",
     "draw_counts_as_loss": "When true a drawn hand counts as a lost match for every player "
