@@ -21,6 +21,7 @@ from rummykit import handset
 from rummykit.bots import Bot, make_bot
 from rummykit.cards import card_points, format_card, format_cards
 from rummykit.engine import DRAW_PHASE, HandState
+from rummykit.faces import typed_move
 from rummykit.errors import RummyError
 from rummykit.match import Match
 from rummykit.melds import TableMeld, best_arrangement, format_placed
@@ -28,11 +29,11 @@ from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
 from rummykit.outcome import ABORTED, DEADLOCK, WIN
 from rummykit.rules import Rules
 from rummykit.views import PlayerView, view
-from rummykit.wording import CONTRACT_HELP, bot_names, contract_words, gained, plural
+from rummykit.wording import CONTRACT_HELP, agree, bot_names, contract_words, gained, plural
 
 PROMPT = "Your move> "
 HELP = """\
-Moves (any case; cards like H8, SA, DT or H10):
+Moves (any case; cards like H8, SA, DT, H10, 10h or 10♥; suits C D H S or ♣ ♦ ♥ ♠):
   draw                      take the top card of the stock
   take                      take the top card of the discard pile
   meld H7 H8 H9             lay a new meld (3+ cards); several: meld H7 H8 H9 / C2 D2 S2
@@ -144,7 +145,7 @@ class PlaySession:
             self._show_hint(seen, line.lower().split()[1:])
             return False
         try:
-            move = self.match.play(line)
+            move = self.match.play(typed_move(line))
         except RummyError as error:
             self.out(f"  {error}")
             self.out("  (nothing changed; type 'moves' for your legal moves, 'help' for help)")
@@ -414,7 +415,7 @@ class PlaySession:
         else:
             names = " and ".join(self.players[s] for s in match.winners)
             verb = "wins" if len(match.winners) == 1 else "share the win"
-            self.out(f"=== Match over: {names} {verb} ===")
+            self.out(f"=== Match over: {agree(names, verb)} ===")
         self._show_scores()
 
     # -- records --------------------------------------------------------------------

@@ -27,7 +27,7 @@ from rummykit.record import dump, record_of, replay_file
 from rummykit.rules import Rules
 from rummykit.tui.words import describe
 from rummykit.views import PlayerView, view
-from rummykit.wording import bot_names, contract_words
+from rummykit.wording import agree, bot_names, contract_words
 
 SEAT = 0
 
@@ -130,8 +130,8 @@ class Game:
         """Deal the next hand."""
         state = self.match.start_hand()
         unit = "Deal" if self.contract else "Hand"
-        text = (f"{unit} {self.hand_no}: {self.names[state.dealer]} deals, "
-                f"{self.names[state.to_move]} plays first.")
+        text = (f"{unit} {self.hand_no}: {agree(self.names[state.dealer], 'deals')}, "
+                f"{agree(self.names[state.to_move], 'plays')} first.")
         if self.contract:
             text = text[:-1] + f"; contract: {contract_words(self.match.rules, state.deal_index)}."
         self.log.append(text)
