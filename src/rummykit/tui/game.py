@@ -56,6 +56,7 @@ class Game:
         self.bot_rng = random.Random(f"rummykit-bots-{setup.seed}")
         self.log: list[str] = []
         self.hints = 0
+        self.record_path: str | None = None  # the file this match is saved to, if any
         if match is None:
             self.start_hand()
 

@@ -36,7 +36,7 @@ from rummykit.tui.actions import (
 )
 from rummykit.tui.game import Game
 from rummykit.tui.screens.dialogs import TextScreen
-from rummykit.tui.screens.help import help_text
+from rummykit.tui.screens.help import HelpScreen
 from rummykit.tui.screens.pile import PileScreen
 from rummykit.tui.screens.results import HandEndScreen, MatchEndScreen
 from rummykit.tui.widgets import (
@@ -301,11 +301,13 @@ class TableScreen(Screen[None]):
         self.app.push_screen(HandEndScreen(seen, names, sheet, game.match.over), next_hand)
 
     async def after_match(self, choice: str | None) -> None:
-        """New game or quit, as chosen on the match-end screen."""
-        if choice == "new":
-            await self.app.run_action("new_game")
+        """Rematch, new game or quit, as chosen on the match-end screen."""
+        if choice == "rematch":
+            await self.app.run_action("app.rematch_now")
+        elif choice == "new":
+            await self.app.run_action("app.new_game")
         else:
-            self.app.exit()
+            await self.app.run_action("app.leave_now")
 
     def new_game(self, game: Game) -> None:
         """Play ``game`` at this table from now on."""
@@ -425,8 +427,7 @@ class TableScreen(Screen[None]):
         self.app.push_screen(PileScreen(self.game.view()), chosen)
 
     def action_help(self) -> None:
-        rules = self.game.match.rules
-        self.app.push_screen(TextScreen("Help", help_text(rules, self.game.match.num_players)))
+        self.app.push_screen(HelpScreen(self.game.match.rules, self.game.match.num_players))
 
     def action_hint(self) -> None:
         seen = self.game.view()
