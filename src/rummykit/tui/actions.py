@@ -133,7 +133,7 @@ def points_line(seen: PlayerView) -> str:
     if seen.rules.contract_schedule:
         values = seen.rules.ace_value, seen.rules.joker_points
         points = sum(card_points(c, *values) for c in handset.cards(seen.hand))
-        return f"penalty if caught: {points}"
+        return f"penalty {points}"
     best = best_arrangement(seen.hand, seen.rules)
     return f"deadwood {best.deadwood}"
 

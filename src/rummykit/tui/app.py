@@ -73,7 +73,7 @@ class RummyApp(App[None]):
 
     def open_table(self, game: Game) -> None:
         """Play ``game`` on the table screen (with ``--save``: in its own record file)."""
-        if game.record_path is None and self.autosave and self.save_path is not None:
+        if game.record_path is None and self.save_path is not None:
             game.record_path = fresh_path(self.save_path, self.paths_used)
         if game.record_path is not None:
             self.paths_used.add(game.record_path)

@@ -213,7 +213,7 @@ class TableScreen(Screen[None]):
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        text = event.value.strip()
+        text = event.value.strip().lstrip(":").strip()  # ":" is the key that opens the box
         event.input.value = ""
         if not text:
             return
