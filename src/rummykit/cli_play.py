@@ -21,8 +21,8 @@ from rummykit import handset
 from rummykit.bots import Bot, make_bot
 from rummykit.cards import card_points, format_card, format_cards
 from rummykit.engine import DRAW_PHASE, HandState
-from rummykit.faces import typed_move
 from rummykit.errors import RummyError
+from rummykit.faces import typed_move
 from rummykit.match import Match
 from rummykit.melds import TableMeld, best_arrangement, format_placed
 from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take

@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Grid, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
@@ -188,12 +188,12 @@ class HelpScreen(ModalScreen[None]):
             yield Label("Help", classes="dialog-title", id="help-title")
             with VerticalScroll(classes="dialog-body", id="help-body"):
                 yield Static(help_text(self.rules, self.players), id="help-text")
-            with Horizontal(classes="buttons"):
+            with Grid(id="help-buttons"):
                 for page, text in (("game", "This game (g)"), ("basic", "Basic (b)"),
                                    ("traditional", "Traditional (t)"),
                                    ("contract", "Contract (c)"), ("keys", "Keys (k)")):
                     yield Button(text, id=f"page-{page}", compact=True)
-                yield Button("Close", id="close", variant="primary", compact=True)
+                yield Button("Close (esc)", id="close", variant="primary", compact=True)
 
     def page_text(self, page: str) -> str:
         """The text of a page: ``game``, a family's name, or ``keys``."""

@@ -7,7 +7,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
@@ -72,10 +72,11 @@ class HandEndScreen(ModalScreen[None]):
         unit = "Deal" if self.seen.rules.contract_schedule else "Hand"
         with Vertical(classes="dialog wide", id="hand-end"):
             yield Label(f"{unit} {self.seen.deal_index + 1} is over", classes="dialog-title")
-            yield Static(hand_end_text(self.seen, self.names))
-            yield Static(Text("\n").join(self.sheet), classes="sheet")
+            with VerticalScroll(classes="dialog-body"):
+                yield Static(hand_end_text(self.seen, self.names))
+                yield Static(Text("\n").join(self.sheet), classes="sheet")
             label = "See the result (Enter)" if self.match_over else f"Next {unit.lower()} (Enter)"
-            yield Button(label, id="next", variant="primary")
+            yield Button(label, id="next", variant="primary", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -109,8 +110,9 @@ class MatchEndScreen(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide", id="match-end"):
             yield Label("The match is over", classes="dialog-title")
-            yield Static(Text(winners_words(self.winners, self.names), style="bold"))
-            yield Static(Text("\n").join(self.sheet), classes="sheet")
+            with VerticalScroll(classes="dialog-body"):
+                yield Static(Text(winners_words(self.winners, self.names), style="bold"))
+                yield Static(Text("\n").join(self.sheet), classes="sheet")
             with Horizontal(classes="buttons"):
                 yield Button("Rematch (r)", id="rematch", variant="primary", compact=True)
                 yield Button("New game (n)", id="new", compact=True)

@@ -195,7 +195,8 @@ class TableScreen(Screen[None]):
     def say(self, text: str, *, error: bool = False) -> None:
         """Show a one-line message under your hand."""
         self.message = Text(faces_in(text), style="bold red" if error else "")
-        self.show()
+        if self.is_mounted:  # else on_mount shows it
+            self.show()
 
     # -- messages up ------------------------------------------------------------------
     def on_hand_view_card_clicked(self, event: HandView.CardClicked) -> None:

@@ -70,13 +70,14 @@ class Summary(SeenWidget):
                     style="bold")
         text.append(f", dealer {names[seen.dealer]}")
         if contract:
-            text.append(f"; contract {contract_words(rules, seen.deal_index)}")
-        text.append(f"; (scores: {self.goal})", style="dim")
+            text.append(f"; contract: {contract_words(rules, seen.deal_index)}")
+        text.append(f" · {self.goal}", style="dim")
         for seat, size in enumerate(seen.hand_sizes):
             turn = seat == seen.to_move and seen.result is None
             text.append("\n" if seat == 0 else "  ")
             text.append(f"{'▶' if turn else ' '}{names[seat]} ", style="bold" if turn else "")
-            text.append(f"{plural(size, 'card')} ({self.totals[seat] if self.totals else 0})")
+            points = self.totals[seat] if self.totals else 0
+            text.append(f"{plural(size, 'card')} ({points} pts)")
             if contract and seen.down >> seat & 1:
                 text.append(" down", style="green")
         return text
