@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from rummykit.cards import JOKER, RANKS, SUITS, Card, rank_of, suit_of
+from rummykit.errors import NotationError
 from rummykit.melds import JOKER_AS
 
 #: the suit symbols in the order of the suit letters C, D, H, S
@@ -72,6 +73,11 @@ def typed_card(token: str) -> str | None:
 
 def typed_move(text: str) -> str:
     """What a person typed, with every card written in the canonical notation; other words
-    are kept so that the move parser can name what is wrong with them."""
+    are kept so that the move parser can name what is wrong with them (a word with a suit
+    symbol that is no card raises :class:`NotationError` here)."""
     words = text.replace("/", " / ").split()
+    for word in words:
+        if typed_card(word) is None and any(symbol in word for symbol in SUIT_SYMBOLS):
+            raise NotationError(f"bad card {word!r}: expected a rank then a suit, like "
+                                "10♦, 7♥ or A♠ (or DT, H7, SA), or JK")
     return " ".join(typed_card(word) or word for word in words)

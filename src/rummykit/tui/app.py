@@ -153,7 +153,7 @@ class RummyApp(App[None]):
         if not self.autosave or game is None or game.record_path is None:
             return True
         try:
-            game.save(game.record_path)
+            game.save(game.record_path, logged=False)
         except (OSError, RummyError) as error:
             assert self.table is not None
             self.table.say(f"Could not save to {game.record_path}: {error}", error=True)

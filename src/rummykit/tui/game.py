@@ -78,10 +78,11 @@ class Game:
             game.start_hand()
         return game
 
-    def save(self, path: str | Path) -> None:
-        """Write the match record (FORMATS.md §2) to ``path``."""
+    def save(self, path: str | Path, *, logged: bool = True) -> None:
+        """Write the match record (FORMATS.md §2) to ``path`` (and say so in the log)."""
         dump(record_of(self.match), path)
-        self.log.append(f"Saved the match record to {path}.")
+        if logged:
+            self.log.append(f"Saved the match record to {path}.")
 
     # -- the state as you see it -------------------------------------------------------
     @property

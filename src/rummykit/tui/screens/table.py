@@ -222,7 +222,10 @@ class TableScreen(Screen[None]):
         if command is not None:
             await self.app.run_action(command, self)
         else:
-            self.attempt(typed_move(text))
+            try:
+                self.attempt(typed_move(text))
+            except RummyError as error:
+                self.say(str(error), error=True)
         # the focus stays in the command box (escape leaves it), so that typing the next
         # move never fires the table's keys
 
