@@ -278,6 +278,8 @@ class TableScreen(Screen[None]):
         if game is not self.game or game.mark() != mark:
             return
         self.busy = False
+        if self.message.plain.startswith("Please wait"):
+            self.message = Text("")
         game.bot_play(seat, move)
         self.show()
         self.advance()
@@ -338,7 +340,7 @@ class TableScreen(Screen[None]):
 
     def action_clear(self) -> None:
         if isinstance(self.focused, Input):
-            self.query_one(HandView).focus()
+            self.set_focus(self.query_one(HandView))
             return
         self.selected = frozenset()
         self.message = Text("")
@@ -421,7 +423,8 @@ class TableScreen(Screen[None]):
         self.say(f"Your hand is sorted by {self.sort}.")
 
     def action_command(self) -> None:
-        self.query_one("#command", Input).focus()
+        # at once (not after the keys already typed): ":draw" typed fast all goes in the box
+        self.set_focus(self.query_one("#command", Input))
 
     def action_pile(self) -> None:
         def chosen(move: Move | None) -> None:
