@@ -43,7 +43,8 @@ Keys (the mouse works too: click cards, melds, the pile and the buttons)
   ctrl+s ctrl+o save the match as a record, load a record
   n  ?  q       new game, this help, quit (a new game, a load and quitting ask first)
 Marks on your cards: "new" is the card you just drew or took; "+2" means the card can
-be laid off on table meld 2 ("+2…": on meld 2 and others). A key shown on a button is
+be laid off on table meld 2 ("+2…": on meld 2 and others; in the compact layout "*+2"
+is a new card that fits meld 2). A key shown on a button is
 left out when several buttons would share it: then click or tab to the button."""
 
 BASIC = """\

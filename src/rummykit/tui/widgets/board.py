@@ -66,11 +66,12 @@ class Summary(SeenWidget):
     def draw(self, seen: PlayerView) -> Text:
         rules, names = seen.rules, self.names
         contract = bool(rules.contract_schedule)
-        text = Text(f"{'Deal' if contract else 'Hand'} {seen.deal_index + 1}{self.hand_count}",
+        text = Text("Contract: " if contract else f"{rules.name.capitalize()}: ", style="bold")
+        text.append(f"{'Deal' if contract else 'Hand'} {seen.deal_index + 1}{self.hand_count}",
                     style="bold")
         text.append(f", dealer {names[seen.dealer]}")
         if contract:
-            text.append(f"; contract: {contract_words(rules, seen.deal_index)}")
+            text.append(f"; {contract_words(rules, seen.deal_index)}")
         text.append(f" · {self.goal}", style="dim")
         for seat, size in enumerate(seen.hand_sizes):
             turn = seat == seen.to_move and seen.result is None

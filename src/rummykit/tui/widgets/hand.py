@@ -89,13 +89,15 @@ class HandView(Widget, can_focus=True):
         return Text("\n").join(lines)
 
     def chip_marks(self, index: int, fits: dict[int, str]) -> Text:
-        """The compact line under a card: the cursor, then ``new`` or the meld it fits."""
+        """The compact line under a card: the cursor, then ``new``, the meld it fits (``+2``)
+        or both (``*+2``)."""
         cursor = "▲" if index == self.cursor and self.has_focus else " "
         text = Text(cursor, style="bold cyan")
-        if index in self.fresh:
-            text.append("new", style=TAG_STYLE)
+        fit = fits.get(index, "")
+        if index in self.fresh:  # just drawn: "new", or "*+2" when it also fits meld 2
+            text.append(f"*{fit}"[:3] if fit else NEW, style=TAG_STYLE)
         else:
-            text.append(f"{fits.get(index, ''):<3}"[:3], style=FIT_STYLE)
+            text.append(f"{fit:<3}"[:3], style=FIT_STYLE)
         return text
 
     def index_at(self, x: int, y: int) -> int | None:
