@@ -12,11 +12,13 @@ from textual.widgets import Input, Select
 
 from rummykit.cards import card_points, format_card, rank_of
 from rummykit.engine import DRAW_PHASE
+from rummykit.faces import card_face
 from rummykit.moves import Discard, LayOff, Meld, Take
 from rummykit.record import replay_file
 from rummykit.rules import BASIC, CONTRACT, TRADITIONAL, Rules
 from rummykit.tui import RummyApp, Setup
-from rummykit.tui.screens.dialogs import PathScreen, TextScreen
+from rummykit.tui.screens.dialogs import ConfirmScreen, PathScreen, TextScreen
+from rummykit.tui.screens.help import HelpScreen
 from rummykit.tui.screens.new_game import NewGameScreen
 from rummykit.tui.screens.pile import PileScreen
 from rummykit.tui.screens.results import HandEndScreen, MatchEndScreen
@@ -66,7 +68,7 @@ async def play_one_turn(pilot: Pilot[None], turn: int) -> None:
             else:
                 await pilot.click(Melds, offset=(4, lays[0].target))
             await pilot.pause()
-            assert f"laid off {format_card(lays[0].card)} on meld {lays[0].target}" in game.log[-1]
+            assert f"laid off {card_face(lays[0].card)} on meld {lays[0].target}" in game.log[-1]
         else:
             discards = [m for m in seen.legal if isinstance(m, Discard)]
             worst = max(discards, key=lambda m: (card_points(m.card, 1), rank_of(m.card)))
@@ -79,7 +81,7 @@ async def play_one_turn(pilot: Pilot[None], turn: int) -> None:
                 assert "Discard" in str(offered.render())
                 await pilot.click("#action-0")
             await pilot.pause()
-            assert game.log[start].startswith(f"Ann discarded {format_card(worst.card)}")
+            assert game.log[start].startswith(f"Ann discarded {card_face(worst.card)}")
             return
 
 
@@ -126,12 +128,12 @@ async def test_an_illegal_attempt_shows_the_engine_reason_and_changes_nothing() 
         assert top is not None
         await pilot.press("t")
         await pilot.pause()
-        assert game.log[-1] == f"Ann took {format_card(top)} from the discard pile"
+        assert game.log[-1] == f"Ann took {card_face(top)} from the discard pile"
         before, log, moves = game.view(), list(game.log), list(game.match.hands[-1].moves)
         await select_cards(pilot, [top], by_keys=True)
         await pilot.press("x")
         await pilot.pause()
-        reason = f"cannot discard {format_card(top)}: it was taken from the discard pile " \
+        reason = f"cannot discard {card_face(top)}: it was taken from the discard pile " \
                  "this turn"
         assert table(app).message.plain == reason
         assert "cannot discard" in screen_text(app)
@@ -147,7 +149,7 @@ async def test_an_illegal_attempt_shows_the_engine_reason_and_changes_nothing() 
         await type_text(pilot, "meld H7 H8")
         await pilot.press("enter")
         await pilot.pause()
-        assert "bad meld group 'H7 H8'" in table(app).message.plain
+        assert "bad meld group '7♥ 8♥'" in table(app).message.plain
         assert game.view() == before and game.log == log
 
 
@@ -167,18 +169,18 @@ async def test_the_command_box_plays_the_notation() -> None:
         await type_text(pilot, f"discard {format_card(card).lower()}")
         await pilot.press("enter")
         await settle(pilot)
-        assert f"Ann discarded {format_card(card)}" in game.log
+        assert f"Ann discarded {card_face(card)}" in game.log
         await pilot.press("colon")
         await type_text(pilot, "sort")
         await pilot.press("enter")
         await pilot.pause()
         assert table(app).sort == "rank"
-        assert "Your hand, by rank (s: by suit)" in screen_text(app)
+        assert "(s: by suit)" in screen_text(app)
         await pilot.press("colon")
         await type_text(pilot, "help")
         await pilot.press("enter")
         await pilot.pause()
-        assert isinstance(app.screen, TextScreen)
+        assert isinstance(app.screen, HelpScreen)
 
 
 @pytest.mark.asyncio
@@ -205,6 +207,9 @@ async def test_save_and_reload(tmp_path: Path) -> None:
         await pilot.pause()
         assert game.view() != saved
         await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)  # the match under way would be left
+        await pilot.press("y")
         await pilot.pause()
         assert isinstance(app.screen, PathScreen)
         await pilot.press("enter")
@@ -250,8 +255,17 @@ async def test_sort_pile_help_and_hint_keys() -> None:
         await pilot.press("escape")
         await pilot.press("question_mark")
         await pilot.pause()
-        assert isinstance(app.screen, TextScreen)
+        assert isinstance(app.screen, HelpScreen)
+        assert "Rummy, basic rules" in screen_text(app)  # this game's rules come first
+        await pilot.press("k")
+        await pilot.pause()
         assert "lay off the selected card" in screen_text(app)
+        assert "10♦, ♦10, 10d, d10, DT and td" in screen_text(app)
+        for key, title in (("t", "Rummy, traditional rules"), ("c", "Contract Rummy"),
+                           ("b", "Rummy, basic rules")):
+            await pilot.press(key)
+            await pilot.pause()
+            assert title in screen_text(app)
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen
@@ -381,12 +395,12 @@ async def test_a_contract_dig_from_the_pile_screen() -> None:
         await settle(pilot)
         assert app.screen is screen
         assert game.log[-1].startswith(
-            f"Ann dug {format_card(dug)} from depth 3 of the discard pile")
+            f"Ann dug {card_face(dug)} from depth 3 of the discard pile")
         assert "You must place the card you dug" in screen_text(app)
         before = game.view()
         other = next(c for c in before.hand_cards if c != dug)
         await select_cards(pilot, [other], by_keys=False)
         await pilot.press("x")
         await pilot.pause()
-        assert screen.message.plain.startswith(f"cannot discard {format_card(other)}")
+        assert screen.message.plain.startswith(f"cannot discard {card_face(other)}")
         assert game.view() == before

@@ -20,6 +20,8 @@ def test_play_in_a_terminal_opens_the_table_and_saves_on_quit(tmp_path: Path) ->
     child.expect("Table melds")
     child.expect("Your hand")
     child.send("q")
+    child.expect("Leave the game")
+    child.send("y")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

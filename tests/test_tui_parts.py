@@ -45,14 +45,14 @@ def test_moves_are_logged_in_words() -> None:
         done = state.play(move)
         return describe(names[seat], done, before, view(state, seat), own=own)
 
-    assert made("take") == "Ann took H9 from the discard pile"
-    assert made("meld H7 H8 H9") == "Ann melded H7 H8 H9 (meld 1)"
-    assert made("discard SK") == "Ann discarded SK"
+    assert made("take") == "Ann took 9♥ from the discard pile"
+    assert made("meld H7 H8 H9") == "Ann melded 7♥ 8♥ 9♥ (meld 1)"
+    assert made("discard SK") == "Ann discarded K♠"
     assert made("draw", own=False) == "Bob drew from the stock"
-    assert made("discard S2") == "Bob discarded S2"
-    assert made("draw") == "Ann drew S3 from the stock"
-    assert made("discard S3") == "Ann discarded S3"
-    assert made("take") == "Bob took S3 from the discard pile"
+    assert made("discard S2") == "Bob discarded 2♠"
+    assert made("draw") == "Ann drew 3♠ from the stock"
+    assert made("discard S3") == "Ann discarded 3♠"
+    assert made("take") == "Bob took 3♠ from the discard pile"
 
 
 def test_only_legal_actions_are_offered() -> None:

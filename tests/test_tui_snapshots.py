@@ -29,7 +29,7 @@ async def test_basic_table_snapshot() -> None:
         text = screen_text(app)
         check_snapshot(text, "tui_basic_table.txt")
     assert "1. 2♣ 3♣ 4♣  by Bob" in text
-    assert "Discard D6 (x)" in text
+    assert "Discard 6♦ (x)" in text
     assert "Turn 2: your play" in text
 
 

@@ -13,7 +13,6 @@ from rummykit.cards import Card
 from rummykit.tui import RummyApp
 from rummykit.tui.screens.table import TableScreen
 from rummykit.tui.widgets import HandView
-from rummykit.tui.widgets.hand import CELL, ROW_LINES
 
 SIZE = (120, 36)
 DATA = Path(__file__).parent / "data"
@@ -68,8 +67,8 @@ async def click_card(pilot: Pilot[None], index: int) -> None:
     """Click the card at display position ``index`` of your hand."""
     hand = pilot.app.screen.query_one(HandView)
     per_row = hand.per_row()
-    x = index % per_row * CELL + 2
-    y = index // per_row * ROW_LINES + 1
+    x = index % per_row * hand.cell() + 2
+    y = index // per_row * hand.row_lines()
     assert await pilot.click(HandView, offset=(x, y))
 
 

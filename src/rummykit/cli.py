@@ -164,6 +164,8 @@ def play(
         fail(f"--name {name!r}: expected a printable, non-empty name")
     if save is not None and not save.parent.is_dir():
         fail(f"--save {str(save)!r}: the folder {str(save.parent)!r} does not exist")
+    if save is not None and save.is_dir():
+        fail(f"--save {str(save)!r}: that is a folder, not a file name")
     if seed is None:
         seed = random.SystemRandom().randrange(1, 10**9)
     if not plain and sys.stdin.isatty() and sys.stdout.isatty():

@@ -22,6 +22,7 @@ from rummykit.bots import Bot, make_bot
 from rummykit.cards import card_points, format_card, format_cards
 from rummykit.engine import DRAW_PHASE, HandState
 from rummykit.errors import RummyError
+from rummykit.faces import typed_move
 from rummykit.match import Match
 from rummykit.melds import TableMeld, best_arrangement, format_placed
 from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
@@ -30,6 +31,7 @@ from rummykit.rules import Rules
 from rummykit.views import PlayerView, view
 from rummykit.wording import (
     CONTRACT_HELP,
+    agree,
     bot_names,
     contract_words,
     drawn_words,
@@ -40,7 +42,7 @@ from rummykit.wording import (
 
 PROMPT = "Your move> "
 HELP = """\
-Moves (any case; cards like H8, SA, DT or H10):
+Moves (any case; cards like H8, SA, DT, H10, 10h or 10♥; suits C D H S or ♣ ♦ ♥ ♠):
   draw                      take the top card of the stock
   take                      take the top card of the discard pile
   meld H7 H8 H9             lay a new meld (3+ cards); several: meld H7 H8 H9 / C2 D2 S2
@@ -152,7 +154,7 @@ class PlaySession:
             self._show_hint(seen, line.lower().split()[1:])
             return False
         try:
-            move = self.match.play(line)
+            move = self.match.play(typed_move(line))
         except RummyError as error:
             self.out(f"  {error}")
             self.out("  (nothing changed; type 'moves' for your legal moves, 'help' for help)")
@@ -420,7 +422,7 @@ class PlaySession:
         else:
             names = " and ".join(self.players[s] for s in match.winners)
             verb = "wins" if len(match.winners) == 1 else "share the win"
-            self.out(f"=== Match over: {names} {verb} ===")
+            self.out(f"=== Match over: {agree(names, verb)} ===")
         self._show_scores()
 
     # -- records --------------------------------------------------------------------

@@ -48,6 +48,17 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
+def agree(name: str, verb: str) -> str:
+    """``Ann plays``, but ``You play``: the verb agreeing with a player's name.
+
+    >>> agree("Ann", "plays"), agree("You", "plays"), agree("you", "shares")
+    ('Ann plays', 'You play', 'you share')
+    """
+    if name.lower() == "you" and verb.endswith("s"):
+        verb = verb[:-1]
+    return f"{name} {verb}"
+
+
 def contract_words(rules: Rules, deal_index: int) -> str:
     """A deal's contract in words: ``2 runs (of different suits)``.
 

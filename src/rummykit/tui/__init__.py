@@ -20,5 +20,6 @@ __all__ = ["Game", "RummyApp", "Setup", "run"]
 
 def run(setup: Setup | None, *, save_path: str | None = None, bot_delay: float = 0.6) -> int:
     """Play in the terminal until you quit; returns the exit status."""
-    RummyApp(setup, save_path=save_path, bot_delay=bot_delay, autosave=True).run()
-    return 0
+    app = RummyApp(setup, save_path=save_path, bot_delay=bot_delay, autosave=True)
+    app.run()
+    return app.return_code or 0

@@ -6,6 +6,9 @@ picks the melds, lay-offs, swaps and discards that use exactly those cards.
 >>> from rummykit.cards import parse_cards
 >>> [str(m) for m in matching(tuple(parse_cards("H9")), [Discard(parse_cards("H9")[0])])]
 ['discard H9']
+>>> keyed([Discard(parse_cards("H9")[0]), LayOff(parse_cards("H9")[0], 2, "low"),
+...        LayOff(parse_cards("H9")[0], 2, "high")])
+['x', '', '']
 """
 
 from __future__ import annotations
@@ -13,9 +16,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from rummykit.cards import JOKER, Card, rank_of
+from rummykit import handset
+from rummykit.cards import JOKER, Card, card_points, rank_of
 from rummykit.engine import DRAW_PHASE, PLAY_PHASE
-from rummykit.melds import hand_card
+from rummykit.faces import card_face, faces_in
+from rummykit.melds import best_arrangement, hand_card
 from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
 from rummykit.views import PlayerView
 
@@ -62,17 +67,75 @@ def offered(seen: PlayerView, selection: Sequence[Card]) -> list[Move]:
     return []
 
 
-def label(move: Move) -> str:
-    """A button's words for a move, with its key."""
+def key_of(move: Move) -> str:
+    """The key that plays ``move`` once its cards are selected ("" for none)."""
     if isinstance(move, Draw):
-        return "Draw from stock (d)"
+        return "d"
     if isinstance(move, Take):
-        return "Take the discard (t)" if move.count == 1 else f"Dig {move.count} deep"
-    key = {Meld: "m", Discard: "x", Swap: ""}.get(type(move), "")
+        return "t" if move.count == 1 else ""
     if isinstance(move, LayOff):
-        key = str(move.target) if move.target < 10 else ""
-    text = str(move)
-    return text[:1].upper() + text[1:] + (f" ({key})" if key else "")
+        return str(move.target) if move.target < 10 else ""
+    return {Meld: "m", Discard: "x", Swap: "w"}.get(type(move), "")
+
+
+def keyed(moves: Sequence[Move]) -> list[str]:
+    """Each move's key, or "" where several of ``moves`` share it (then a key would not say
+    which one it plays: the buttons do)."""
+    keys = [key_of(m) for m in moves]
+    counts = Counter(keys)
+    return [k if counts[k] == 1 else "" for k in keys]
+
+
+def label(move: Move, seen: PlayerView | None = None, key: str | None = None) -> str:
+    """A button's words for a move, with its key (``key`` overrides :func:`key_of`)."""
+    key = key_of(move) if key is None else key
+    if isinstance(move, Draw):
+        text = "Draw from stock"
+    elif isinstance(move, Take) and move.count == 1:
+        text = "Take the discard"
+        if seen is not None and seen.discard_top is not None:
+            text = f"Take {card_face(seen.discard_top)}"
+    elif isinstance(move, Take):
+        text = f"Dig {move.count} deep"
+        if seen is not None and len(seen.discard) >= move.count:
+            text = f"Dig {card_face(seen.discard[-move.count])} ({move.count} cards)"
+    else:
+        text = faces_in(str(move))
+        text = text[:1].upper() + text[1:]
+    return text + (f" ({key})" if key else "")
+
+
+def fits(seen: PlayerView) -> dict[Card, tuple[int, ...]]:
+    """The cards of your hand that may be laid off, with the melds they fit: in your play
+    phase the legal lay-offs; otherwise the natural cards some table meld accepts (when
+    you may lay off at all: in contract once you are down)."""
+    found: dict[Card, set[int]] = {}
+    if seen.to_move == seen.seat and seen.phase == PLAY_PHASE and seen.result is None:
+        for move in seen.legal:
+            if isinstance(move, LayOff):
+                found.setdefault(hand_card(move.card), set()).add(move.target)
+    elif not seen.rules.contract_schedule or seen.down >> seen.seat & 1:
+        for card in set(seen.hand_cards) - {JOKER}:
+            targets = {n for n, meld in enumerate(seen.table, 1) if meld.accepts >> card & 1}
+            if targets:
+                found[card] = targets
+    return {card: tuple(sorted(targets)) for card, targets in found.items()}
+
+
+def fit_tag(targets: tuple[int, ...]) -> str:
+    """The tag of a card that fits melds: ``+2``, or ``+2…`` when it fits several."""
+    return f"+{targets[0]}" + ("…" if len(targets) > 1 else "")
+
+
+def points_line(seen: PlayerView) -> str:
+    """Your hand's live count: deadwood (the points left out of melds) or, in contract,
+    the penalty you would take if someone went out now."""
+    if seen.rules.contract_schedule:
+        values = seen.rules.ace_value, seen.rules.joker_points
+        points = sum(card_points(c, *values) for c in handset.cards(seen.hand))
+        return f"penalty {points}"
+    best = best_arrangement(seen.hand, seen.rules)
+    return f"deadwood {best.deadwood}"
 
 
 def guidance(seen: PlayerView, selection: Sequence[Card]) -> str:
@@ -93,4 +156,4 @@ def guidance(seen: PlayerView, selection: Sequence[Card]) -> str:
         return "Select cards (click, or arrows + space) to meld, lay off or discard." + need
     if not offered(seen, selection):
         return "No legal move uses exactly the selected cards." + need
-    return "Choose an action: m meld, 1-9 lay off on that meld, x discard." + need
+    return "Choose an action: its key or its button (below your hand)." + need

@@ -13,15 +13,16 @@ from collections.abc import Iterable
 
 from rich.text import Text
 
-from rummykit.cards import JOKER, Card, rank_of, suit_of
+from rummykit.cards import JOKER, Card, suit_of
+from rummykit.faces import card_face
 from rummykit.melds import JOKER_AS, identity
 
-SYMBOLS = "♣♦♥♠"
-RANK_TEXT = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RED = "bold red on white"
 BLACK = "bold black on white"
 JOKER_STYLE = "bold magenta on white"
 SELECTED = "bold yellow"
+TAG_STYLE = "bold cyan"
+FIT_STYLE = "bold green"
 BOX_WIDTH = 5
 
 
@@ -39,9 +40,7 @@ def style_of(card: Card) -> str:
 
 def face(card: Card) -> Text:
     """``7♥``, ``10♠`` or ``JK`` in the card's colour."""
-    if card == JOKER:
-        return Text("JK", style=JOKER_STYLE)
-    return Text(RANK_TEXT[rank_of(card)] + SYMBOLS[suit_of(card)], style=style_of(card))
+    return Text(card_face(card), style=style_of(card))
 
 
 def placed(code: int) -> Text:
@@ -57,13 +56,27 @@ def inline(cards: Iterable[int], *, table: bool = False) -> Text:
     return Text(" ").join(parts)
 
 
-def card_box(card: Card, *, selected: bool = False) -> list[Text]:
-    """A card as three lines of five cells; a selected card has a bright frame."""
+def card_box(card: Card, *, selected: bool = False, top: str = "",
+             bottom: str = "") -> list[Text]:
+    """A card as three lines of five cells; a selected card has a bright frame. ``top`` and
+    ``bottom`` (up to 3 cells) are written into the frame: ``╭new╮``, ``╰+2─╯``."""
     border = SELECTED if selected else "white"
     body = face(card)
     body.pad_left(3 - body.cell_len)
     if selected:
         body.stylize("reverse")
-    return [Text("╭───╮", style=border),
+    return [Text.assemble(Text("╭", style=border), Text(f"{top[:3]:─<3}", style=TAG_STYLE
+                          if top else border), Text("╮", style=border)),
             Text.assemble(Text("│", style=border), body, Text("│", style=border)),
-            Text("╰───╯", style=border)]
+            Text.assemble(Text("╰", style=border), Text(f"{bottom[:3]:─<3}", style=FIT_STYLE
+                          if bottom else border), Text("╯", style=border))]
+
+
+def card_chip(card: Card, *, selected: bool = False) -> Text:
+    """A card in one line of four cells (the compact hand): `` 7♣ `` or ``10♦ ``."""
+    body = face(card)
+    body.pad_left(3 - body.cell_len)
+    body.append(" ")
+    if selected:
+        body.stylize("on yellow")
+    return body

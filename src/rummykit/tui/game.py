@@ -27,7 +27,7 @@ from rummykit.record import dump, record_of, replay_file
 from rummykit.rules import Rules
 from rummykit.tui.words import describe
 from rummykit.views import PlayerView, view
-from rummykit.wording import bot_names, contract_words
+from rummykit.wording import agree, bot_names, contract_words
 
 SEAT = 0
 
@@ -56,6 +56,7 @@ class Game:
         self.bot_rng = random.Random(f"rummykit-bots-{setup.seed}")
         self.log: list[str] = []
         self.hints = 0
+        self.record_path: str | None = None  # the file this match is saved to, if any
         if match is None:
             self.start_hand()
 
@@ -77,10 +78,11 @@ class Game:
             game.start_hand()
         return game
 
-    def save(self, path: str | Path) -> None:
-        """Write the match record (FORMATS.md §2) to ``path``."""
+    def save(self, path: str | Path, *, logged: bool = True) -> None:
+        """Write the match record (FORMATS.md §2) to ``path`` (and say so in the log)."""
         dump(record_of(self.match), path)
-        self.log.append(f"Saved the match record to {path}.")
+        if logged:
+            self.log.append(f"Saved the match record to {path}.")
 
     # -- the state as you see it -------------------------------------------------------
     @property
@@ -130,8 +132,8 @@ class Game:
         """Deal the next hand."""
         state = self.match.start_hand()
         unit = "Deal" if self.contract else "Hand"
-        text = (f"{unit} {self.hand_no}: {self.names[state.dealer]} deals, "
-                f"{self.names[state.to_move]} plays first.")
+        text = (f"{unit} {self.hand_no}: {agree(self.names[state.dealer], 'deals')}, "
+                f"{agree(self.names[state.to_move], 'plays')} first.")
         if self.contract:
             text = text[:-1] + f"; contract: {contract_words(self.match.rules, state.deal_index)}."
         self.log.append(text)

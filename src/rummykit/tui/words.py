@@ -1,27 +1,26 @@
-"""Moves in words for the move log: "Bob took S7 from the discard pile".
+"""Moves in words for the move log: "Bob took 7♠ from the discard pile".
 
 Each sentence is made from the mover's views before and after the move, so it says only
-what that seat may see; :func:`public` keeps the part every player may see.
+what that seat may see. Cards are written as they are drawn (``10♦``, ``JK=7♥``).
 
 >>> from rummykit.moves import LayOff
 >>> from rummykit.cards import parse_card
 >>> lay_words("Ann", LayOff(parse_card("H7"), 2))
-'Ann laid off H7 on meld 2'
+'Ann laid off 7♥ on meld 2'
 """
 
 from __future__ import annotations
 
-from rummykit.cards import format_card, format_cards
-from rummykit.melds import format_placed
+from rummykit.faces import card_face, cards_face
 from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
 from rummykit.views import PlayerView
 from rummykit.wording import gained
 
 
 def lay_words(name: str, move: LayOff) -> str:
-    """``Ann laid off H7 on meld 2``."""
+    """``Ann laid off 7♥ on meld 2``."""
     end = f" ({move.end} end)" if move.end else ""
-    return f"{name} laid off {format_placed(move.card)} on meld {move.target}{end}"
+    return f"{name} laid off {card_face(move.card)} on meld {move.target}{end}"
 
 
 def describe(name: str, move: Move, before: PlayerView, after: PlayerView, *,
@@ -39,20 +38,20 @@ def _sentence(name: str, move: Move, before: PlayerView, after: PlayerView,
     if isinstance(move, Draw):
         if own:
             new = gained(before.hand, after.hand)
-            return f"{name} drew {format_cards(new)} from the stock"
+            return f"{name} drew {cards_face(new)} from the stock"
         return f"{name} drew from the stock"
     if isinstance(move, Take):
         if move.count > 1:
             dug = before.discard[-move.count:]
-            return (f"{name} dug {format_card(dug[0])} from depth {move.count} of the discard "
-                    f"pile, taking {format_cards(dug)}")
+            return (f"{name} dug {card_face(dug[0])} from depth {move.count} of the discard "
+                    f"pile, taking {cards_face(dug)}")
         top = before.discard_top
-        card = format_card(top) if top is not None else "a card"
+        card = card_face(top) if top is not None else "a card"
         return f"{name} took {card} from the discard pile"
     if isinstance(move, Meld):
         first = len(before.table) + 1
         numbers = list(range(first, first + len(move.groups)))
-        groups = " / ".join(" ".join(format_placed(c) for c in g) for g in move.groups)
+        groups = " / ".join(" ".join(card_face(c) for c in g) for g in move.groups)
         where = (f"meld {numbers[0]}" if len(numbers) == 1
                  else "melds " + ", ".join(str(n) for n in numbers))
         going_down = bool(before.rules.contract_schedule) and not before.down >> before.seat & 1
@@ -61,7 +60,7 @@ def _sentence(name: str, move: Move, before: PlayerView, after: PlayerView,
     if isinstance(move, LayOff):
         return lay_words(name, move)
     if isinstance(move, Swap):
-        return (f"{name} swapped {format_card(move.card)} for the joker in meld "
+        return (f"{name} swapped {card_face(move.card)} for the joker in meld "
                 f"{move.target}")
     assert isinstance(move, Discard)
-    return f"{name} discarded {format_card(move.card)}"
+    return f"{name} discarded {card_face(move.card)}"

@@ -22,7 +22,8 @@ def pile_text(seen: PlayerView) -> Text:
     if not seen.discard:
         return Text("The discard pile is empty.")
     cards = list(reversed(seen.discard))
-    text = Text("Top first; depth N is what 'take N' takes down to.\n")
+    text = Text("Top first; depth N is what 'take N' takes down to. A dug card (deeper "
+                "than the top) must be placed on the table this turn.\n")
     for start in range(0, len(cards), 10):
         parts = [Text.assemble(f"{depth:>3}: ", face(card))
                  for depth, card in enumerate(cards[start:start + 10], start + 1)]
@@ -48,7 +49,7 @@ class PileScreen(ModalScreen[Move | None]):
             yield Static(pile_text(self.seen))
             with Horizontal(classes="buttons"):
                 for index, move in enumerate(self.takes):
-                    yield Button(label(move), id=f"take-{index}", compact=True)
+                    yield Button(label(move, self.seen, ""), id=f"take-{index}", compact=True)
                 yield Button("Close", id="close", variant="primary", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

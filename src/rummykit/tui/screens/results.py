@@ -7,7 +7,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
@@ -17,7 +17,7 @@ from rummykit.outcome import ABORTED, WIN, HandResult
 from rummykit.tui.cardart import inline
 from rummykit.tui.widgets.panels import sheet_lines
 from rummykit.views import PlayerView
-from rummykit.wording import drawn_words, points_words
+from rummykit.wording import agree, drawn_words, plural, points_words
 
 
 def outcome_words(result: HandResult, names: tuple[str, ...], multiplier: int = 2) -> str:
@@ -46,7 +46,8 @@ def hand_end_text(seen: PlayerView, names: tuple[str, ...]) -> Text:
         text.append(f"{names[seat]:<{width}}  ")
         if cards:
             text.append_text(inline(cards))
-            text.append(f"  ({sum(card_points(c, *values) for c in cards)} points)\n")
+            points = sum(card_points(c, *values) for c in cards)
+            text.append(f"  ({plural(points, 'point')})\n")
         else:
             text.append("no cards left\n", style="green")
     deal = "deal" if seen.rules.contract_schedule else "hand"
@@ -69,10 +70,11 @@ class HandEndScreen(ModalScreen[None]):
         unit = "Deal" if self.seen.rules.contract_schedule else "Hand"
         with Vertical(classes="dialog wide", id="hand-end"):
             yield Label(f"{unit} {self.seen.deal_index + 1} is over", classes="dialog-title")
-            yield Static(hand_end_text(self.seen, self.names))
-            yield Static(Text("\n").join(self.sheet), classes="sheet")
+            with VerticalScroll(classes="dialog-body"):
+                yield Static(hand_end_text(self.seen, self.names))
+                yield Static(Text("\n").join(self.sheet), classes="sheet")
             label = "See the result (Enter)" if self.match_over else f"Next {unit.lower()} (Enter)"
-            yield Button(label, id="next", variant="primary")
+            yield Button(label, id="next", variant="primary", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -87,14 +89,16 @@ def winners_words(winners: tuple[int, ...], names: tuple[str, ...]) -> str:
     if not winners:
         return "No winner: a drawn hand ends the match."
     who = " and ".join(names[s] for s in winners)
-    return f"{who} {'wins' if len(winners) == 1 else 'share the win'}!"
+    return agree(who, "wins" if len(winners) == 1 else "share the win") + "!"
 
 
 class MatchEndScreen(ModalScreen[str]):
-    """The winners and the score sheet; returns ``new`` or ``quit``."""
+    """The winners and the score sheet; returns ``rematch``, ``new`` or ``quit``; Save
+    (s) saves the record and stays."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "choose('new')", "New game"), Binding("q", "choose('quit')", "Quit")]
+        Binding("r", "choose('rematch')", "Rematch"), Binding("n", "choose('new')", "New game"),
+        Binding("s", "save", "Save"), Binding("q", "choose('quit')", "Quit")]
 
     def __init__(self, winners: tuple[int, ...], names: tuple[str, ...],
                  sheet: list[Text]) -> None:
@@ -104,15 +108,25 @@ class MatchEndScreen(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide", id="match-end"):
             yield Label("The match is over", classes="dialog-title")
-            yield Static(Text(winners_words(self.winners, self.names), style="bold"))
-            yield Static(Text("\n").join(self.sheet), classes="sheet")
+            with VerticalScroll(classes="dialog-body"):
+                yield Static(Text(winners_words(self.winners, self.names), style="bold"))
+                yield Static(Text("\n").join(self.sheet), classes="sheet")
             with Horizontal(classes="buttons"):
-                yield Button("New game (n)", id="new", variant="primary")
-                yield Button("Quit (q)", id="quit")
+                yield Button("Rematch (r)", id="rematch", variant="primary", compact=True)
+                yield Button("New game (n)", id="new", compact=True)
+                yield Button("Save (s)", id="save", compact=True)
+                yield Button("Quit (q)", id="quit", compact=True)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
+        if event.button.id == "save":
+            await self.action_save()
+            return
         self.dismiss(event.button.id or "quit")
+
+    async def action_save(self) -> None:
+        """The app's save dialog, over this screen."""
+        await self.app.run_action("app.save")
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)

@@ -19,11 +19,24 @@ from textual.widgets import Footer, Input, Static
 
 from rummykit.cards import Card
 from rummykit.errors import RummyError
-from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Take
-from rummykit.tui.actions import SORTS, guidance, matching, offered, ordered
+from rummykit.faces import card_face, faces_in, typed_move
+from rummykit.melds import JOKER_AS
+from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
+from rummykit.tui.actions import (
+    SORTS,
+    fit_tag,
+    fits,
+    guidance,
+    keyed,
+    label,
+    matching,
+    offered,
+    ordered,
+    points_line,
+)
 from rummykit.tui.game import Game
 from rummykit.tui.screens.dialogs import TextScreen
-from rummykit.tui.screens.help import help_text
+from rummykit.tui.screens.help import HelpScreen
 from rummykit.tui.screens.pile import PileScreen
 from rummykit.tui.screens.results import HandEndScreen, MatchEndScreen
 from rummykit.tui.widgets import (
@@ -35,8 +48,15 @@ from rummykit.tui.widgets import (
     Opponents,
     PileView,
     ScoreSheet,
+    Summary,
 )
 from rummykit.tui.widgets.panels import sheet_lines
+from rummykit.wording import gained, plural
+
+#: below this width or height the table uses its compact layout (one-line cards, no left
+#: column); 80x24 is fully playable in it
+COMPACT_WIDTH = 110
+COMPACT_HEIGHT = 34
 
 #: words the command box takes besides moves, and the actions they run
 COMMANDS = {"help": "help", "hint": "hint", "pile": "pile", "sort": "sort",
@@ -51,6 +71,7 @@ class TableScreen(Screen[None]):
 
     AUTO_FOCUS = "#hand"
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", "Help"),
         Binding("left", "cursor(-1)", "Left", show=False),
         Binding("right", "cursor(1)", "Right", show=False),
         Binding("space", "select", "Select"),
@@ -59,12 +80,12 @@ class TableScreen(Screen[None]):
         Binding("t", "take", "Take"),
         Binding("m", "meld", "Meld"),
         Binding("x", "discard", "Discard"),
+        Binding("w", "swap", "Swap", show=False),
         *(Binding(str(n), f"lay({n})", f"Lay on {n}", show=False) for n in range(1, 10)),
         Binding("p", "pile", "Pile"),
         Binding("s", "sort", "Sort"),
         Binding("colon", "command", "Command"),
         Binding("h", "hint", "Hint"),
-        Binding("question_mark", "help", "Help"),
     ]
 
     def __init__(self, game: Game, *, bot_delay: float = 0.6,
@@ -78,6 +99,7 @@ class TableScreen(Screen[None]):
         self.cursor = 0
         self.busy = False  # a bot or the hint search is thinking
         self.message = Text("")
+        self.fresh: list[Card] = []  # the cards you drew or took this turn
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -87,20 +109,33 @@ class TableScreen(Screen[None]):
                 yield Opponents(id="players")
                 yield ScoreSheet(id="scores")
             with Vertical(id="centre"):
+                yield Summary(id="summary")
                 yield Melds(id="melds")
                 yield PileView(id="pile")
                 yield Static(id="hand-title")
                 yield HandView(id="hand")
                 yield ActionBar(id="actions")
                 yield Static(id="message")
-                yield Input(id="command", placeholder=": a move (draw, meld H7 H8 H9, lay H6 "
-                            "on 2, discard SK) or help, hint, pile, sort, save, quit")
+                yield Input(id="command", placeholder=": a move (draw, meld 7♥ 8♥ 9♥, lay 6♥ "
+                            "on 2, discard K♠) or help, hint, pile, sort, save, quit")
             yield MoveLog(id="log")
         yield Footer()
 
     def on_mount(self) -> None:
+        self.fit_layout()
         self.show()
         self.advance()
+
+    def on_resize(self) -> None:
+        self.fit_layout()
+
+    def fit_layout(self) -> None:
+        """Use the compact layout on a small terminal (80x24 and up stay playable)."""
+        width, height = self.app.size
+        compact = width < COMPACT_WIDTH or height < COMPACT_HEIGHT
+        self.set_class(compact, "-compact")
+        self.app.set_class(compact, "-compact")
+        self.query_one(HandView).compact = compact
 
     # -- attributes down --------------------------------------------------------------
     def cards(self) -> list[Card]:
@@ -129,13 +164,22 @@ class TableScreen(Screen[None]):
         sheet.names, sheet.rows, sheet.totals = names, tuple(game.sheet()), tuple(
             game.match.totals)
         sheet.goal = self.goal()
+        summary = self.query_one(Summary)
+        summary.names, summary.totals, summary.goal = names, tuple(game.match.totals), self.goal()
+        summary.hand_count = self.query_one(DealInfo).hand_count
+        summary.seen = seen
         hand = self.query_one(HandView)
         hand.cards, hand.selected, hand.cursor = tuple(cards), self.selected, self.cursor
+        hand.fresh = frozenset(positions(cards, self.fresh))
+        fitting = fits(seen)
+        hand.fits = tuple((i, fit_tag(fitting[c])) for i, c in enumerate(cards) if c in fitting)
         other = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
         self.query_one("#hand-title", Static).update(
-            f"Your hand, by {self.sort} (s: by {other})")
+            f"Your hand: {plural(len(cards), 'card')}, {points_line(seen)} (s: by {other})")
         chosen = self.chosen()
-        self.query_one(ActionBar).moves = tuple(offered(seen, chosen))
+        moves = offered(seen, chosen)
+        self.query_one(ActionBar).entries = tuple(
+            (move, label(move, seen, key)) for move, key in zip(moves, keyed(moves), strict=True))
         self.query_one(MoveLog).lines = tuple(game.log)
         self.query_one("#status", Static).update(guidance(seen, chosen))
         self.query_one("#message", Static).update(self.message)
@@ -150,8 +194,9 @@ class TableScreen(Screen[None]):
 
     def say(self, text: str, *, error: bool = False) -> None:
         """Show a one-line message under your hand."""
-        self.message = Text(text, style="bold red" if error else "")
-        self.show()
+        self.message = Text(faces_in(text), style="bold red" if error else "")
+        if self.is_mounted:  # else on_mount shows it
+            self.show()
 
     # -- messages up ------------------------------------------------------------------
     def on_hand_view_card_clicked(self, event: HandView.CardClicked) -> None:
@@ -169,16 +214,20 @@ class TableScreen(Screen[None]):
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        text = event.value.strip()
+        text = event.value.strip().lstrip(":").strip()  # ":" is the key that opens the box
         event.input.value = ""
         if not text:
             return
         command = COMMANDS.get(text.lower())
         if command is not None:
-            self.query_one(HandView).focus()
             await self.app.run_action(command, self)
-        elif self.attempt(text):
-            self.query_one(HandView).focus()
+        else:
+            try:
+                self.attempt(typed_move(text))
+            except RummyError as error:
+                self.say(str(error), error=True)
+        # the focus stays in the command box (escape leaves it), so that typing the next
+        # move never fires the table's keys
 
     # -- moves ------------------------------------------------------------------------
     def attempt(self, move: Move | str) -> bool:
@@ -186,14 +235,18 @@ class TableScreen(Screen[None]):
         if self.busy:
             self.say("Please wait: thinking...", error=True)
             return False
+        before = self.game.view()
         try:
             made = self.game.play(move)
         except RummyError as error:
             self.say(str(error), error=True)
             return False
+        if isinstance(made, (Draw, Take)):
+            self.fresh = gained(before.hand, self.game.view().hand)
+        elif self.game.state.to_move != self.game.seat or self.game.hand_over:
+            self.fresh = []
         self.selected = frozenset()
-        self.message = Text("")
-        self.say(f"You played: {made}")
+        self.say(self.game.log[-1] + ".")
         self.advance()
         return True
 
@@ -225,6 +278,8 @@ class TableScreen(Screen[None]):
         if game is not self.game or game.mark() != mark:
             return
         self.busy = False
+        if self.message.plain.startswith("Please wait"):
+            self.message = Text("")
         game.bot_play(seat, move)
         self.show()
         self.advance()
@@ -245,23 +300,27 @@ class TableScreen(Screen[None]):
                 return
             game.start_hand()
             self.selected = frozenset()
+            self.fresh = []
             self.show()
             self.advance()
 
         self.app.push_screen(HandEndScreen(seen, names, sheet, game.match.over), next_hand)
 
     async def after_match(self, choice: str | None) -> None:
-        """New game or quit, as chosen on the match-end screen."""
-        if choice == "new":
-            await self.app.run_action("new_game")
+        """Rematch, new game or quit, as chosen on the match-end screen."""
+        if choice == "rematch":
+            await self.app.run_action("app.rematch_now")
+        elif choice == "new":
+            await self.app.run_action("app.new_game")
         else:
-            self.app.exit()
+            await self.app.run_action("app.leave_now")
 
     def new_game(self, game: Game) -> None:
         """Play ``game`` at this table from now on."""
         self.game = game
         self.busy = False
         self.selected = frozenset()
+        self.fresh = []
         self.message = Text("")
         self.show()
         self.advance()
@@ -281,7 +340,7 @@ class TableScreen(Screen[None]):
 
     def action_clear(self) -> None:
         if isinstance(self.focused, Input):
-            self.query_one(HandView).focus()
+            self.set_focus(self.query_one(HandView))
             return
         self.selected = frozenset()
         self.message = Text("")
@@ -299,6 +358,10 @@ class TableScreen(Screen[None]):
         if len(chosen) < 3 and not found:
             self.say("Select the cards of the meld first (3 or more).", error=True)
             return
+        if len(found) > 1:
+            self.say("These cards meld in several ways: choose one of the buttons.",
+                     error=True)
+            return
         self.attempt(found[0] if found else Meld((tuple(chosen),)))
 
     def action_lay(self, number: int) -> None:
@@ -306,9 +369,46 @@ class TableScreen(Screen[None]):
         if len(chosen) != 1:
             self.say("Select one card to lay off, then choose the meld.", error=True)
             return
-        found = [m for m in matching(chosen, self.game.view().legal)
-                 if isinstance(m, LayOff) and m.target == number]
+        legal = matching(chosen, self.game.view().legal)
+        found = [m for m in legal if isinstance(m, LayOff) and m.target == number]
+        if len(found) > 1:
+            self.say(f"The card fits meld {number} at either end: choose one of the buttons.",
+                     error=True)
+            return
+        if not found and Swap(chosen[0], number) in legal:
+            self.say(f"{card_face(chosen[0])} takes the place of the joker in meld "
+                     f"{number}: press w to swap it for the joker.", error=True)
+            return
         self.attempt(found[0] if found else LayOff(chosen[0], number))
+
+    def action_swap(self) -> None:
+        chosen = self.chosen()
+        if len(chosen) != 1:
+            self.say("Select the one card that a joker on the table stands for, then press w.",
+                     error=True)
+            return
+        found = [m for m in matching(chosen, self.game.view().legal) if isinstance(m, Swap)]
+        if len(found) > 1:
+            self.say("Several jokers stand for this card: choose one of the buttons.",
+                     error=True)
+            return
+        if not found:
+            self.say(self.swap_refusal(chosen[0]), error=True)
+            return
+        self.attempt(found[0])
+
+    def swap_refusal(self, card: Card) -> str:
+        """Why ``card`` cannot be swapped now: the engine's reason for the meld holding a
+        joker that stands for it, or that no such meld exists."""
+        seen = self.game.view()
+        holding = [n for n, meld in enumerate(seen.table, 1) if JOKER_AS + card in meld.cards]
+        if not holding:
+            return f"No joker on the table stands for {card_face(card)}."
+        try:
+            self.game.state.copy().play(Swap(card, holding[0]))
+        except RummyError as error:
+            return str(error)
+        return f"cannot swap {card_face(card)} now"  # pragma: no cover - a legal swap is offered
 
     def action_discard(self) -> None:
         chosen = self.chosen()
@@ -323,7 +423,8 @@ class TableScreen(Screen[None]):
         self.say(f"Your hand is sorted by {self.sort}.")
 
     def action_command(self) -> None:
-        self.query_one("#command", Input).focus()
+        # at once (not after the keys already typed): ":draw" typed fast all goes in the box
+        self.set_focus(self.query_one("#command", Input))
 
     def action_pile(self) -> None:
         def chosen(move: Move | None) -> None:
@@ -333,8 +434,7 @@ class TableScreen(Screen[None]):
         self.app.push_screen(PileScreen(self.game.view()), chosen)
 
     def action_help(self) -> None:
-        rules = self.game.match.rules
-        self.app.push_screen(TextScreen("Help", help_text(rules, self.game.match.num_players)))
+        self.app.push_screen(HelpScreen(self.game.match.rules, self.game.match.num_players))
 
     def action_hint(self) -> None:
         seen = self.game.view()
@@ -358,3 +458,13 @@ class TableScreen(Screen[None]):
         self.busy = False
         self.say("")
         self.app.push_screen(TextScreen("Hint", "\n".join(lines)))
+
+
+def positions(cards: list[Card], wanted: list[Card]) -> list[int]:
+    """The display positions of ``wanted`` (a multiset) in ``cards``."""
+    found: list[int] = []
+    for card in wanted:
+        index = next((i for i, c in enumerate(cards) if c == card and i not in found), None)
+        if index is not None:
+            found.append(index)
+    return found

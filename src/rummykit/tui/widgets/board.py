@@ -55,6 +55,35 @@ class DealInfo(SeenWidget):
         return text
 
 
+class Summary(SeenWidget):
+    """The compact layout's lines in place of the left column: the deal and the scores,
+    then every player's card count (and, in contract, whether they are down)."""
+
+    hand_count: reactive[str] = reactive("")
+    totals: reactive[tuple[int, ...]] = reactive(())
+    goal: reactive[str] = reactive("")
+
+    def draw(self, seen: PlayerView) -> Text:
+        rules, names = seen.rules, self.names
+        contract = bool(rules.contract_schedule)
+        text = Text("Contract: " if contract else f"{rules.name.capitalize()}: ", style="bold")
+        text.append(f"{'Deal' if contract else 'Hand'} {seen.deal_index + 1}{self.hand_count}",
+                    style="bold")
+        text.append(f", dealer {names[seen.dealer]}")
+        if contract:
+            text.append(f"; {contract_words(rules, seen.deal_index)}")
+        text.append(f" · {self.goal}", style="dim")
+        for seat, size in enumerate(seen.hand_sizes):
+            turn = seat == seen.to_move and seen.result is None
+            text.append("\n" if seat == 0 else "  ")
+            text.append(f"{'▶' if turn else ' '}{names[seat]} ", style="bold" if turn else "")
+            points = self.totals[seat] if self.totals else 0
+            text.append(f"{plural(size, 'card')} ({points} pts)")
+            if contract and seen.down >> seat & 1:
+                text.append(" down", style="green")
+        return text
+
+
 class Opponents(SeenWidget):
     """Every player with their card count, whether they are down, and known cards."""
 
@@ -63,7 +92,9 @@ class Opponents(SeenWidget):
         text = Text("Players", style="bold underline")
         for seat, size in enumerate(seen.hand_sizes):
             mark = "▶ " if seat == seen.to_move and seen.result is None else "  "
-            name = self.names[seat] + (" (you)" if seat == seen.seat else "")
+            name = self.names[seat]
+            if seat == seen.seat and name.lower() != "you":
+                name += " (you)"
             text.append(f"\n{mark}{name}: {plural(size, 'card')}",
                         style="bold" if seat == seen.to_move else "")
             if contract:

@@ -7,14 +7,13 @@ import textwrap
 from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Horizontal
+from textual.containers import Grid
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Button
 
 from rummykit.moves import Move
-from rummykit.tui.actions import label
 
 
 class ScoreSheet(Widget):
@@ -59,10 +58,10 @@ class MoveLog(Widget):
         return text
 
 
-class ActionBar(Horizontal):
-    """One button per move offered now (legal moves only)."""
+class ActionBar(Grid):
+    """One button per move offered now (legal moves only), in rows of a few buttons."""
 
-    moves: reactive[tuple[Move, ...]] = reactive((), recompose=True)
+    entries: reactive[tuple[tuple[Move, str], ...]] = reactive((), recompose=True)
 
     class Chosen(Message):
         """The button of ``move`` was pressed."""
@@ -72,10 +71,10 @@ class ActionBar(Horizontal):
             super().__init__()
 
     def compose(self) -> ComposeResult:
-        for index, move in enumerate(self.moves):
-            yield Button(label(move), id=f"action-{index}", compact=True)
+        for index, (_, text) in enumerate(self.entries):
+            yield Button(text, id=f"action-{index}", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         if event.button.id and event.button.id.startswith("action-"):
-            self.post_message(self.Chosen(self.moves[int(event.button.id[7:])]))
+            self.post_message(self.Chosen(self.entries[int(event.button.id[7:])][0]))
