@@ -70,6 +70,8 @@ def _draw(state: HandState) -> Move:
     top = state.discard[-1]
     seat = state.to_move
     hand = state.hands[seat]
+    if not any(c != top for c in handset.distinct(hand)):
+        return DRAW_MOVE  # the top could be neither thrown again nor always placed
     if state.down >> seat & 1:
         return TAKE_MOVE if _layable(state, top) else DRAW_MOVE
     if top == JOKER or _completes(hand, top, state):
