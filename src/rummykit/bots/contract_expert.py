@@ -66,9 +66,26 @@ def choose(view: PlayerView, rng: random.Random, budget: Budget) -> Move:
     move = found[0][0]
     if isinstance(move, Meld) and not all_at_once(view) and weighs_waiting(budget):
         return _searched(view, [move, _waiting(view)], rng, budget, WAIT_MARGIN).best
-    if len(found) > 1 and _racing(view) and len(peers(found)) > 1:
-        return _searched(view, peers(found), rng, budget, SEARCH_MARGIN).best
+    if len(found) > 1 and _racing(view):
+        moves = racing_moves(view, found, budget)
+        if len(moves) > 1:
+            return _searched(view, moves, rng, budget, SEARCH_MARGIN).best
     return move
+
+
+def racing_moves(view: PlayerView, found: list[tuple[Move, float]],
+                 budget: Budget) -> list[Move]:
+    """The discards a race searches: the heuristic's best of one kind, and the highest
+    card that feeds nobody (shedding points when the others may go out first)."""
+    moves = peers(found)[:max(1, budget.candidates - 1)]
+    values = card_values(view)
+    dumps = [m for m, _ in found if isinstance(m, Discard) and m.card != JOKER
+             and not _feeds(view, m.card)]
+    if dumps:
+        dump = max(dumps, key=lambda m: values[m.card])
+        if dump not in moves:
+            moves.append(dump)
+    return moves
 
 
 def analyse(view: PlayerView, rng: random.Random, budget: Budget) -> Analysis:
@@ -135,7 +152,6 @@ def _searched(view: PlayerView, moves: list[Move], rng: random.Random, budget: B
               margin: float) -> Analysis:
     """``moves`` searched (:mod:`rummykit.bots.contract_search`), the first (the
     heuristic's own choice) credited ``margin`` points: the search is noisy."""
-    moves = moves[:max(2, budget.candidates)] if margin else moves
     analysis = contract_search.search(view, moves, rng, budget)
     credited = [dataclasses.replace(c, value=c.value + margin) if c.move == moves[0] else c
                 for c in analysis.candidates]
@@ -314,5 +330,6 @@ def _seventh(view: PlayerView) -> list[tuple[Move, float]]:
     return [(m, float(k[0])) for k, m in scored]
 
 
-__all__ = ["alternatives", "analyse", "choose", "ranked", "unseen", "weighs_waiting"]
+__all__ = ["alternatives", "analyse", "choose", "racing_moves", "ranked", "unseen",
+           "weighs_waiting"]
 
