@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 STALLED = 200  # turns after which a hand is taken as stuck: no more searching
 WAIT_WORLDS = 6  # worlds a level must search to weigh waiting against going down
 ALTERNATIVES = 5  # moves a hint compares
+HOARD_TURNS = 120  # deal 7: turns after which a card nobody threw is taken as hoarded
 RUN_REACH = 8  # closeness of a card next to a run's end (one less per card further)
 CLASS = 1000  # ranked() values: -(class * CLASS + place)
 SEARCH_MARGIN = 2.0  # points a searched discard must gain over the heuristic's choice
@@ -280,8 +281,25 @@ def _shape(cards: list[Card], left: list[int]) -> tuple[int, int]:
     size = len(cards) + 1
     held, ways = contract_shape.coverage(cards, size)
     if held == size - 1:
-        return held, 1000 + contract_shape.outs(cards, size, left)
+        outs = contract_shape.outs(cards, size, left)
+        if outs == 0:  # every card that completes it is held for good elsewhere
+            return held - 1, ways
+        return held, 1000 + outs
     return held, ways
+
+
+def _available(view: PlayerView) -> list[int]:
+    """:func:`unseen`, except that once the hand is long (:data:`HOARD_TURNS`) a card
+    nobody has discarded this hand counts as held for good by another seat."""
+    left = unseen(view)
+    if view.turn_count < HOARD_TURNS:
+        return left
+    thrown = 0
+    for bits in view.discarded:
+        thrown |= bits
+    for card in view.discard:
+        thrown |= 1 << card
+    return [n if thrown >> card & 1 else 0 for card, n in enumerate(left)]
 
 
 def _seventh(view: PlayerView) -> list[tuple[Move, float]]:
@@ -301,7 +319,7 @@ def _seventh(view: PlayerView) -> list[tuple[Move, float]]:
         with_top = [*hand, top]
         if uses_every_card(with_top, sets, runs, view.rules):
             return [(single, 1.0)]
-        left = unseen(view)
+        left = _available(view)
         now = _shape(hand, left)
         best = None
         for i in range(len(hand)):
@@ -318,7 +336,7 @@ def _seventh(view: PlayerView) -> list[tuple[Move, float]]:
     discards = [m for m in legal if isinstance(m, Discard)]
     if not discards:
         return [(legal[0], 0.0)]
-    left = unseen(view)
+    left = _available(view)
     values = card_values(view)
     scored = []
     for move in discards:
