@@ -268,8 +268,8 @@ RECORDS: dict[str, Json] = {n: json.loads((GOLDEN / f"{n}.rummy.json").read_text
 ERROR_KEYS = {"type", "hand", "move", "text", "message"}
 ERROR_TYPES = {"syntax", "illegal", "ambiguous", "record"}
 RESULTS = {"win", "draw", "aborted", "unfinished"}
-REASONS = {"win": {None}, "draw": {"stock_exhausted", "deadlock"}, "aborted": {"max_turns"},
-           "unfinished": {None}}
+REASONS = {"win": {None}, "draw": {"stock_exhausted", "deadlock", "blocked"},
+           "aborted": {"max_turns"}, "unfinished": {None}}
 RECORD_KEYS = ["format", "rules", "options", "players", "dealer", "seed", "hands", "result",
                "deck", "deal", "restocks", "moves", "upcard", "stock"]
 card_tokens = st.one_of(st.sampled_from(CARDS), st.sampled_from(_CASES), st.text(max_size=3))

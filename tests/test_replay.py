@@ -48,7 +48,7 @@ def test_the_golden_set_covers_what_it_should() -> None:
     results = {h["result"] for n in NAMES for h in expected(n).get("hands", [])}
     assert results == {"win", "draw", "aborted", "unfinished"}
     reasons = {h["reason"] for n in NAMES for h in expected(n).get("hands", [])}
-    assert reasons == {None, "stock_exhausted", "deadlock", "max_turns"}
+    assert reasons == {None, "stock_exhausted", "deadlock", "blocked", "max_turns"}
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -282,10 +282,11 @@ def test_1_10_aborted_hand_does_not_end_a_traditional_match() -> None:
     assert match.totals == [0, 0, 0] and len(match.hands) == 3
 
 
-def test_1_10_max_turns_off_by_default() -> None:
-    assert BASIC.max_turns_per_hand is None
-    assert TRADITIONAL.max_turns_per_hand is None
-    assert CONTRACT.max_turns_per_hand is None
+def test_1_10_max_turns_1000_by_default() -> None:
+    # RULES.md §1.10 (issue 21): the valve defaults to 1,000 turns in every preset
+    assert BASIC.max_turns_per_hand == 1000
+    assert TRADITIONAL.max_turns_per_hand == 1000
+    assert CONTRACT.max_turns_per_hand == 1000
 
 
 @pytest.mark.parametrize(("multiplier", "score", "rummy"), [(1, 19, False), (2, 38, True),

@@ -406,8 +406,7 @@ def is_legal(state: HandState, move: Move) -> bool:
         canonical = _canonical_way(state, move)
         return canonical is not None and _finishable_after(state, canonical)
     if isinstance(move, Meld):
-        return any(_same_meld(m, move) for m in _meld_moves(state)) and \
-            _finishable_after(state, move)
+        return _extra_melds_legal(state, move)
     if isinstance(move, LayOff):
         kinds: Iterator[Move] = _lay_moves(state) if _is_down(state) and \
             final_rule(state) != "all_at_once_no_discard" else iter(())
@@ -418,6 +417,25 @@ def is_legal(state: HandState, move: Move) -> bool:
     else:
         return False
     return move in list(kinds) and _finishable_after(state, move)
+
+
+def _extra_melds_legal(state: HandState, move: Meld) -> bool:
+    """Once down (``extra_melds_after_contract``), ``meld A / B`` is legal iff ``meld A``
+    then ``meld B`` is (FORMATS.md §1)."""
+    depth = 0
+    try:
+        for group in move.groups:
+            single = Meld((group,))
+            if state.result is not None or \
+                    not any(_same_meld(m, single) for m in _meld_moves(state)) or \
+                    not _finishable_after(state, single):
+                return False
+            state.push(single)
+            depth += 1
+        return True
+    finally:
+        for _ in range(depth):
+            state.pop()
 
 
 def _same_meld(a: Meld, b: Meld) -> bool:

@@ -26,9 +26,8 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from rummykit import contract_play, handset
+from rummykit import closed_table, contract_play, handset
 from rummykit.cards import (
-    ALL_NATURALS,
     JOKER,
     SUIT_MASK,
     Card,
@@ -58,6 +57,7 @@ from rummykit.move_tables import (
 from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take, parse_move
 from rummykit.outcome import (
     ABORTED,
+    BLOCKED,
     DEADLOCK,
     DRAW,
     MAX_TURNS,
@@ -581,8 +581,12 @@ class HandState:
     def _start_draw_step(self) -> None:
         """The automatic steps at the start of a draw step (RULES.md §1.8)."""
         rules = self.rules
-        if rules.deadlock_draw and self._deadlocked():
+        if rules.deadlock_draw and closed_table.deadlocked(self):
             self._end(HandResult(DRAW, None, False, DEADLOCK, (0,) * self.num_players))
+            return
+        if rules.blocked_deal == "score_hands" and closed_table.blocked(self):
+            scores = tuple(self.hand_value(s) for s in range(self.num_players))
+            self._end(HandResult(DRAW, None, False, BLOCKED, scores))
             return
         if not self.stock:
             if rules.max_rebuilds is not None and self.rebuilds >= rules.max_rebuilds:
@@ -620,13 +624,6 @@ class HandState:
         self.restocks.append(tuple(top_first))
         self.stock = top_first[::-1]
         self.rebuilds += 1
-
-    def _deadlocked(self) -> bool:
-        """RULES.md §3.3: D1 every hand holds one card, D2 no card outside fits the table."""
-        if any(h & (h - 1) or not h for h in self.hands):
-            return False
-        outside = ALL_NATURALS & ~self.table_mask
-        return not outside & self._accepts_all()
 
     def _win(self, seat: int) -> None:
         rules = self.rules

@@ -9,6 +9,7 @@ DRAW = "draw"
 ABORTED = "aborted"
 STOCK_EXHAUSTED = "stock_exhausted"
 DEADLOCK = "deadlock"
+BLOCKED = "blocked"
 MAX_TURNS = "max_turns"
 
 

@@ -9,9 +9,11 @@ from typing import Any
 from rummykit.errors import RecordError
 from rummykit.rules import (
     ACE_MODES,
+    BLOCKED_DEALS,
     FINAL_DEAL_RULES,
     FIRST_DEALERS,
     GAME_ENDS,
+    MAX_CONTRACT_DEALS,
     SCORINGS,
     STOCK_REBUILDS,
     Rules,
@@ -32,7 +34,8 @@ APPLICABLE: dict[str, frozenset[str]] = {
     "contract": frozenset(
         _COMMON
         | {"deck_config", "joker_points", "contract_schedule", "contract_runs_distinct_suits",
-           "extra_melds_after_contract", "joker_swap", "final_deal_rule"}
+           "extra_melds_after_contract", "joker_swap", "final_deal_rule",
+           "blocked_deal"}
     ),
 }
 
@@ -86,7 +89,8 @@ def _parse(rules: Rules, knob: str, value: Any) -> dict[str, Any]:
         "game_end": _enum(GAME_ENDS),
         "first_dealer": _enum(FIRST_DEALERS),
         "final_deal_rule": _enum(FINAL_DEAL_RULES),
-        "deck_config": _enum(("bicycle", "pagat")),
+        "deck_config": _enum(("bicycle", "pagat", "seed")),
+        "blocked_deal": _enum(BLOCKED_DEALS),
         "ace_points": _int,
         "joker_points": _int,
         "going_rummy_multiplier": lambda k, v: _int(k, v, 1),
@@ -120,13 +124,16 @@ def _parse(rules: Rules, knob: str, value: Any) -> dict[str, Any]:
             return {"deal_hand_sizes": tuple(_int(knob, v, 1) for v in value)}
         return {knob: _player_map(knob, value, rules.hand_size)}
     if knob == "contract_schedule":
-        if not (isinstance(value, list) and value):
-            raise _fail(knob, "a list of [sets, runs] pairs", value)
+        if not (isinstance(value, list) and 1 <= len(value) <= MAX_CONTRACT_DEALS):
+            raise _fail(knob, f"a list of 1 to {MAX_CONTRACT_DEALS} [sets, runs] pairs", value)
         pairs = []
         for pair in value:
             if not (isinstance(pair, list) and len(pair) == 2):
                 raise _fail(knob, "[sets, runs] pairs", pair)
-            pairs.append((_int(knob, pair[0]), _int(knob, pair[1])))
+            sets, runs = _int(knob, pair[0]), _int(knob, pair[1])
+            if sets + runs == 0:
+                raise _fail(knob, "at least one meld in every contract", pair)
+            pairs.append((sets, runs))
         return {knob: tuple(pairs)}
     raise RecordError(f"unknown option {knob!r}")  # pragma: no cover - filtered before
 

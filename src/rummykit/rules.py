@@ -28,7 +28,12 @@ STOCK_REBUILDS = ("shuffle_keep_top", "shuffle_all", "turn_over_all")
 SCORINGS = ("winner_collects", "penalty")
 GAME_ENDS = ("target", "fixed_hands")
 FIRST_DEALERS = ("random", "low_card")
-DECK_CONFIGS = ("single", "bicycle", "pagat")
+DECK_CONFIGS = ("single", "bicycle", "pagat", "seed")
+BLOCKED_DEALS = ("score_hands", "none")
+#: the engine safety valve of every preset (RULES.md §1.10)
+DEFAULT_MAX_TURNS = 1000
+#: a contract schedule holds 1 to this many deals (RULES.md §5.1)
+MAX_CONTRACT_DEALS = 7
 FINAL_DEAL_RULES = ("none", "all_at_once_no_discard", "all_at_once_discard_ok")
 
 PlayerMap = tuple[tuple[int, int], ...]
@@ -66,7 +71,8 @@ class Rules:
     discard_dig: bool = False
     joker_swap: bool = False
     final_deal_rule: str = "none"
-    max_turns_per_hand: int | None = None
+    blocked_deal: str = "none"
+    max_turns_per_hand: int | None = DEFAULT_MAX_TURNS
     _options: tuple[tuple[str, Any], ...] = field(default=(), compare=False, repr=False)
 
     # -- derived values -------------------------------------------------------------
@@ -90,6 +96,8 @@ class Rules:
             return (1, 0)
         if self.deck_config == "pagat":
             return (2, players - 1)
+        if self.deck_config == "seed":
+            return (2, 1) if players <= 5 else (2, 2)
         return (2, 1) if players <= 4 else (3, 2)
 
     def hand_size_for(self, players: int, deal: int = 0) -> int:
@@ -165,6 +173,7 @@ CONTRACT = Rules(
     discard_dig=True,
     joker_swap=True,
     final_deal_rule="all_at_once_no_discard",
+    blocked_deal="score_hands",
 )
 
 PRESETS: dict[str, Rules] = {"basic": BASIC, "traditional": TRADITIONAL, "contract": CONTRACT}
