@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from rummykit import handset, hints
-from rummykit.bots import GreedyBot, RandomBot, make_bot
+from rummykit.bots import GreedyBot, RandomBot, contract_playout, make_bot
 from rummykit.bots.greedy_contract import choose_contract, progress
 from rummykit.cards import JOKER, parse_cards
 from rummykit.engine import HandState
@@ -260,3 +260,17 @@ def test_levels_swap_a_joker_to_go_out(level: str) -> None:
         state.play(move)
     assert state.result.winner == 0
     assert isinstance(played[1], Swap) and played[-1] == Discard(parse_cards("C2")[0])
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_fast_playout_moves_are_legal(players: int) -> None:
+    checked = 0
+    for deal in range(7):
+        state = HandState.deal(CONTRACT, players, dealer=0, rng=random.Random(players + deal),
+                               deal_index=deal)
+        while state.result is None and state.turn_count < 40:
+            move = contract_playout.fast_move(state)
+            assert state.is_legal(move), (str(move), deal, state.turn_count)
+            state.push(move)
+            checked += 1
+    assert checked > 300
