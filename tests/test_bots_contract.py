@@ -274,3 +274,20 @@ def test_fast_playout_moves_are_legal(players: int) -> None:
             state.push(move)
             checked += 1
     assert checked > 300
+
+
+@pytest.mark.parametrize("level", ["greedy", *LEVELS])
+def test_levels_dig_to_go_down(level: str) -> None:
+    hand = parse_cards("C8 D8 CK DK HK S5 D2 H3 C9 DQ")
+    state = HandState.from_deal(CONTRACT, 0, [hand, *OTHERS], parse_cards("H8")[0],
+                                parse_cards("C3 D3 SA CA"))
+    for thrown in ("CJ", "ST"):  # seats 1 and 2: the pile becomes H8 CJ ST
+        state.play("draw")
+        state.play(Discard(parse_cards(thrown)[0]))
+    bot = make_bot(level)
+    rng = random.Random(8)
+    move = bot.choose(view(state, 0), rng)
+    assert move == Take(3), str(move)
+    state.play(move)
+    move = bot.choose(view(state, 0), rng)
+    assert isinstance(move, Meld) and parse_cards("H8")[0] in {c for g in move.groups for c in g}
