@@ -14,8 +14,10 @@ A heuristic policy sharper than the greedy one (:mod:`rummykit.bots.greedy_contr
 - **Discards before going down** keep the contract's partial melds and never feed a seat
   that is down (a card it could lay off).
 
-:mod:`rummykit.bots.contract_search` then weighs the best discards of one kind in sampled
-worlds, once another seat is down (the heuristic's choice keeps a small credit).
+:mod:`rummykit.bots.contract_search` then weighs the best discards of one kind and the
+highest card that feeds nobody in sampled worlds, once another seat is down (the
+heuristic's choice keeps a small credit). A hint searches the move and its alternatives
+(:func:`alternatives`).
 :class:`~rummykit.bots.expert.ExpertBot` hands every contract decision here.
 """
 
