@@ -6,7 +6,8 @@ search's playouts used to run), once with the fast playout policy
 (:mod:`rummykit.bots.contract_playout`), and reports moves per second of each. It then
 plays seeded 4-player deals 1-7 with one ``expert`` seat against greedy ones and reports
 the median, 95th percentile and worst of the expert's decision times (all decisions, and
-the searched ones: those over 5 ms). One process, one core.
+the searched ones: those over 5 ms). One process, one core; times are the process's CPU
+seconds (``time.process_time``), so a machine busy with other work does not inflate them.
 """
 
 from __future__ import annotations
@@ -28,23 +29,23 @@ PLAYOUT_TURNS = 300  # turns a measured playout runs at most
 
 
 def playout_rate(deals: int, seed: int, fast: bool) -> float:
-    """Moves per second of whole 4-player deals 1-6 played by one policy."""
+    """Moves per CPU second of 4-player deals 1-6 played by one policy."""
     moves = 0
     spent = 0.0
     for i in range(deals):
         state = HandState.deal(CONTRACT, 4, dealer=i % 4, rng=random.Random(seed + i),
                                deal_index=i % 6)
-        started = time.perf_counter()
+        started = time.process_time()
         while state.result is None and state.turn_count < PLAYOUT_TURNS:
             move = fast_move(state) if fast else choose_contract(view(state, state.to_move))
             state.push(move)
             moves += 1
-        spent += time.perf_counter() - started
+        spent += time.process_time() - started
     return moves / spent
 
 
 def expert_times(deals: int, seed: int) -> list[float]:
-    """Seconds of every decision of one expert seat in 4-player deals 1-7 against greedy."""
+    """CPU seconds of every decision of one expert seat in 4-player deals 1-7 against greedy."""
     times = []
     expert, greedy = make_bot("expert"), make_bot("greedy")
     for i in range(deals):
@@ -54,10 +55,10 @@ def expert_times(deals: int, seed: int) -> list[float]:
         while state.result is None:
             seat = state.to_move
             seen = view(state, seat)
-            started = time.perf_counter()
+            started = time.process_time()
             move = (expert if seat == 0 else greedy).choose(seen, rng)
             if seat == 0:
-                times.append(time.perf_counter() - started)
+                times.append(time.process_time() - started)
             state.play(move)
     return times
 
