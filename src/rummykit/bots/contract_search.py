@@ -18,8 +18,8 @@ of worlds, so a seeded search is reproducible; ``max_seconds`` stops it early.
 Draw()
 >>> seen = view(state, state.to_move)
 >>> found = search(seen, [m for m in seen.legal][-2:], random.Random(1), Budget(16, 2))
->>> [c.simulations for c in found.candidates]
-[2, 2]
+>>> [c.simulations for c in found.candidates]  # 16 worlds / WORLDS_DIVISOR
+[4, 4]
 """
 
 from __future__ import annotations
