@@ -26,6 +26,7 @@ OUR_MEASURES = {
     ("greedy_hands", "hands/s"),
     ("env_steps", "steps/s"),
     ("observation_build", "us/observation"),
+    ("completability", "us/decision"),
 }
 PLAYOUTS = {
     ("basic", 2),
@@ -131,9 +132,10 @@ def test_ratio_arithmetic() -> None:
     assert copy["value"] == pytest.approx(30.0)
     assert copy["met"] is True
     assert all(r["value"] is None for name, r in by_name.items() if r is not copy)
-    greedy, observation = goals_json(measures)
+    greedy, observation, median, worst = goals_json(measures)
     assert greedy["value"] == 299.0 and greedy["met"] is False
     assert observation["value"] is None and observation["at_most"] is True
+    assert median["value"] is None and worst["value"] is None and worst["at_most"] is True
     fast = Measure(name="observation_build", engine="rummykit", unit="us/observation",
                    value=12.0, params={"rules": "basic", "players": 2})
     assert goals_json([fast])[1]["met"] is True
@@ -156,3 +158,19 @@ def test_random_hands_are_distinct_and_seeded() -> None:
 def test_config_rejects_a_non_positive_budget() -> None:
     with pytest.raises(ValueError):
         Config.make(quick=True, seconds=0)
+
+
+def test_only_runs_the_measures_named() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "rummykit.benchmark", "--quick", "--json", "--seconds", "0.1",
+         "--no-anchors", "--only", "completability"],
+        capture_output=True, text=True, timeout=600, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    result = json.loads(proc.stdout)
+    assert result["config"]["only"] == "completability"
+    stats = {m["params"]["statistic"]: m for m in result["measures"]}
+    assert {m["name"] for m in result["measures"]} == {"completability"}
+    assert set(stats) == {"median", "worst"}
+    assert 0 < stats["median"]["value"] <= stats["worst"]["value"]
+    assert stats["median"]["params"]["decisions"] == 1000

@@ -202,8 +202,10 @@ def is_down(state: HandState) -> bool:
 
 # (feature, players, deal index, seed, moves played) -> (perft 1, perft 2, perft_through 2)
 SEEDED: dict[tuple[str, int, int, int, int], tuple[int, int, int]] = {
-    ("joker_swap", 5, 5, 20, 270): (23, 357, 357),
-    ("joker_swap", 7, 2, 76, 257): (16, 209, 209),
+    # re-found and recounted with exact completability (issue 21): the old seeds' random
+    # play changed once digs that need a swap for a gap joker became legal
+    ("joker_swap", 5, 5, 33, 193): (12, 78, 78),
+    ("joker_swap", 7, 2, 85, 157): (14, 263, 263),
     ("dig", 4, 3, 1, 135): (6, 35, 35),
     ("dig", 5, 0, 2, 14): (7, 32, 32),
     ("not_down_can_go_down", 4, 4, 1, 77): (1, 14, 14),
@@ -238,7 +240,7 @@ def test_perft_seeded(key: tuple[str, int, int, int, int],
 
 
 def test_seeded_positions_hold_jokers_and_digs() -> None:
-    swap = seeded_position(5, 5, 20, 270)
+    swap = seeded_position(5, 5, 33, 193)
     assert any(c >= JOKER_AS for m in swap.table for c in m.cards)
     dig = seeded_position(5, 0, 2, 14)
     assert [m for m in dig.legal_moves() if isinstance(m, Take) and m.count > 1]

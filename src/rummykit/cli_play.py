@@ -25,10 +25,18 @@ from rummykit.errors import RummyError
 from rummykit.match import Match
 from rummykit.melds import TableMeld, best_arrangement, format_placed
 from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
-from rummykit.outcome import ABORTED, DEADLOCK, WIN
+from rummykit.outcome import ABORTED, WIN
 from rummykit.rules import Rules
 from rummykit.views import PlayerView, view
-from rummykit.wording import CONTRACT_HELP, bot_names, contract_words, gained, plural
+from rummykit.wording import (
+    CONTRACT_HELP,
+    bot_names,
+    contract_words,
+    drawn_words,
+    gained,
+    plural,
+    points_words,
+)
 
 PROMPT = "Your move> "
 HELP = """\
@@ -387,8 +395,7 @@ class PlaySession:
         elif result.result == ABORTED:
             what = "aborted (turn limit reached), no points"
         else:
-            why = "deadlock" if result.reason == DEADLOCK else "the stock ran out"
-            what = f"drawn ({why}), no points"
+            what = drawn_words(result)
         self.out("")
         word = "Deal" if self.contract else "Hand"
         self.out(f"=== {word} {hand_no} over: {what} ===")
@@ -402,8 +409,7 @@ class PlaySession:
             self.out(f"  {self.players[seat]}: {format_cards(cards)}  ({points} points)")
         points_text = ", ".join(f"{n} {p}" for n, p
                                 in zip(self.players, result.scores, strict=True))
-        self.out(f"{'Penalty points this deal' if self.contract else 'Points this hand'}: "
-                 f"{points_text}")
+        self.out(f"{points_words(seen.rules)} this {word.lower()}: {points_text}")
         self._show_scores()
 
     def _show_match_end(self) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rummykit import handset
 from rummykit.cards import ALL_NATURALS, JOKER, NUM_NATURALS
 from rummykit.contract_melds import can_make
 from rummykit.melds import JOKER_AS, RUN
@@ -29,6 +28,15 @@ def outside(state: HandState) -> tuple[list[int], int]:
     return copies, jokers
 
 
+def _jokers_outside(state: HandState) -> bool:
+    jokers = state.rules.pack_spec(state.num_players)[1]
+    for meld in state.table:
+        for code in meld.cards:
+            if code >= JOKER_AS:
+                jokers -= 1
+    return jokers > 0
+
+
 def _presence(copies: list[int]) -> int:
     bits = 0
     for card, left in enumerate(copies):
@@ -45,7 +53,8 @@ def _accepts_all(state: HandState) -> int:
 
 
 def _one_card_each(state: HandState) -> bool:
-    return all(handset.size(hand) == 1 for hand in state.hands)
+    # a hand of one card, natural or joker, is a single bit of its multiset int
+    return not any(hand & (hand - 1) or not hand for hand in state.hands)
 
 
 def deadlocked(state: HandState) -> bool:
@@ -62,23 +71,33 @@ def deadlocked(state: HandState) -> bool:
     return not _presence(copies) & accepts
 
 
+def _copies_on_table(state: HandState, card: int) -> int:
+    return sum(meld.cards.count(card) for meld in state.table)
+
+
 def blocked(state: HandState) -> bool:
     """RULES.md §4.8.1: B1 every player is down; B2 no card outside the table can be laid
     off or swapped for a run's joker; B3 no new meld may be started, or none can be formed
     from the cards outside the table together."""
     if state.down != (1 << state.num_players) - 1:
         return False
-    copies, jokers = outside(state)
     accepts = _accepts_all(state)
-    if accepts and (jokers > 0 or _presence(copies) & accepts):
+    if accepts and _jokers_outside(state):
         return False
+    decks = state.rules.pack_spec(state.num_players)[0]
+    while accepts:
+        low = accepts & -accepts
+        accepts ^= low
+        if _copies_on_table(state, low.bit_length() - 1) < decks:
+            return False  # a copy outside can be laid off
     if state.rules.joker_swap:
         for meld in state.table:
-            if meld.kind == RUN and any(c >= JOKER_AS and copies[c - JOKER_AS] > 0
-                                        for c in meld.cards):
+            if meld.kind == RUN and any(c >= JOKER_AS and _copies_on_table(state, c - JOKER_AS)
+                                        < decks for c in meld.cards):
                 return False
     if not state.rules.extra_melds_after_contract:
         return True
+    copies, jokers = outside(state)
     pool = [card for card, left in enumerate(copies) for _ in range(max(left, 0))]
     pool += [JOKER] * max(jokers, 0)
     return not (can_make(pool, 1, 0, state.rules) or can_make(pool, 0, 1, state.rules))

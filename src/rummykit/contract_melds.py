@@ -46,7 +46,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from rummykit.cards import JOKER, NUM_NATURALS, NUM_RANKS, Card, card_points
+from rummykit.cards import ALL_NATURALS, JOKER, NUM_NATURALS, NUM_RANKS, Card, card_points
 from rummykit.melds import JOKER_AS, RUN, SET, make_meld
 from rummykit.rules import Rules
 
@@ -622,6 +622,14 @@ def can_make(hand: Iterable[Card], sets: int, runs: int, rules: Rules) -> bool:
     _check_contract(sets, runs)
     l1, l2, l3, jokers = _layers(hand)
     return _Search(_kit(rules)).feasible(l1, l2, l3, jokers, sets, runs, 0, 0)
+
+
+def can_make_held(held: int, sets: int, runs: int, rules: Rules) -> bool:
+    """:func:`can_make` for a hand given as a :mod:`rummykit.handset` multiset."""
+    _check_contract(sets, runs)
+    return _Search(_kit(rules)).feasible(held & ALL_NATURALS, held >> 64 & ALL_NATURALS,
+                                         held >> 128 & ALL_NATURALS, held >> 192, sets, runs,
+                                         0, 0)
 
 
 def ways_to_go_down(hand: Iterable[Card], sets: int, runs: int, rules: Rules

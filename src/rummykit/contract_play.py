@@ -8,25 +8,21 @@ going down (or, once down, new melds where allowed), lay-offs, swaps, discards.
 
 from __future__ import annotations
 
-import itertools
-from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from rummykit import handset
-from rummykit.cards import JOKER, NUM_RANKS
-from rummykit.contract_melds import (
-    can_make,
-    can_make_containing,
-    is_way_to_go_down,
-    uses_every_card,
-    ways_to_go_down,
-)
+from rummykit import contract_complete, handset
+from rummykit.cards import ALL_NATURALS, JOKER, NUM_RANKS, SUIT_MASK
+from rummykit.contract_melds import can_make_held, is_way_to_go_down, ways_to_go_down
 from rummykit.melds import JOKER_AS, RUN, SET, TableMeld, identity, position_card
 from rummykit.moves import Discard, LayOff, Meld, Move, Swap, Take
 
 if TYPE_CHECKING:
     from rummykit.engine import HandState
+
+
+#: the discard move of every card, made once
+DISCARDS = tuple(Discard(card) for card in range(JOKER + 1))
 
 
 def contract_of(state: HandState) -> tuple[int, int]:
@@ -49,19 +45,92 @@ def digs(state: HandState) -> Iterator[Take]:
     """Every dig (``take N``, N ≥ 2) whose dug card can be placed this turn."""
     if not state.rules.discard_dig:
         return
-    down = _is_down(state)
-    hand = handset.cards(state.hands[state.to_move])
-    sets, runs = contract_of(state)
-    for count in range(2, len(state.discard) + 1):
-        if not down and not can_make(hand + state.discard[-count:], sets, runs, state.rules):
-            continue  # the dug card can only be placed by going down this turn
+    pile = state.discard
+    quick = _DugCard(state) if _is_down(state) else None
+    first = 2 if quick is not None else _least_dig_to_go_down(state)
+    hand = handset.cards(state.hands[state.to_move]) if quick is None else []
+    for count in range(first, len(pile) + 1):
+        dug = pile[-count]
+        if quick is not None:
+            if quick.legal >> dug & 1:
+                yield Take(count)
+                continue
+            if quick.refused >> dug & 1:
+                continue
+            verdict = None
+        else:
+            verdict = contract_complete.dig_to_go_down(state, hand + pile[-count:], dug,
+                                                       True)
+        if verdict is not None:
+            if verdict:
+                yield Take(count)
+            continue
         move = Take(count)
         if _finishable_after(state, move):
             yield move
 
 
+def _least_dig_to_go_down(state: HandState) -> int:
+    """The least N ≥ 2 such that the hand and the top N discards can make the contract
+    (one more than the pile's size if none): a player who is not down places a dug card
+    only by going down this turn. More cards never hurt, so a binary search finds it."""
+    sets, runs = contract_of(state)
+    rules = state.rules
+    pile = state.discard
+    held = [state.hands[state.to_move]]  # held[n]: the hand with the top n discards
+    for card in reversed(pile):
+        held.append(handset.add(held[-1], card))
+    low, high = 2, len(pile) + 1
+    if low >= high or not can_make_held(held[-1], sets, runs, rules):
+        return high
+    high -= 1
+    while low < high:
+        middle = (low + high) // 2
+        if can_make_held(held[middle], sets, runs, rules):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+class _DugCard:
+    """Exact verdicts on most digs by a player who is down, without making the dig, as bit
+    sets of the identities (bit 52: the joker) whose dig is ``legal`` or ``refused``; any
+    other dig is made and searched.
+
+    A dug card that fits a meld now is laid off at once, leaving two cards or more, one of
+    them to discard; a joker needs an open place, which lay-offs never create; a natural
+    card that fits no set now never will (sets only fill up), and without a run of its
+    suit or a run joker standing for it no play can place it. With new melds allowed or
+    the last deal's rule in force, the search decides every dig.
+    """
+
+    __slots__ = ("legal", "refused")
+
+    def __init__(self, state: HandState) -> None:
+        self.legal = self.refused = 0
+        if state.rules.extra_melds_after_contract or final_rule(state) != "none":
+            return
+        accepts = run_suits = swappable = 0
+        for meld in state.table:
+            accepts |= meld.accepts
+            if meld.kind == RUN:
+                run_suits |= SUIT_MASK << (meld.suit * NUM_RANKS)
+                for code in meld.cards:
+                    if code >= JOKER_AS:
+                        swappable |= 1 << (code - JOKER_AS)
+        self.legal = accepts | (1 << JOKER if accepts else 0)
+        self.refused = ALL_NATURALS & ~(accepts | run_suits | swappable) | \
+            (0 if accepts else 1 << JOKER)
+
+
 def take_ok(state: HandState) -> bool:
     """Whether taking the discard top leaves a turn that can be finished."""
+    top = state.discard[-1]
+    hand = state.hands[state.to_move]
+    if not (_is_down(state) and final_rule(state) != "none") and \
+            handset.size(hand) > handset.count(hand, top):
+        return True  # a card held before, of another identity, can be discarded
     return _finishable_after(state, Take())
 
 
@@ -107,11 +176,13 @@ def joker_places(meld: TableMeld, state: HandState) -> list[tuple[int, str | Non
 
 def _meld_moves(state: HandState) -> Iterator[Meld]:
     hand = state.hands[state.to_move]
-    cards = handset.cards(hand)
     rules = state.rules
     strict = rules.must_discard_to_go_out
     if not _is_down(state):
         sets, runs = contract_of(state)
+        if not can_make_held(hand, sets, runs, rules):
+            return
+        cards = handset.cards(hand)
         everything = final_rule(state) == "all_at_once_no_discard"
         for way in ways_to_go_down(cards, sets, runs, rules):
             used = sum(len(g) for g in way)
@@ -121,6 +192,7 @@ def _meld_moves(state: HandState) -> Iterator[Meld]:
                 continue
             yield Meld(way)
     elif rules.extra_melds_after_contract and final_rule(state) == "none":
+        cards = handset.cards(hand)
         for sets, runs in ((1, 0), (0, 1)):
             for way in ways_to_go_down(cards, sets, runs, rules):
                 if not (strict and len(way[0]) == len(cards)):
@@ -167,9 +239,16 @@ def _discard_moves(state: HandState) -> Iterator[Discard]:
     hand = state.hands[state.to_move]
     if final_rule(state) != "none" and _is_down(state) and handset.size(hand) != 1:
         return
-    for card in handset.distinct(hand):
-        if card != state.taken:
-            yield Discard(card)
+    taken = state.taken
+    naturals = hand & ALL_NATURALS
+    if 0 <= taken < JOKER:
+        naturals &= ~(1 << taken)
+    while naturals:
+        low = naturals & -naturals
+        naturals ^= low
+        yield DISCARDS[low.bit_length() - 1]
+    if hand >> handset.JOKER_SHIFT and taken != JOKER:
+        yield DISCARDS[JOKER]
 
 
 def candidates(state: HandState) -> Iterator[Move]:
@@ -183,9 +262,48 @@ def candidates(state: HandState) -> Iterator[Move]:
 
 def play_moves(state: HandState) -> Iterator[Move]:
     """The legal play-step moves, lazily, in canonical order."""
+    free = state.dig_duty < 0 and not state.joker_duty and final_rule(state) == "none"
     for move in candidates(state):
-        if type(move) is Discard or _finishable_after(state, move):
+        kind = type(move)
+        if kind is Discard or (free and kind is not Swap and _leaves_a_discard(state, move)) \
+                or _finishable_after(state, move):
             yield move
+
+
+def play_move_list(state: HandState) -> list[Move]:
+    """:func:`play_moves` as a list (the same moves in the same order, built faster)."""
+    free = state.dig_duty < 0 and not state.joker_duty and final_rule(state) == "none"
+    moves: list[Move] = []
+    placements: list[Move] = list(_meld_moves(state))
+    if _is_down(state) and final_rule(state) != "all_at_once_no_discard":
+        placements += _lay_moves(state)
+        placements += _swap_moves(state)
+    for move in placements:
+        if (free and type(move) is not Swap and _leaves_a_discard(state, move)) or \
+                _finishable_after(state, move):
+            moves.append(move)
+    moves += _discard_moves(state)
+    return moves
+
+
+def _leaves_a_discard(state: HandState, move: Move) -> bool:
+    """With no duty to meet, a lay-off or meld that leaves a card other than the one taken
+    from the discard pile, or no card (the player is out), can finish the turn."""
+    hand = state.hands[state.to_move]
+    if type(move) is LayOff:
+        assert isinstance(move, LayOff)
+        placed = [JOKER if move.card >= JOKER_AS else move.card]
+    else:
+        assert isinstance(move, Meld)
+        placed = [JOKER if c >= JOKER_AS else c for g in move.groups for c in g]
+    if handset.size(hand) == len(placed):
+        return not state.rules.must_discard_to_go_out
+    if state.taken < 0:
+        return True
+    rest = hand
+    for card in placed:
+        rest = handset.remove(rest, card)
+    return handset.size(rest) > handset.count(rest, state.taken)
 
 
 # -- completability (RULES.md §1.6) -----------------------------------------------------------
@@ -193,194 +311,22 @@ def play_moves(state: HandState) -> Iterator[Move]:
 def _finishable_after(state: HandState, move: Move) -> bool:
     state.push(move)
     try:
-        return state.result is not None or finishable(state)
+        return state.result is not None or contract_complete.finishable(state)
     finally:
         state.pop()
 
 
-def _can_discard_now(state: HandState) -> bool:
-    return next(_discard_moves(state), None) is not None
-
-
-def finishable(state: HandState) -> bool:
-    """Can the player to move finish this turn by some sequence of legal actions?"""
-    if _can_discard_now(state):
-        return True
-    quick = _dig_before_going_down(state)
-    if quick is None:
-        quick = _dig_when_down(state)
-    if quick is not None:
-        return quick
-    return _search(state, {}, [0])
-
-
-def _dig_when_down(state: HandState) -> bool | None:
-    """Exact shortcut for a dig by a player who is down: the dug card must be laid off,
-    after the cards that lead up to it on a run (None: search instead)."""
-    rules = state.rules
-    if state.dig_duty < 0 or state.joker_duty or not _is_down(state) or \
-            rules.must_discard_to_go_out or rules.extra_melds_after_contract or \
-            final_rule(state) != "none":
-        return None
-    dug = state.dig_duty
-    if dug == JOKER:  # lay-offs never close an open place, so this is decided now
-        return any(joker_identities(meld, state) for meld in state.table)
-    if not state.went_down and any(JOKER_AS + dug in meld.cards for meld in state.table
-                                   if meld.kind == RUN):
-        return None  # a swap could place it too
-    held = Counter(handset.cards(state.hands[state.to_move]))
-    held[dug] -= 1
-    return any(next(_chains(state, meld, dug, held), None) is not None
-               for meld in state.table)
-
-
-def _dig_before_going_down(state: HandState) -> bool | None:
-    """Exact shortcuts for a dig by a player who is not down (None: search instead).
-
-    The dug card must then reach the table through this turn's going-down melds (a lay-off
-    on one's own new meld is the same as a bigger meld) or a lay-off on a meld placed
-    before this turn.
-    """
-    if state.dig_duty < 0 or state.joker_duty or _is_down(state):
-        return None
-    hand = handset.cards(state.hands[state.to_move])
-    sets, runs = contract_of(state)
-    rules = state.rules
-    rule = final_rule(state)
-    if rule == "all_at_once_no_discard":
-        return uses_every_card(hand, sets, runs, rules)
-    if rule == "all_at_once_discard_ok":
-        return _last_deal_dig(state, hand, sets, runs)
-    if not can_make(hand, sets, runs, rules):
-        return False
-    # Under must_discard_to_go_out a card must be left to discard; a hand larger than the
-    # least contract plus the longest lay-off chain always keeps one.
-    roomy = not rules.must_discard_to_go_out or \
-        len(hand) > 3 * sets + rules.run_min_length * runs + 14
-    if state.dig_duty == JOKER:
-        if not roomy or rules.run_min_length >= 13:
-            return None
-        # Some way to go down exists; shrink its sets to 3 cards and its runs to the least
-        # length: the dug joker then fits a set's missing suit or a run's open end.
-        return True
-    if roomy:
-        # go down with the dug card, or go down then lay it off on an earlier meld; then
-        # discard, or be out
-        return can_make_containing(hand, state.dig_duty, sets, runs, state.rules) or \
-            _dig_laid_off(state, hand, sets, runs)
-    if not any(_may_reach(state, meld, state.dig_duty) for meld in state.table):
-        return False
-    return None
-
-
-def _last_deal_dig(state: HandState, hand: list[int], sets: int, runs: int) -> bool:
-    """``all_at_once_discard_ok``: after a dig the player must go down and go out this turn:
-    runs holding every card (lay-offs on one's own runs make them longer), or every card
-    but one that is then discarded, the dug card in the runs."""
-    rules = state.rules
-    if not rules.must_discard_to_go_out and uses_every_card(hand, sets, runs, rules):
-        return True
-    for card in set(hand):
-        rest = list(hand)
-        rest.remove(card)
-        if state.dig_duty in rest and uses_every_card(rest, sets, runs, rules):
-            return True
-    return False
-
-
-def _dig_laid_off(state: HandState, hand: list[int], sets: int, runs: int) -> bool:
-    """Can the player go down without the dug card and then lay it off on a meld placed
-    before this turn (after the cards that lead up to it on a run)?"""
-    dug = state.dig_duty
-    rest = Counter(hand)
-    rest[dug] -= 1
-    for meld in state.table:
-        for chain in _chains(state, meld, dug, rest):
-            left = rest.copy()
-            left.subtract(chain)
-            if can_make(list(left.elements()), sets, runs, state.rules):
-                return True
-    return False
-
-
-def _chains(state: HandState, meld: TableMeld, card: int, held: Counter[int]
-            ) -> Iterator[list[int]]:
-    """The cards that could be laid off on ``meld`` before ``card`` fits it."""
-    if meld.kind == SET:
-        if _may_reach(state, meld, card):
-            yield []
-        return
-    if card // NUM_RANKS != meld.suit:
-        return
-    rank = card % NUM_RANKS + 1
-    for position in {rank, 14} if rank == 1 and state.rules.ace_high else {rank}:
-        if meld.low <= position <= meld.high:
-            continue
-        gap = list(range(position + 1, meld.low) if position < meld.low
-                   else range(meld.high + 1, position))
-        naturals = [position_card(meld.suit, p) for p in gap]
-        forced = [i for i, c in enumerate(naturals) if not held[c]]
-        optional = [i for i, c in enumerate(naturals) if held[c]]
-        spare = held[JOKER] - len(forced)
-        if spare < 0:
-            continue
-        for k in range(min(spare, len(optional)) + 1):
-            for jokered in itertools.combinations(optional, k):
-                use = set(forced) | set(jokered)
-                yield [JOKER if i in use else c for i, c in enumerate(naturals)]
-
-
-def _may_reach(state: HandState, meld: TableMeld, card: int) -> bool:
-    """Whether ``card`` could end up laid off on ``meld`` (a necessary condition)."""
-    if meld.kind == SET:
-        return card % NUM_RANKS + 1 == meld.rank and len(meld.cards) < 4 and \
-            card // NUM_RANKS not in {identity(c) // NUM_RANKS for c in meld.cards}
-    if card // NUM_RANKS != meld.suit:
+def can_discard_now(state: HandState) -> bool:
+    """Whether some discard is allowed now (no unmet duty, a card that may be thrown):
+    :func:`_discard_moves` would give one."""
+    if state.dig_duty >= 0 or state.joker_duty:
         return False
     hand = state.hands[state.to_move]
-    spare = handset.count(hand, JOKER)
-    rank = card % NUM_RANKS + 1
-    for position in {rank, 14} if rank == 1 and state.rules.ace_high else {rank}:
-        gap = range(position + 1, meld.low) if position < meld.low else \
-            range(meld.high + 1, position)
-        if position in range(meld.low, meld.high + 1):
-            continue
-        missing = sum(1 for p in gap if not handset.count(hand, position_card(meld.suit, p)))
-        if missing <= spare:
-            return True
-    return False
-
-
-SEARCH_BUDGET = 5_000  # placements one completability search may try
-
-
-def _search(state: HandState, memo: dict[tuple[object, ...], bool], spent: list[int]) -> bool:
-    """Depth-first search over placements. Past ``SEARCH_BUDGET`` tries it answers False:
-    the action is refused rather than risk a turn that cannot end (a known limit)."""
-    seat = state.to_move
-    key = (state.hands[seat], tuple(state.table), state.dig_duty, state.joker_duty,
-           state.down, state.went_down)
-    found = memo.get(key)
-    if found is not None:
-        return found
-    memo[key] = False
-    for move in candidates(state):
-        if type(move) is Discard:
-            memo[key] = True
-            return True
-        spent[0] += 1
-        if spent[0] > SEARCH_BUDGET:
-            return False
-        state.push(move)
-        try:
-            done = state.result is not None or _can_discard_now(state) or \
-                _search(state, memo, spent)
-        finally:
-            state.pop()
-        if done:
-            memo[key] = True
-            return True
-    return False
+    if final_rule(state) != "none" and _is_down(state) and handset.size(hand) != 1:
+        return False
+    if state.taken < 0:
+        return hand != 0
+    return handset.size(hand) > handset.count(hand, state.taken)
 
 
 # -- checking one move -------------------------------------------------------------------------

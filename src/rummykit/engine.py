@@ -302,7 +302,7 @@ class HandState:
         discards)."""
         if self.phase == PLAY_PHASE:
             if self.contract:
-                return list(contract_play.play_moves(self))
+                return contract_play.play_move_list(self)
             return self._play_moves()
         if self.phase == DRAW_PHASE:
             return self._draw_moves()

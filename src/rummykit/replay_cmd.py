@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 
+from rummykit.outcome import BLOCKED
 from rummykit.record import HandReplay, Replay, ReplayError, replay_file
+from rummykit.wording import points_words
 
 __all__ = ["describe", "run"]
 
@@ -67,11 +69,13 @@ def _outcome(played: HandReplay, names: list[str]) -> str:
     if result is None:
         state = played.state
         return f"  Unfinished: {names[state.to_move]} to move ({state.phase})."
+    points = ", ".join(f"{names[s]} {p}" for s, p in enumerate(result.scores))
+    kind = points_words(played.state.rules)
+    if result.winner is None and result.reason == BLOCKED:
+        return f"  Blocked: no card can be placed any more. {kind}: {points}."
     if result.winner is None:
         return f"  {result.result.capitalize()} ({result.reason}): no points."
     rummy = ", going rummy" if result.rummy else ""
-    points = ", ".join(f"{names[s]} {p}" for s, p in enumerate(result.scores))
-    kind = "Penalty points" if _is_contract(played) else "Points"
     return f"  {names[result.winner]} goes out{rummy}. {kind}: {points}."
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 from rummykit import handset
+from rummykit.outcome import BLOCKED, DEADLOCK, HandResult
 from rummykit.rules import Rules
 
 #: names given to bot seats, skipping the human's
@@ -76,3 +77,17 @@ def gained(before: int, after: int) -> list[int]:
     extra = Counter(handset.cards(after))
     extra.subtract(handset.cards(before))
     return sorted(extra.elements())
+
+
+def drawn_words(result: HandResult) -> str:
+    """A hand that ended with no winner, in words: a blocked contract deal scores every
+    hand (RULES.md §4.8.1), any other drawn hand scores nothing."""
+    if result.reason == BLOCKED:
+        return "blocked (no card can be placed any more), every hand scores its cards"
+    why = "deadlock" if result.reason == DEADLOCK else "the stock ran out"
+    return f"drawn ({why}), no points"
+
+
+def points_words(rules: Rules) -> str:
+    """What a hand's points are called: the wording follows ``scoring`` (RULES.md §5.1)."""
+    return "Penalty points" if rules.scoring == "penalty" else "Points"

@@ -30,9 +30,14 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="measure rummykit only, even when the anchors are installed",
     )
+    parser.add_argument(
+        "--only", metavar="TEXT",
+        help="run only the measures whose title holds TEXT (e.g. 'contract')",
+    )
     args = parser.parse_args(argv)
     try:
-        cfg = Config.make(quick=args.quick, seconds=args.seconds, seed=args.seed)
+        cfg = Config.make(quick=args.quick, seconds=args.seconds, seed=args.seed,
+                          only=args.only)
     except ValueError as exc:
         parser.error(str(exc))
     report = run(cfg, anchors=not args.no_anchors)

@@ -11,6 +11,7 @@ import dataclasses
 import random
 from collections.abc import Callable
 
+from rummykit.benchmark import completability
 from rummykit.benchmark.measures import playout_measures, time_solver
 from rummykit.benchmark.report import OURS, Measure
 from rummykit.benchmark.timing import Config, random_hands, timed
@@ -112,6 +113,7 @@ def tasks(cfg: Config) -> list[Task]:
         ("min_deadwood 7 cards", lambda: _min_deadwood(cfg, 7)),
         ("min_deadwood 10 cards", lambda: _min_deadwood(cfg, 10)),
         ("greedy vs greedy basic 2p", lambda: _greedy(cfg)),
+        ("completability contract 4p", lambda: completability.measure(cfg)),
     ]
     return out
 

@@ -141,6 +141,18 @@ GOALS: tuple[GoalSpec, ...] = (
         target=20.0,
         at_most=True,
     ),
+    GoalSpec(
+        title="completability after a dig or swap, contract 4p: median (us per decision)",
+        measure=Selector(name="completability", engine=OURS, where={"statistic": "median"}),
+        target=200.0,
+        at_most=True,
+    ),
+    GoalSpec(
+        title="completability after a dig or swap, contract 4p: worst (us per decision)",
+        measure=Selector(name="completability", engine=OURS, where={"statistic": "worst"}),
+        target=20_000.0,
+        at_most=True,
+    ),
 )
 
 

@@ -31,9 +31,12 @@ class Config:
     hands: int = 200_000
     #: mid-hand positions per (preset, players) for legal-move and push/pop measures
     positions: int = 100
+    #: run only the measures whose title holds this text (``--only``); None: all
+    only: str | None = None
 
     @classmethod
-    def make(cls, *, quick: bool, seconds: float | None = None, seed: int = 20260101) -> Config:
+    def make(cls, *, quick: bool, seconds: float | None = None, seed: int = 20260101,
+             only: str | None = None) -> Config:
         if seconds is None:
             seconds = QUICK_SECONDS if quick else FULL_SECONDS
         if seconds <= 0:
@@ -44,6 +47,7 @@ class Config:
             seed=seed,
             hands=20_000 if quick else 200_000,
             positions=20 if quick else 100,
+            only=only,
         )
 
 

@@ -13,10 +13,11 @@ from textual.widgets import Button, Label, Static
 
 from rummykit import handset
 from rummykit.cards import card_points
-from rummykit.outcome import ABORTED, DEADLOCK, WIN, HandResult
+from rummykit.outcome import ABORTED, WIN, HandResult
 from rummykit.tui.cardart import inline
 from rummykit.tui.widgets.panels import sheet_lines
 from rummykit.views import PlayerView
+from rummykit.wording import drawn_words, points_words
 
 
 def outcome_words(result: HandResult, names: tuple[str, ...], multiplier: int = 2) -> str:
@@ -29,8 +30,7 @@ def outcome_words(result: HandResult, names: tuple[str, ...], multiplier: int = 
         return f"{text} - going rummy{bonus}"
     if result.result == ABORTED:
         return "aborted (turn limit reached), no points"
-    why = "deadlock" if result.reason == DEADLOCK else "the stock ran out"
-    return f"drawn ({why}), no points"
+    return drawn_words(result)
 
 
 def hand_end_text(seen: PlayerView, names: tuple[str, ...]) -> Text:
@@ -49,9 +49,8 @@ def hand_end_text(seen: PlayerView, names: tuple[str, ...]) -> Text:
             text.append(f"  ({sum(card_points(c, *values) for c in cards)} points)\n")
         else:
             text.append("no cards left\n", style="green")
-    penalty = bool(seen.rules.contract_schedule)
-    text.append("\nPenalty points this deal: " if penalty else "\nPoints this hand: ",
-                style="bold")
+    deal = "deal" if seen.rules.contract_schedule else "hand"
+    text.append(f"\n{points_words(seen.rules)} this {deal}: ", style="bold")
     text.append(", ".join(f"{n} {p}" for n, p in zip(names, result.scores, strict=True)))
     return text
 
