@@ -10,15 +10,15 @@ from collections import Counter
 
 import pytest
 
-from rummykit import handset
-from rummykit.bots import GreedyBot, RandomBot, make_bot
+from rummykit import handset, hints
+from rummykit.bots import GreedyBot, RandomBot, contract_playout, make_bot
 from rummykit.bots.greedy_contract import choose_contract, progress
 from rummykit.cards import JOKER, parse_cards
 from rummykit.engine import HandState
 from rummykit.match import Match
 from rummykit.melds import JOKER_AS
-from rummykit.moves import Discard, LayOff, Meld, Move, Take
-from rummykit.rules import BASIC, CONTRACT
+from rummykit.moves import Discard, LayOff, Meld, Move, Swap, Take
+from rummykit.rules import BASIC, CONTRACT, Rules
 from rummykit.views import resample, view
 
 RULES = dataclasses.replace(CONTRACT, max_turns_per_hand=100)
@@ -135,3 +135,161 @@ def test_basic_rules_still_use_the_classic_policy() -> None:
     assert GreedyBot().choose(seen, random.Random(0)) in seen.legal
     assert RandomBot().choose(seen, random.Random(0)) in seen.legal
     assert handset.size(seen.hand) == 10
+
+
+# -- the levels: going down, going out, whole matches, hints --------------------------------
+
+LEVELS = ("easy", "medium", "hard", "expert")
+OTHERS = [parse_cards("CJ CQ DJ DQ SJ SQ C9 D9 S9 DT"),
+          parse_cards("CT ST C5 D5 S5 C6 D6 S6 CA DA")]
+
+
+def _deal_two(stock: str) -> HandState:
+    """Deal 2 (a set and a run), 3 players, seat 0 to move holding a made contract of 9
+    cards and C2."""
+    hand = parse_cards("C8 D8 H8 S8 H3 H4 H5 H6 H7 C2")
+    return HandState.from_deal(CONTRACT, 2, [hand, *OTHERS], parse_cards("DK")[0],
+                               parse_cards(stock), deal_index=1)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_goes_down_in_deal_one(level: str) -> None:
+    hand = parse_cards("C8 D8 H8 CK DK HK S4 D2 H5 C9")
+    state = HandState.from_deal(CONTRACT, 2, [hand, *OTHERS], parse_cards("S3")[0],
+                                parse_cards("C4 C7 D7 H9 HT HJ HQ SA"))
+    state.play("draw")
+    seen = view(state, 0)
+    move = make_bot(level).choose(seen, random.Random(1))
+    assert isinstance(move, Meld), str(move)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_seat_that_is_down_lays_off_and_goes_out(level: str) -> None:
+    state = _deal_two("SK C3 D3 H2 C4 D4")
+    bot = make_bot(level)
+    rng = random.Random(2)
+    state.play("draw")  # SK
+    while state.to_move == 0:
+        state.play(bot.choose(view(state, 0), rng))
+    assert state.down & 1 and state.hand_cards(0) == parse_cards("C2")
+    for seat in (1, 2):  # draw and throw a jack or a ten: nothing seat 0 can use
+        state.play("draw")
+        state.play(Discard(parse_cards("CJ" if seat == 1 else "ST")[0]))
+    played = []
+    while state.result is None:
+        move = bot.choose(view(state, 0), rng)
+        played.append(move)
+        state.play(move)
+    assert state.result.winner == 0
+    assert [str(m) for m in played] == ["draw", "lay H2 on 2", "discard C2"]
+
+
+def test_down_discards_the_card_no_meld_can_take() -> None:
+    state = _deal_two("HT C3 D3")
+    bot = make_bot("medium")
+    state.play("draw")  # HT: no meld takes it, but the run of hearts may grow to it
+    rng = random.Random(3)
+    move = bot.choose(view(state, 0), rng)
+    assert isinstance(move, Meld)
+    state.play(move)
+    assert sorted(state.hand_cards(0)) == sorted(parse_cards("C2 HT"))
+    assert bot.choose(view(state, 0), rng) == Discard(parse_cards("C2")[0])
+    assert choose_contract(view(state, 0)) == Discard(parse_cards("HT")[0])  # greedy: points
+
+
+SHORT = Rules.from_options("contract", {"contract_schedule": [[2, 0], [0, 2], [0, 3]],
+                                        "hand_size": [10, 10, 12], "num_hands": 3,
+                                        "max_turns_per_hand": 1000})
+
+
+@pytest.mark.parametrize("kinds", [["easy", "medium", "hard"], ["expert", "greedy", "medium"]])
+def test_short_matches_of_the_levels_end_every_deal(kinds: list[str]) -> None:
+    match = Match(SHORT, kinds, seed=7)
+    bots = [make_bot(k) for k in kinds]
+    rng = random.Random(7)
+    went_down = [0] * len(kinds)
+    while not match.over:
+        state = match.start_hand()
+        while state.result is None:
+            move = bots[state.to_move].choose(view(state, state.to_move), rng)
+            if isinstance(move, Meld):
+                went_down[state.to_move] += 1
+            match.play(move)
+        assert state.result.reason in (None, "blocked"), state.result
+    assert len(match.hands) == 3
+    assert sum(went_down) >= 5, went_down
+
+
+def test_contract_hint_estimates_differ() -> None:
+    state = _deal_two("SK C3 D3 H2 C4 D4")
+    bot = make_bot("medium")
+    rng = random.Random(4)
+    state.play("draw")
+    while state.to_move == 0:
+        state.play(bot.choose(view(state, 0), rng))
+    for seat in (1, 2):
+        state.play("draw")
+        state.play(Discard(parse_cards("CJ" if seat == 1 else "ST")[0]))
+    state.play("draw")  # H2: laid off on the run, it lets seat 0 go out with C2
+    found = hints.analyse(view(state, 0), "medium", random.Random(5)).candidates
+    by_move = {str(c.move): c for c in found}
+    assert found[0].move == LayOff(parse_cards("H2")[0], 2)
+    assert by_move["lay H2 on 2"].win_rate == 1.0
+    assert by_move["discard H2"].win_rate < 1.0
+    assert by_move["lay H2 on 2"].value > by_move["discard H2"].value
+    assert by_move["lay H2 on 2"].value > 0
+    assert all(c.simulations > 0 for c in found)
+
+
+@pytest.mark.parametrize("level", ["greedy", *LEVELS])
+def test_levels_swap_a_joker_to_go_out(level: str) -> None:
+    hand = parse_cards("C8 D8 H8 S8 H3 H4 H5 JK H7 C2")
+    state = HandState.from_deal(CONTRACT, 2, [hand, *OTHERS], parse_cards("DK")[0],
+                                parse_cards("SK C3 D3 H6 C4 D4"), deal_index=1)
+    bot = make_bot(level)
+    rng = random.Random(6)
+    state.play("draw")  # SK
+    while state.to_move == 0:
+        state.play(bot.choose(view(state, 0), rng))
+    assert state.down & 1 and state.hand_cards(0) == parse_cards("C2")
+    for seat in (1, 2):
+        state.play("draw")
+        state.play(Discard(parse_cards("CJ" if seat == 1 else "ST")[0]))
+    played = []
+    while state.result is None:  # H6 drawn: swapped for the joker, laid off, C2 thrown
+        move = bot.choose(view(state, 0), rng)
+        played.append(move)
+        state.play(move)
+    assert state.result.winner == 0
+    assert isinstance(played[1], Swap) and played[-1] == Discard(parse_cards("C2")[0])
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_fast_playout_moves_are_legal(players: int) -> None:
+    checked = 0
+    for deal in range(7):
+        state = HandState.deal(CONTRACT, players, dealer=0, rng=random.Random(players + deal),
+                               deal_index=deal)
+        while state.result is None and state.turn_count < 40:
+            move = contract_playout.fast_move(state)
+            assert state.is_legal(move), (str(move), deal, state.turn_count)
+            state.push(move)
+            checked += 1
+    assert checked > 300
+
+
+@pytest.mark.parametrize("level", ["greedy", *LEVELS])
+def test_levels_dig_to_go_down(level: str) -> None:
+    hand = parse_cards("C8 D8 CK DK HK S5 D2 H3 C9 DQ")
+    state = HandState.from_deal(CONTRACT, 0, [hand, *OTHERS], parse_cards("H8")[0],
+                                parse_cards("C3 D3 SA CA"))
+    for thrown in ("CJ", "ST"):  # seats 1 and 2: the pile becomes H8 CJ ST
+        state.play("draw")
+        state.play(Discard(parse_cards(thrown)[0]))
+    bot = make_bot(level)
+    rng = random.Random(8)
+    move = bot.choose(view(state, 0), rng)
+    assert move == Take(3), str(move)
+    state.play(move)
+    move = bot.choose(view(state, 0), rng)
+    assert isinstance(move, Meld) and parse_cards("H8")[0] in {c for g in move.groups for c in g}

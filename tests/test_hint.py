@@ -74,8 +74,9 @@ def test_hint_names_a_legal_move(tmp_path: Path, rules: str, moves: int) -> None
     if rules == "basic":  # a draw decision: take or draw, both searched
         assert len(candidates) == 2 and all(c["simulations"] >= 1 for c in candidates)
         assert data["simulations"] == sum(c["simulations"] for c in candidates)
-    elif data["simulations"] == 0:  # the search bot plays contract greedily: one candidate
-        assert len(candidates) == 1
+    else:  # contract: the move and its alternatives, every one searched
+        assert len(candidates) >= 2 and all(c["simulations"] >= 1 for c in candidates)
+        assert len({c["value"] for c in candidates}) > 1
     seen = view(state, state.to_move)
     assert data["position"]["hand"] == format_cards(seen.hand_cards).split()
     assert data["position"]["table"] == [str(m) for m in seen.table]
@@ -210,7 +211,7 @@ def test_shape_of_a_hand() -> None:
     assert len(none.left) + sum(len(m.split()) for m in none.melds) == 10
 
 
-def test_contract_text_without_a_search(tmp_path: Path) -> None:
+def test_contract_text_advice(tmp_path: Path) -> None:
     path = greedy_record(tmp_path, "contract", 9)
     status, out, err = hint(str(path), "--level", LEVEL, "--seed", "1")
     assert status == 0, err

@@ -5,14 +5,19 @@ A heuristic policy sharper than the greedy one (:mod:`rummykit.bots.greedy_contr
 - **Deal 7** (three runs using every card, §4.7): cards are kept and taken by how many of
   them three runs of distinct suits could hold (:mod:`rummykit.bots.contract_shape`), and
   near the goal by the unseen cards that would complete the hand.
-- **Deal 1** (two sets hold 8 of 10 cards; once every seat is down the sets fill up and
-  the hand stalls): go down only to go out in the same turn, keeping sets and cards that
-  fit the table until then.
-- **Discards** keep the contract's partial melds and never feed a seat that is down (a
-  card it could lay off).
+- **Going down** as soon as the contract is made (the way placing the most points); a
+  level that searches enough (:func:`weighs_waiting`) plays going down against waiting a
+  turn in sampled worlds and waits only when that measured better.
+- **Once down**: every lay-off and useful swap; a joker is laid off while the table still
+  has a place for it; discards go toward going out (first the cards no meld can ever
+  take, then those furthest from a run's end).
+- **Discards before going down** keep the contract's partial melds and never feed a seat
+  that is down (a card it could lay off).
 
-:mod:`rummykit.bots.contract_search` then weighs the best discards of one kind in sampled
-worlds, once another seat is down (the heuristic's choice keeps a small credit).
+:mod:`rummykit.bots.contract_search` then weighs the best discards of one kind and the
+highest card that feeds nobody in sampled worlds, once another seat is down (the
+heuristic's choice keeps a small credit). A hint searches the move and its alternatives
+(:func:`alternatives`).
 :class:`~rummykit.bots.expert.ExpertBot` hands every contract decision here.
 """
 
@@ -35,13 +40,12 @@ from rummykit.bots.greedy_contract import (
     greedy_draw,
     kept_and_partners,
     play_down,
-    progress,
 )
 from rummykit.cards import JOKER, NUM_NATURALS, NUM_RANKS, Card
 from rummykit.contract_melds import uses_every_card
 from rummykit.engine import DRAW_PHASE
-from rummykit.melds import JOKER_AS, SET, hand_card, lay_off, make_meld
-from rummykit.moves import Discard, Meld, Move, Take
+from rummykit.melds import JOKER_AS, SET, hand_card, position_card
+from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Take
 from rummykit.views import PlayerView
 
 if TYPE_CHECKING:
@@ -49,48 +53,113 @@ if TYPE_CHECKING:
 
 
 STALLED = 200  # turns after which a hand is taken as stuck: no more searching
+WAIT_WORLDS = 6  # worlds a level must search to weigh waiting against going down
+ALTERNATIVES = 5  # moves a hint compares
+HOARD_TURNS = 120  # deal 7: turns after which a card nobody threw is taken as hoarded
+RUN_REACH = 8  # closeness of a card next to a run's end (one less per card further)
 CLASS = 1000  # ranked() values: -(class * CLASS + place)
 SEARCH_MARGIN = 2.0  # points a searched discard must gain over the heuristic's choice
+WAIT_MARGIN = 6.0  # points waiting a turn must gain over going down (in 12-world tests,
+# a made 9-card contract measured waiting 2 points better: noise)
 
 
 def choose(view: PlayerView, rng: random.Random, budget: Budget) -> Move:
     """The expert's contract move: always one of ``view.legal``."""
     found = ranked(view)
-    if len(found) > 1 and _racing(view) and len(peers(found)) > 1:
-        return _searched(view, found, rng, budget, SEARCH_MARGIN).best
-    return found[0][0]
+    move = found[0][0]
+    if isinstance(move, Meld) and not all_at_once(view) and weighs_waiting(budget):
+        return _searched(view, [move, _waiting(view)], rng, budget, WAIT_MARGIN).best
+    if len(found) > 1 and _racing(view):
+        moves = racing_moves(view, found, budget)
+        if len(moves) > 1:
+            return _searched(view, moves, rng, budget, SEARCH_MARGIN).best
+    return move
+
+
+def racing_moves(view: PlayerView, found: list[tuple[Move, float]],
+                 budget: Budget) -> list[Move]:
+    """The discards a race searches: the heuristic's best of one kind, and the highest
+    card that feeds nobody (shedding points when the others may go out first)."""
+    moves = peers(found)[:max(1, budget.candidates - 1)]
+    values = card_values(view)
+    dumps = [m for m, _ in found if isinstance(m, Discard) and m.card != JOKER
+             and not _feeds(view, m.card)]
+    if dumps:
+        dump = max(dumps, key=lambda m: values[m.card])
+        if dump not in moves:
+            moves.append(dump)
+    return moves
 
 
 def analyse(view: PlayerView, rng: random.Random, budget: Budget) -> Analysis:
-    """The expert's contract advice (a hint): a discard's peers searched, best first;
-    another decision's heuristic move alone."""
+    """The expert's contract advice (a hint): the heuristic's move and its main
+    alternatives (:func:`alternatives`) searched, best first; a forced move alone."""
     started = time.perf_counter()
+    moves = alternatives(view)
+    if len(moves) == 1 or all_at_once(view):
+        return Analysis(view.seat, (Candidate(moves[0], 0.0, 0.0, 0),), 0,
+                        time.perf_counter() - started)
+    return _searched(view, moves, rng, budget, 0.0)
+
+
+def weighs_waiting(budget: Budget) -> bool:
+    """Whether a level searches going down against waiting a turn (the others go down as
+    soon as they can: waiting never paid in their playouts worth the search)."""
+    return contract_search.worlds_for(budget) >= WAIT_WORLDS
+
+
+def _waiting(view: PlayerView) -> Move:
+    """The discard a seat that could go down would make to wait a turn."""
+    return _discards(view, False)[0][0]
+
+
+def alternatives(view: PlayerView) -> list[Move]:
+    """The heuristic's move first, then the other moves worth comparing: the other draws;
+    waiting instead of going down, or another way to go down; the next discards."""
     found = ranked(view)
-    if (len(found) > 1 and view.phase != DRAW_PHASE and not all_at_once(view)
-            and len(peers(found)) > 1):
-        return _searched(view, found, rng, budget, SEARCH_MARGIN)
-    return Analysis(view.seat, (Candidate(found[0][0], found[0][1], 0.0, 0),), 0,
-                    time.perf_counter() - started)
+    first = found[0][0]
+    legal = view.legal
+    moves = [first]
+
+    def add(move: Move | None) -> None:
+        if move is not None and move not in moves and len(moves) < ALTERNATIVES:
+            moves.append(move)
+
+    if view.phase == DRAW_PHASE:
+        add(next((m for m in legal if isinstance(m, Draw)), None))
+        add(next((m for m in legal if isinstance(m, Take) and m.count == 1), None))
+        add(min((m for m in legal if isinstance(m, Take) and m.count > 1),
+                key=lambda m: m.count, default=None))
+        return moves
+    if isinstance(first, Meld):
+        add(_waiting(view))
+        for meld in (m for m in legal[:MELDS_INSPECTED] if isinstance(m, Meld)):
+            add(meld)
+            if len(moves) >= 3:
+                break
+        return moves
+    if not isinstance(first, Discard):
+        add(next((m for m in legal if isinstance(m, Discard)), None))
+    for move, _ in _discards(view, bool(view.down >> view.seat & 1)):
+        add(move)
+    return moves
 
 
 def _racing(view: PlayerView) -> bool:
     """A discard in deals 1-6 once another seat is down: what is thrown now may cost."""
     return (not all_at_once(view) and view.phase != DRAW_PHASE
-            and not _waits(view) and view.turn_count < STALLED
-            and bool(view.down & ~(1 << view.seat)))
+            and view.turn_count < STALLED and bool(view.down & ~(1 << view.seat)))
 
 
-def _searched(view: PlayerView, found: list[tuple[Move, float]], rng: random.Random,
-              budget: Budget, margin: float) -> Analysis:
-    """The heuristic's best few searched (:mod:`rummykit.bots.contract_search`); the
-    heuristic's own choice is credited ``margin`` points (the search is noisy)."""
-    moves = peers(found)[:max(1, budget.candidates)]
+def _searched(view: PlayerView, moves: list[Move], rng: random.Random, budget: Budget,
+              margin: float) -> Analysis:
+    """``moves`` searched (:mod:`rummykit.bots.contract_search`), the first (the
+    heuristic's own choice) credited ``margin`` points: the search is noisy."""
     analysis = contract_search.search(view, moves, rng, budget)
     credited = [dataclasses.replace(c, value=c.value + margin) if c.move == moves[0] else c
                 for c in analysis.candidates]
     credited.sort(key=lambda c: (-c.value, moves.index(c.move)))
-    analysis = dataclasses.replace(analysis, candidates=tuple(credited))
-    return analysis
+    return dataclasses.replace(analysis, candidates=tuple(credited))
 
 
 def ranked(view: PlayerView) -> list[tuple[Move, float]]:
@@ -102,21 +171,27 @@ def ranked(view: PlayerView) -> list[tuple[Move, float]]:
         return _seventh(view)
     down = bool(view.down >> view.seat & 1)
     if view.phase == DRAW_PHASE:
-        if not down and _waits(view):
-            return [(_draw_waiting(view), 0.0)]
         return [(greedy_draw(view, legal), 0.0)]
-    down = bool(view.down >> view.seat & 1)
     if not down:
         melds = [m for m in legal[:MELDS_INSPECTED] if isinstance(m, Meld)]
-        if melds and _waits(view):
-            melds = [m for m in melds if _goes_out(view, m)]
         if melds:
             return [(go_down(view, melds), 0.0)]
     else:
-        move = play_down(view, legal)
+        move = _play_down(view, legal)
         if move is not None:
             return [(move, 0.0)]
     return _discards(view, down)
+
+
+def _play_down(view: PlayerView, legal: tuple[Move, ...]) -> Move | None:
+    """The greedy lay-offs and swaps, and a joker laid off as soon as the table's places
+    for it may close (no run on the table: sets fill up)."""
+    move = play_down(view, legal)
+    if move is not None:
+        return move
+    if any(m.kind != SET for m in view.table):
+        return None
+    return next((m for m in legal if isinstance(m, LayOff) and m.card >= JOKER_AS), None)
 
 
 # -- shared measures --------------------------------------------------------------------
@@ -158,13 +233,15 @@ def _discards(view: PlayerView, down: bool) -> list[tuple[Move, float]]:
     values = card_values(view)
     hand = handset.cards(view.hand)
     kept, partners = kept_and_partners(hand, view, down)
-
-    wait = not down and _waits(view)
+    reach = _reach(view) if down else {}
 
     def key(move: Discard) -> tuple[tuple[bool, ...], int, int]:
         c = move.card
-        kind = (c != JOKER, c not in kept, not (wait and _layable_now(view, c)),
-                c not in partners, not _feeds(view, c))
+        kind: tuple[bool, ...]
+        if down:  # toward going out: the cards no meld can ever take first
+            kind = (c != JOKER, c not in reach, not _feeds(view, c))
+            return kind, -reach.get(c, 0) * 100 + values[c], c % NUM_RANKS
+        kind = (c != JOKER, c not in kept, c not in partners, not _feeds(view, c))
         return kind, values[c], c % NUM_RANKS
 
     order = sorted(discards, key=key, reverse=True)
@@ -180,48 +257,23 @@ def peers(found: list[tuple[Move, float]]) -> list[Move]:
     return [m for m, v in found if int(-v) // CLASS == first]
 
 
-# -- deal 1: sets only, too few to hold a hand ----------------------------------------------
+# -- toward going out -----------------------------------------------------------------
 
-def _waits(view: PlayerView) -> bool:
-    """Whether the deal's contract holds too few cards for going down to lead anywhere but
-    a stall (two sets hold 8 of 10 cards; tables of sets fill up): go down only to go out."""
-    sets, runs = contract(view)
-    size = view.rules.hand_size_for(view.num_players, view.deal_index)
-    return runs == 0 and 4 * sets < size
-
-
-def _goes_out(view: PlayerView, meld: Meld) -> bool:
-    """Whether going down with ``meld`` lets every card but one be laid off this turn."""
-    rules = view.rules
-    rest = handset.cards(view.hand)
-    table = list(view.table)
-    for group in meld.groups:
-        for code in group:
-            rest.remove(hand_card(code))
-        made = make_meld(group, rules, view.seat)
-        if isinstance(made, str):
-            return False
-        table.append(made)
-    stuck = 0
-    for card in sorted(rest):  # naturals first, the joker last
-        for i, target in enumerate(table):
-            if card == JOKER:
-                if target.kind == SET and len(target.cards) < 4:
-                    free = target.accepts & -target.accepts
-                    table[i] = lay_off(target, JOKER_AS + free.bit_length() - 1, "high",
-                                       view.seat, rules)
-                    break
-            elif target.accepts >> card & 1:
-                table[i] = lay_off(target, card, target.ends_for(card, rules)[0], view.seat,
-                                   rules)
-                break
-        else:
-            stuck += 1
-    return stuck <= 1
-
-
-def _layable_now(view: PlayerView, card: Card) -> bool:
-    return card != JOKER and any(m.accepts >> card & 1 for m in view.table)
+def _reach(view: PlayerView) -> dict[Card, int]:
+    """Natural cards no table meld takes now that a run could still reach, by closeness
+    (higher is closer: a card next to a run's end scores the most)."""
+    found: dict[Card, int] = {}
+    top = 14 if view.rules.ace_high else 13
+    for meld in view.table:
+        if meld.kind == SET:
+            continue
+        for step, position in enumerate(range(meld.low - 2, 0, -1)):
+            card = position_card(meld.suit, position)
+            found[card] = max(found.get(card, 0), RUN_REACH - step)
+        for step, position in enumerate(range(meld.high + 2, top + 1)):
+            card = position_card(meld.suit, position)
+            found[card] = max(found.get(card, 0), RUN_REACH - step)
+    return {c: v for c, v in found.items() if v > 0}
 
 
 # -- deal 7: three runs, every card --------------------------------------------------------
@@ -231,8 +283,25 @@ def _shape(cards: list[Card], left: list[int]) -> tuple[int, int]:
     size = len(cards) + 1
     held, ways = contract_shape.coverage(cards, size)
     if held == size - 1:
-        return held, 1000 + contract_shape.outs(cards, size, left)
+        outs = contract_shape.outs(cards, size, left)
+        if outs == 0:  # every card that completes it is held for good elsewhere
+            return held - 1, ways
+        return held, 1000 + outs
     return held, ways
+
+
+def _available(view: PlayerView) -> list[int]:
+    """:func:`unseen`, except that once the hand is long (:data:`HOARD_TURNS`) a card
+    nobody has discarded this hand counts as held for good by another seat."""
+    left = unseen(view)
+    if view.turn_count < HOARD_TURNS:
+        return left
+    thrown = 0
+    for bits in view.discarded:
+        thrown |= bits
+    for card in view.discard:
+        thrown |= 1 << card
+    return [n if thrown >> card & 1 else 0 for card, n in enumerate(left)]
 
 
 def _seventh(view: PlayerView) -> list[tuple[Move, float]]:
@@ -252,7 +321,7 @@ def _seventh(view: PlayerView) -> list[tuple[Move, float]]:
         with_top = [*hand, top]
         if uses_every_card(with_top, sets, runs, view.rules):
             return [(single, 1.0)]
-        left = unseen(view)
+        left = _available(view)
         now = _shape(hand, left)
         best = None
         for i in range(len(hand)):
@@ -269,7 +338,7 @@ def _seventh(view: PlayerView) -> list[tuple[Move, float]]:
     discards = [m for m in legal if isinstance(m, Discard)]
     if not discards:
         return [(legal[0], 0.0)]
-    left = unseen(view)
+    left = _available(view)
     values = card_values(view)
     scored = []
     for move in discards:
@@ -281,27 +350,6 @@ def _seventh(view: PlayerView) -> list[tuple[Move, float]]:
     return [(m, float(k[0])) for k, m in scored]
 
 
-__all__ = ["analyse", "choose", "ranked", "unseen"]
+__all__ = ["alternatives", "analyse", "choose", "racing_moves", "ranked", "unseen",
+           "weighs_waiting"]
 
-
-def _draw_waiting(view: PlayerView) -> Move:
-    """Deal 1 draw while waiting to go out at once: never dig; take the top when it adds
-    a card to the best sets or fits the table."""
-    legal = view.legal
-    single = next((m for m in legal if isinstance(m, Take) and m.count == 1), None)
-    draw = next((m for m in legal if not isinstance(m, Take)), None)
-    top = view.discard_top
-    if draw is None:
-        return single or legal[0]
-    if single is None or top is None:
-        return draw
-    hand = handset.cards(view.hand)
-    if top == JOKER or _layable_now(view, top):
-        return single
-    return single if _placed([*hand, top], view) > _placed(hand, view) else draw
-
-
-def _placed(cards: list[Card], view: PlayerView) -> tuple[int, int]:
-    """(contract melds makeable, cards they hold) of the best partial arrangement."""
-    count, _, way = progress(cards, view)
-    return count, sum(len(g) for g in way)
