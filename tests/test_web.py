@@ -156,7 +156,7 @@ def test_a_dropped_connection_reconnects_by_itself(new_page: Opener, server: str
                   ".observe(pill, {attributes: true});")
     page.evaluate("window.rummykitSocket.reconnect()")
     page.wait_for_selector('.conn[data-status="open"]')
-    page.wait_for_function("window.statuses.includes('open')")
+    page.wait_for_function("() => window.statuses.includes('open')")
     assert page.evaluate("window.statuses")[0] == "reconnecting"
     play_turn(page, meld=False)  # and the game goes on
     assert page.errors == []  # type: ignore[attr-defined]

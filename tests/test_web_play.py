@@ -85,7 +85,7 @@ def test_a_silent_network_is_noticed_and_the_lost_move_is_sent_again(
     network.cut = True
     cut_at = time.monotonic()
     page.click('button[data-move="draw"]')
-    page.wait_for_function("document.querySelector('.conn').dataset.status !== 'open'")
+    page.wait_for_function("() => document.querySelector('.conn').dataset.status !== 'open'")
     noticed = time.monotonic() - cut_at
     assert noticed < 8, f"the dead connection was noticed after {noticed:.1f} s"
     assert "connection lost" in page.locator(".conn").inner_text()
@@ -95,7 +95,8 @@ def test_a_silent_network_is_noticed_and_the_lost_move_is_sent_again(
     assert len(hand(page)) == 10
     network.cut = False
     page.wait_for_selector('.conn[data-status="open"]', timeout=20000)
-    page.wait_for_function("document.querySelectorAll('.hand-cards button.card').length === 11")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.hand-cards button.card').length === 11")
     assert "sent again" in page.locator(".notice").inner_text()
     assert page.locator(".error").count() == 0
     said = page.locator("#announce").inner_text()
@@ -114,7 +115,8 @@ def test_offline_says_so_at_once_and_sends_the_move_when_back(new_page: Opener,
     assert "offline" in page.locator(".error").inner_text()
     page.context.set_offline(False)
     page.wait_for_selector('.conn[data-status="open"]', timeout=20000)
-    page.wait_for_function("document.querySelectorAll('.hand-cards button.card').length === 11")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.hand-cards button.card').length === 11")
     assert page.errors == []  # type: ignore[attr-defined]
 
 
