@@ -66,8 +66,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return _error(500, "internal", "internal error")
 
     @app.get("/api/health")
-    async def health() -> dict[str, str]:
-        return {"status": "ok"}
+    async def health(request: Request) -> dict[str, object]:
+        hub: Hub = request.app.state.hub
+        return hub.health()
 
     app.include_router(routes_tables.router)
     app.include_router(routes_stats.router)

@@ -1,7 +1,11 @@
 """The hub: live tables, their connections, commits, broadcasts, bots and grace timers.
 
-Every change to a table happens under that table's lock and is committed to storage
-before anyone hears of it.
+Every change to a table happens under that table's lock, on a draft of the table, and is
+committed to storage before the table adopts it and anyone hears of it. A refused commit
+changes nothing (the client gets ``unavailable``); the table is then checked against
+storage until storage answers again, and its bots and timers go on. A table whose stored
+events do not replay is quarantined (logged, listed by :meth:`Hub.health`); the others
+serve.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from rummykit.server.errors import ServerError
 from rummykit.server.hinting import advise
 from rummykit.server.render import legal_out, log_out, match_out, view_out
 from rummykit.server.settings import Settings
-from rummykit.server.storage import SeatRow, Storage, TableRow
+from rummykit.server.storage import SeatRow, Storage, StoredTable, TableRow
 from rummykit.server.table import SPECTATOR, Change, Event, LiveTable, table_rules
 from rummykit.server.wire import (
     CreateTable,
@@ -77,11 +81,22 @@ class Hub:
         #: (table, seat) pairs whose hint is being worked out
         self._hinting: set[tuple[str, int]] = set()
         self._rng = random.SystemRandom()
+        #: tables that do not load (id: why), refused with ``unavailable``
+        self.quarantined: dict[str, str] = {}
+        #: tables whose last commit failed: checked against storage before their next step
+        self._unsure: set[str] = set()
+        self._healer: asyncio.Task[None] | None = None
 
     # -- plumbing -----------------------------------------------------------------
     async def db(self, call: Callable[..., _T], *args: object) -> _T:
-        """Run a storage call on the storage thread."""
-        return await asyncio.get_running_loop().run_in_executor(self._db, call, *args)
+        """Run a storage call on the storage thread; a storage failure is ``unavailable``."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._db, call, *args)
+        except ServerError:
+            raise
+        except Exception as error:
+            log.warning("storage call %s failed: %s", getattr(call, "__name__", call), error)
+            raise ServerError("unavailable", "storage is unavailable: try again") from None
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The lock that orders every change to a table."""
@@ -93,15 +108,30 @@ class Hub:
     async def start(self) -> None:
         """Load every unfinished table back and let play continue."""
         for table_id in await self.db(self.storage.unfinished):
-            table = await self.get(table_id)
+            try:
+                table = await self.get(table_id)
+            except ServerError as error:
+                if table_id in self.quarantined:
+                    continue
+                raise error from None
             for seat in table.seats:
                 self._watch(table, seat.seat)
             self._schedule_bot(table)
-        log.info("loaded %d unfinished tables", len(self.tables))
+        log.info("loaded %d unfinished tables, %d quarantined", len(self.tables),
+                 len(self.quarantined))
+
+    def health(self) -> dict[str, object]:
+        """What an operator checks: ``degraded`` when tables are quarantined (listed with
+        the reason) or waiting for storage."""
+        if not (self.quarantined or self._unsure):
+            return {"status": "ok"}
+        return {"status": "degraded", "quarantined": dict(self.quarantined),
+                "storage_unsure": sorted(self._unsure)}
 
     async def stop(self) -> None:
         """Cancel timers and bots, close storage."""
-        tasks = [*self._bot_tasks.values(), *self._timers.values()]
+        tasks = [*self._bot_tasks.values(), *self._timers.values(),
+                 *([self._healer] if self._healer is not None else [])]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -114,17 +144,33 @@ class Hub:
         table = self.tables.get(table_id)
         if table is not None:
             return table
+        if table_id in self.quarantined:
+            raise ServerError("unavailable", f"table {table_id!r} is quarantined: "
+                              f"{self.quarantined[table_id]}")
         stored = await self.db(self.storage.load, table_id)
         table = self.tables.get(table_id)  # loaded meanwhile
         if table is not None:
             return table
         if stored is None:
             raise ServerError("unknown_table", f"no table {table_id!r}")
-        rules = table_rules(stored.table.rules, stored.table.options,
-                            self.settings.max_turns_per_hand)
-        table = LiveTable.restore(stored, rules, self.settings.history)
+        table = self._restore(stored)
         self.tables[table_id] = table
         return table
+
+    def _restore(self, stored: StoredTable) -> LiveTable:
+        """A table rebuilt from storage; one that does not replay is quarantined."""
+        table_id = stored.table.id
+        try:
+            rules = table_rules(stored.table.rules, stored.table.options,
+                                self.settings.max_turns_per_hand)
+            return LiveTable.restore(stored, rules, self.settings.history)
+        except Exception as error:
+            reason = str(error) if isinstance(error, RuntimeError) else \
+                f"it does not load: {type(error).__name__}: {error}"
+            self.quarantined[table_id] = reason
+            log.error("table %s quarantined: %s", table_id, reason)
+            raise ServerError("unavailable",
+                              f"table {table_id!r} is quarantined: {reason}") from None
 
     async def by_token(self, token: str, table_id: str | None = None) -> tuple[LiveTable, int]:
         """The table and seat of a secret token; ``bad_token`` if it sits at no table, or
@@ -191,18 +237,69 @@ class Hub:
             conn.send(text)
 
     async def _commit(self, table: LiveTable, change: Change) -> None:
-        """Store ``change``, then tell everyone; on a storage failure reload the table."""
-        row = dataclasses.replace(table.row)
+        """Store ``change``, then adopt it and tell everyone. When storage refuses it the
+        table stays as it was (``unavailable``) and is checked against storage later."""
+        draft = change.draft or table
+        row = dataclasses.replace(draft.row)
         try:
             await self._writer.commit((row, change.rows, change.finished))
-        except Exception:
-            log.exception("commit failed for table %s; reloading it", table.id)
-            self.tables.pop(table.id, None)
-            fresh = await self.get(table.id)
-            self._broadcast_seats(fresh)
-            raise ServerError("unavailable", "storage failed; the move was not made") from None
-        table.remember(change)
+        except Exception as error:
+            log.warning("table %s: commit of version %d failed, the table stays at "
+                        "version %d: %s", table.id, row.version, table.version, error)
+            self._doubt(table.id)
+            raise ServerError("unavailable", "storage failed: nothing was changed; "
+                              "try again") from None
+        table.adopt(change)
         self._broadcast(table, change.events)
+        self._schedule_bot(table)
+
+    # -- healing after a failed commit ---------------------------------------------
+    def _doubt(self, table_id: str) -> None:
+        """Mark a table to be checked against storage once it answers again."""
+        self._unsure.add(table_id)
+        if self._healer is None or self._healer.done():
+            self._healer = asyncio.create_task(self._heal_all())
+
+    async def _heal_all(self) -> None:
+        """Retry (with backoff) until every doubted table agrees with storage."""
+        pause = 0.1
+        while self._unsure:
+            await asyncio.sleep(pause)
+            for table_id in sorted(self._unsure):
+                table = self.tables.get(table_id)
+                if table is None:
+                    self._unsure.discard(table_id)
+                    continue
+                try:
+                    async with self.lock(table_id):
+                        await self._heal(table)
+                except ServerError:
+                    break  # storage is still down: wait longer
+            pause = min(pause * 2, 2.0)
+
+    async def _heal(self, table: LiveTable) -> None:
+        """Under the table's lock: reload a doubted table when storage holds another state
+        than memory (a commit reported failed may have been made), resync its viewers,
+        and let its bots and timers go on. Raises ``unavailable`` while storage fails."""
+        if table.id not in self._unsure:
+            return
+        stored = await self.db(self.storage.load, table.id)
+        if stored is not None and (stored.table.version, stored.table.match_no) != (
+                table.version, table.row.match_no):
+            log.warning("table %s: storage is at version %d, memory at %d: reloading",
+                        table.id, stored.table.version, table.version)
+            try:
+                table.take_state(self._restore(stored))
+            except ServerError:  # quarantined: out of memory, its viewers go
+                self._unsure.discard(table.id)
+                self.tables.pop(table.id, None)
+                raise
+            for conn in list(self.conns.get(table.id, ())):
+                conn.send(self.sync_text(table, conn.recipient))
+        self._unsure.discard(table.id)
+        log.info("table %s: storage answers again at version %d", table.id, table.version)
+        for seat in table.seats:
+            self._watch(table, seat.seat)
         self._schedule_bot(table)
 
     # -- tables and seats ---------------------------------------------------------
@@ -316,6 +413,7 @@ class Hub:
     async def move(self, table: LiveTable, seat: int, text: str, version: int) -> int:
         """Make a move; returns the version it was committed as."""
         async with self.lock(table.id):
+            await self._heal(table)
             change = table.play(seat, text, version)
             committed = change.events[0].version
             await self._commit(table, change)
@@ -400,15 +498,20 @@ class Hub:
             self._take_over(table.id, seat, wait))
 
     async def _take_over(self, table_id: str, seat: int, wait: float) -> None:
-        await asyncio.sleep(wait)
+        while True:
+            await asyncio.sleep(wait)
+            table = self.tables.get(table_id)
+            if table is None or self.connected(table_id, seat):
+                break
+            try:
+                async with self.lock(table_id):
+                    if table.status == "playing" and table.seats[seat].controller == "human":
+                        log.info("table %s: a bot takes over seat %d", table_id, seat)
+                        await self._set_controller(table, seat, "bot")
+                break
+            except ServerError:  # storage is down: try again soon
+                wait = 1.0
         self._timers.pop((table_id, seat), None)
-        table = self.tables.get(table_id)
-        if table is None or self.connected(table_id, seat):
-            return
-        async with self.lock(table_id):
-            if table.status == "playing" and table.seats[seat].controller == "human":
-                log.info("table %s: a bot takes over seat %d", table_id, seat)
-                await self._set_controller(table, seat, "bot")
 
     def _schedule_bot(self, table: LiveTable) -> None:
         seat = table.to_move()
@@ -435,6 +538,8 @@ class Hub:
                 try:
                     await self.move(table, seat, text, version)
                 except ServerError as error:
+                    if error.code == "unavailable":
+                        return  # rescheduled once storage answers again (see _heal)
                     if error.code != "stale_version":
                         log.warning("table %s: bot move %r refused: %s", table.id, text,
                                     error.message)

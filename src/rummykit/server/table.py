@@ -1,11 +1,15 @@
-"""A live table: seats, the match in play, its versioned events. No I/O here: the hub
-commits what this returns before anything is acknowledged or sent."""
+"""A live table: seats, the match in play, its versioned events. No I/O here.
+
+Every step (a move, a deal, a rematch) is made on a draft - a copy of the table - and
+returned as a :class:`Change`; the live table adopts the draft only once the hub has
+committed it, so a refused commit leaves the table, and everything read from it, on the
+committed state."""
 
 from __future__ import annotations
 
 import random
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rummykit.cards import format_card, parse_card
@@ -42,11 +46,13 @@ def render_event(version: int, kind: str, seat: int | None, move: str | None,
 
 @dataclass(slots=True)
 class Change:
-    """What a step produced: events to commit (and the finished match, if it ended)."""
+    """What a step produced: events to commit (and the finished match, if it ended), and
+    the draft table they lead to (adopted once they are committed)."""
 
     rows: list[EventRow]
     events: list[Event]
     finished: Finished | None
+    draft: LiveTable | None = None
 
 
 def table_rules(name: str, options: dict[str, Any], max_turns: int) -> Rules:
@@ -112,24 +118,51 @@ class LiveTable:
         state = self.match.state
         return public_view(state) if recipient == SPECTATOR else view(state, recipient)
 
-    # -- steps --------------------------------------------------------------------
+    # -- steps (each on a draft) -------------------------------------------------
+    def draft(self) -> LiveTable:
+        """A copy to make a step on: its own row, match and logs; seats and history shared
+        (seats change through their own commits, history only with adopted changes)."""
+        new = LiveTable.__new__(LiveTable)
+        new.row = replace(self.row)
+        new.seats = self.seats
+        new.rules = self.rules
+        new.match = None if self.match is None else self.match.copy()
+        new.history = self.history
+        new.rematch_votes = set(self.rematch_votes)
+        new._restocks_logged = self._restocks_logged
+        new.hand_log = self.hand_log[:]
+        return new
+
+    def adopt(self, change: Change) -> None:
+        """Take on a committed change's draft and keep its events for reconnects."""
+        draft = change.draft
+        if draft is not None and draft is not self:
+            self.row, self.match = draft.row, draft.match
+            self.rematch_votes = draft.rematch_votes
+            self._restocks_logged, self.hand_log = draft._restocks_logged, draft.hand_log
+        self.history.extend(change.events)
+
     def start_match(self) -> Change:
-        """Deal the first hand of a new match (the first, or a rematch)."""
+        """Deal the first hand of a new match (the first, or a rematch), on a draft."""
+        return self.draft()._start_match()
+
+    def rematch(self) -> Change:
+        """Start the next match at this table, on a draft."""
+        new = self.draft()
+        new.row.match_no += 1
+        return new._start_match()
+
+    def _start_match(self) -> Change:
         names = [s.name or f"Seat {s.seat + 1}" for s in self.seats]
         seed = None if self.row.seed is None else self.row.seed + self.row.match_no
         self.match = Match(self.rules, names, seed=seed)
         self.row.status = "playing"
         self.rematch_votes.clear()
-        return self._deal_until_playing(Change([], [], None))
-
-    def rematch(self) -> Change:
-        """Start the next match at this table."""
-        self.row.match_no += 1
-        return self.start_match()
+        return self._deal_until_playing(Change([], [], None, self))
 
     def play(self, seat: int, text: str, version: int) -> Change:
-        """Make ``seat``'s move ``text`` made against ``version``; raises :class:`ServerError`
-        (state unchanged) when it is refused."""
+        """Make ``seat``'s move ``text`` made against ``version`` on a draft; raises
+        :class:`ServerError` (nothing changed) when it is refused."""
         if self.row.status == "waiting":
             raise ServerError("not_started", "the match has not started: seats are open")
         if self.row.status == "over" or self.match is None or self.match.state is None:
@@ -140,13 +173,15 @@ class LiveTable:
         if seat != self.match.state.to_move:
             raise ServerError("not_your_turn",
                               f"it is seat {self.match.state.to_move}'s turn, not seat {seat}'s")
+        new = self.draft()
+        assert new.match is not None
         try:
-            move = self.match.play(text)
+            move = new.match.play(text)
         except RummyError as error:
             raise from_engine(error) from None
-        change = Change([], [], None)
-        self._log(change, "move", seat, str(move), {"seat": seat, "move": str(move)})
-        return self._deal_until_playing(change)
+        change = Change([], [], None, new)
+        new._log(change, "move", seat, str(move), {"seat": seat, "move": str(move)})
+        return new._deal_until_playing(change)
 
     def _deal_until_playing(self, change: Change) -> Change:
         match = self.match
@@ -188,10 +223,6 @@ class LiveTable:
                                         public_view(match.state))
         change.events.append(Event(version, texts))
 
-    def remember(self, change: Change) -> None:
-        """Keep committed events for reconnects."""
-        self.history.extend(change.events)
-
     def backlog(self, since: int) -> list[Event] | None:
         """The events after version ``since``, or None when they are no longer all kept."""
         if since == self.row.version:
@@ -202,6 +233,14 @@ class LiveTable:
         if since + 1 < first:
             return None
         return [e for e in self.history if e.version > since]
+
+    def take_state(self, other: LiveTable) -> None:
+        """Become ``other`` (a fresh load of this table) in place: connections keep
+        their reference to this object."""
+        self.row, self.seats, self.match = other.row, other.seats, other.match
+        self.rematch_votes, self.hand_log = other.rematch_votes, other.hand_log
+        self._restocks_logged = other._restocks_logged
+        self.history.clear()
 
     # -- loading ------------------------------------------------------------------
     @classmethod
