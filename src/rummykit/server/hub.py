@@ -16,6 +16,7 @@ import hashlib
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol, TypeVar
@@ -86,6 +87,8 @@ class Hub:
         #: tables whose last commit failed: checked against storage before their next step
         self._unsure: set[str] = set()
         self._healer: asyncio.Task[None] | None = None
+        #: when a commit last failed (monotonic seconds)
+        self._failed_at: float | None = None
 
     # -- plumbing -----------------------------------------------------------------
     async def db(self, call: Callable[..., _T], *args: object) -> _T:
@@ -123,10 +126,11 @@ class Hub:
     def health(self) -> dict[str, object]:
         """What an operator checks: ``degraded`` when tables are quarantined (listed with
         the reason) or waiting for storage."""
-        if not (self.quarantined or self._unsure):
+        failed = self._failed_at is not None and time.monotonic() - self._failed_at < 10
+        if not (self.quarantined or self._unsure or failed):
             return {"status": "ok"}
         return {"status": "degraded", "quarantined": dict(self.quarantined),
-                "storage_unsure": sorted(self._unsure)}
+                "storage_unsure": sorted(self._unsure), "commit_failed_recently": failed}
 
     async def stop(self) -> None:
         """Cancel timers and bots, close storage."""
@@ -246,6 +250,7 @@ class Hub:
         except Exception as error:
             log.warning("table %s: commit of version %d failed, the table stays at "
                         "version %d: %s", table.id, row.version, table.version, error)
+            self._failed_at = time.monotonic()
             self._doubt(table.id)
             raise ServerError("unavailable", "storage failed: nothing was changed; "
                               "try again") from None
