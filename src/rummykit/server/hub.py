@@ -89,6 +89,7 @@ class Hub:
         self._healer: asyncio.Task[None] | None = None
         #: when a commit last failed (monotonic seconds)
         self._failed_at: float | None = None
+        self._sweeper: asyncio.Task[None] | None = None
 
     # -- plumbing -----------------------------------------------------------------
     async def db(self, call: Callable[..., _T], *args: object) -> _T:
@@ -122,6 +123,7 @@ class Hub:
             self._schedule_bot(table)
         log.info("loaded %d unfinished tables, %d quarantined", len(self.tables),
                  len(self.quarantined))
+        self._sweeper = asyncio.create_task(self._sweep_forever())
 
     def health(self) -> dict[str, object]:
         """What an operator checks: ``degraded`` when tables are quarantined (listed with
@@ -135,7 +137,7 @@ class Hub:
     async def stop(self) -> None:
         """Cancel timers and bots, close storage."""
         tasks = [*self._bot_tasks.values(), *self._timers.values(),
-                 *([self._healer] if self._healer is not None else [])]
+                 *(t for t in (self._healer, self._sweeper) if t is not None)]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -255,6 +257,7 @@ class Hub:
             raise ServerError("unavailable", "storage failed: nothing was changed; "
                               "try again") from None
         table.adopt(change)
+        table.touched = time.monotonic()
         self._broadcast(table, change.events)
         self._schedule_bot(table)
 
@@ -464,6 +467,7 @@ class Hub:
                 for event in missed:
                     conn.send(event.texts[recipient])
             self.conns.setdefault(table.id, set()).add(conn)
+            table.touched = time.monotonic()
             if recipient != SPECTATOR:
                 self._arrived.add((table.id, recipient))
             self._broadcast_seats(table)
@@ -477,6 +481,7 @@ class Hub:
         table = self.tables.get(conn.table_id)
         if table is None:
             return
+        table.touched = time.monotonic()
         if not group and table.status == "over":
             del self.conns[conn.table_id]
             self._arrived = {k for k in self._arrived if k[0] != table.id}
@@ -485,6 +490,70 @@ class Hub:
         self._broadcast_seats(table)
         if conn.recipient != SPECTATOR:
             self._watch(table, conn.recipient)
+
+    # -- eviction and abandoned tables ---------------------------------------------
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:  # a bug must not stop the sweeps
+                log.exception("sweep failed")
+
+    async def sweep(self, now: float | None = None) -> None:
+        """Evict idle and finished tables nobody is connected to, end abandoned tables
+        and bot-only tables past their time or CPU."""
+        now = time.monotonic() if now is None else now
+        settings = self.settings
+        for table in list(self.tables.values()):
+            conns = self.conns.get(table.id, ())
+            seated = any(c.recipient != SPECTATOR for c in conns)
+            if table.status == "playing" and table.id not in self._unsure:
+                why = None
+                if all(s.kind == "bot" for s in table.seats):
+                    if now - table.loaded_at > settings.bot_table_seconds:
+                        why = "a bot-only table past its time"
+                    elif table.bot_cpu > settings.bot_table_cpu_seconds:
+                        why = "a bot-only table past its CPU"
+                elif seated or any(s.controller == "human" for s in table.seats):
+                    table.active_at = now
+                elif now - table.active_at > settings.abandon_seconds:
+                    why = "abandoned: no human plays or is connected"
+                if why is not None:
+                    await self._end_unfinished(table, why)
+            if conns:
+                continue
+            idle = now - table.touched
+            if (table.status == "over" and idle > settings.finished_seconds) or (
+                    table.status == "waiting" and idle > settings.idle_seconds):
+                self._evict(table)
+
+    async def _end_unfinished(self, table: LiveTable, why: str) -> None:
+        async with self.lock(table.id):
+            if table.status != "playing":
+                return
+            try:
+                await self._commit(table, table.end_unfinished())
+            except ServerError:
+                return  # storage is down: the next sweep tries again
+            log.info("table %s ended unfinished: %s", table.id, why)
+            for conn in list(self.conns.get(table.id, ())):
+                conn.send(self.sync_text(table, conn.recipient))
+            self._broadcast_seats(table)
+
+    def _evict(self, table: LiveTable) -> None:
+        """Drop a table from memory (storage keeps it; it loads again when asked for)."""
+        if self.tables.get(table.id) is not table:
+            return
+        del self.tables[table.id]
+        self.conns.pop(table.id, None)
+        lock = self._locks.get(table.id)
+        if lock is not None and not lock.locked():
+            del self._locks[table.id]
+        for seat in table.seats:
+            self._cancel_timer(table.id, seat.seat)
+            self._arrived.discard((table.id, seat.seat))
+        log.debug("table %s evicted from memory", table.id)
 
     # -- grace periods and bots ---------------------------------------------------
     def _cancel_timer(self, table_id: str, seat: int) -> None:
@@ -539,7 +608,8 @@ class Hub:
                 assert seen is not None
                 level = table.seats[seat].level or self.settings.takeover_level
                 version = table.version
-                text = await self._bots.choose(level, seen, self._rng.getrandbits(63))
+                text, cpu = await self._bots.choose(level, seen, self._rng.getrandbits(63))
+                table.bot_cpu += cpu
                 try:
                     await self.move(table, seat, text, version)
                 except ServerError as error:

@@ -51,3 +51,17 @@ class Settings(BaseSettings):
     allow_seeds: bool = False
     #: turn limit added to every table's rules unless the table sets one (bots can cycle)
     max_turns_per_hand: int = Field(default=2000, ge=10)
+    #: seconds a table nobody is connected to stays in memory (and the lobby) while it
+    #: waits for players; it is loaded back from storage when asked for
+    idle_seconds: float = Field(default=600.0, ge=0)
+    #: seconds a finished table stays in memory and the lobby once nobody watches it
+    finished_seconds: float = Field(default=120.0, ge=0)
+    #: seconds a table plays on once no human plays or is connected to a seat (bots
+    #: playing every seat of an abandoned table); then it ends unfinished
+    abandon_seconds: float = Field(default=60.0, ge=0)
+    #: a table of bots only ends unfinished after this many seconds, or this much CPU
+    #: spent by its bots
+    bot_table_seconds: float = Field(default=1800.0, gt=0)
+    bot_table_cpu_seconds: float = Field(default=120.0, gt=0)
+    #: seconds between two sweeps for idle, finished and abandoned tables
+    sweep_seconds: float = Field(default=5.0, gt=0)

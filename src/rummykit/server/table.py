@@ -8,6 +8,7 @@ committed state."""
 from __future__ import annotations
 
 import random
+import time
 from collections import deque
 from dataclasses import dataclass, replace
 from typing import Any
@@ -80,6 +81,10 @@ class LiveTable:
         #: the current hand's moves: (version, seat, move in notation); public, since
         #: notation names no hidden card (``draw`` says nothing of the card drawn)
         self.hand_log: list[tuple[int, int, str]] = []
+        #: monotonic clock: loaded; last commit or (dis)connection; last human presence
+        self.loaded_at = self.touched = self.active_at = time.monotonic()
+        #: CPU seconds its bots have spent since it was loaded
+        self.bot_cpu = 0.0
 
     # -- facts --------------------------------------------------------------------
     @property
@@ -151,6 +156,13 @@ class LiveTable:
         new = self.draft()
         new.row.match_no += 1
         return new._start_match()
+
+    def end_unfinished(self) -> Change:
+        """End the table with its match unfinished (no record, no statistics), on a
+        draft: it is over and no one moves any more."""
+        new = self.draft()
+        new.row.status = "over"
+        return Change([], [], None, new)
 
     def _start_match(self) -> Change:
         names = [s.name or f"Seat {s.seat + 1}" for s in self.seats]
