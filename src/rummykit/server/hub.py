@@ -25,6 +25,7 @@ from rummykit.bots import BOTS
 from rummykit.engine import HandState
 from rummykit.errors import RummyError
 from rummykit.server.bots import BotRunner
+from rummykit.server.cluster import Cluster, OwnerGone, RemoteOutbox
 from rummykit.server.errors import ServerError
 from rummykit.server.hinting import advise
 from rummykit.server.render import legal_out, log_out, match_out, view_out
@@ -90,6 +91,9 @@ class Hub:
         #: when a commit last failed (monotonic seconds)
         self._failed_at: float | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        #: the link to the other nodes when several processes serve (``redis_url``)
+        self.cluster: Cluster | None = None
+        self._adopted_at = 0.0
 
     # -- plumbing -----------------------------------------------------------------
     async def db(self, call: Callable[..., _T], *args: object) -> _T:
@@ -110,7 +114,13 @@ class Hub:
         return found
 
     async def start(self) -> None:
-        """Load every unfinished table back and let play continue."""
+        """Load every unfinished table back and let play continue (as one node of a
+        cluster: join it; tables without an owner are adopted by the heartbeat)."""
+        if self.settings.redis_url is not None:
+            self.cluster = Cluster(self, self.settings.redis_url, self.settings.lease_seconds)
+            await self.cluster.start()
+            self._sweeper = asyncio.create_task(self._sweep_forever())
+            return
         for table_id in await self.db(self.storage.unfinished):
             try:
                 table = await self.get(table_id)
@@ -141,6 +151,8 @@ class Hub:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self.cluster is not None:
+            await self.cluster.stop()
         self._bots.close()
         self._db.submit(self.storage.close).result()
         self._db.shutdown()
@@ -153,6 +165,18 @@ class Hub:
         if table_id in self.quarantined:
             raise ServerError("unavailable", f"table {table_id!r} is quarantined: "
                               f"{self.quarantined[table_id]}")
+        if self.cluster is not None:
+            if not await self.db(self.storage.exists, table_id):
+                raise ServerError("unknown_table", f"no table {table_id!r}")
+            while (owner := await self.cluster.claim(table_id)) is not None:
+                try:
+                    out = await self.cluster.call(owner, "table", table_id)
+                except OwnerGone:
+                    continue  # claim it once its lease runs out
+                return LiveTable.stub(TableOut.model_validate(out), owner)
+            table = self.tables.get(table_id)
+            if table is not None:
+                return table
         stored = await self.db(self.storage.load, table_id)
         table = self.tables.get(table_id)  # loaded meanwhile
         if table is not None:
@@ -161,7 +185,40 @@ class Hub:
             raise ServerError("unknown_table", f"no table {table_id!r}")
         table = self._restore(stored)
         self.tables[table_id] = table
+        for seat in table.seats:
+            self._watch(table, seat.seat)
+        self._schedule_bot(table)
         return table
+
+    async def adopt_orphans(self) -> None:
+        """Claim the tables in play that no node owns (their owner died), about once a
+        second; their bots and timers go on here."""
+        assert self.cluster is not None
+        now = time.monotonic()
+        if now - self._adopted_at < 1.0:
+            return
+        self._adopted_at = now
+        playing = [t for t in await self.db(self.storage.playing) if t not in self.tables]
+        orphans = await self.cluster.orphans(playing)
+        for table_id in orphans:
+            try:
+                await self.get(table_id)
+            except ServerError as error:
+                log.warning("table %s not adopted: %s", table_id, error.message)
+        if orphans:
+            log.info("adopted %d tables without an owner", len(orphans))
+
+    def drop(self, table_id: str) -> None:
+        """Stop serving a table this node no longer owns: out of memory, its clients
+        told to reconnect."""
+        table = self.tables.get(table_id)
+        conns = list(self.conns.get(table_id, ()))
+        if table is not None:
+            self._evict(table, release=False)
+        for conn in conns:
+            drop = getattr(conn, "drop", None)
+            if drop is not None:
+                drop()
 
     def _restore(self, stored: StoredTable) -> LiveTable:
         """A table rebuilt from storage; one that does not replay is quarantined."""
@@ -210,6 +267,8 @@ class Hub:
 
     def table_out(self, table: LiveTable) -> TableOut:
         """Public facts about ``table``."""
+        if table.remote_out is not None:
+            return table.remote_out
         match = None if table.match is None else match_out(table.match, table.row.match_no)
         return TableOut(id=table.id, rules=table.rules.name, options=table.row.options,
                         status=table.status, version=table.version,  # type: ignore[arg-type]
@@ -342,6 +401,8 @@ class Hub:
         row = TableRow(secrets.token_urlsafe(8), spec.rules, dict(spec.options), "waiting",
                        0, 0, spec.seed)
         table = LiveTable(row, seats, rules, self.settings.history)
+        if self.cluster is not None and await self.cluster.claim(table.id) is not None:
+            raise ServerError("unavailable", "a table id clashed: try again")
         async with self.lock(table.id):
             await self.db(self.storage.create_table, dataclasses.replace(row),
                           [dataclasses.replace(s) for s in seats])
@@ -356,9 +417,15 @@ class Hub:
         for seat in table.seats:
             self._watch(table, seat.seat)
 
+    async def _forward(self, table: LiveTable, op: str, **args: object) -> object:
+        assert self.cluster is not None and table.owner is not None
+        return await self.cluster.call(table.owner, op, table.id, **args)
+
     async def join(self, table_id: str, name: str) -> SeatToken:
         """Take the first open seat of a waiting table."""
         table = await self.get(table_id)
+        if table.owner is not None:
+            return SeatToken.model_validate(await self._forward(table, "join", name=name))
         async with self.lock(table.id):
             seat = next((s for s in table.seats if s.controller == "open"), None)
             if table.status != "waiting" or seat is None:
@@ -384,6 +451,9 @@ class Hub:
 
     async def leave(self, table: LiveTable, seat: int) -> None:
         """A player leaves: an open seat again before the start, else a bot plays it."""
+        if table.owner is not None:
+            await self._forward(table, "leave", seat=seat)
+            return
         async with self.lock(table.id):
             table.rematch_votes.discard(seat)
             if table.status == "waiting":
@@ -397,6 +467,9 @@ class Hub:
 
     async def take_back(self, table: LiveTable, seat: int) -> None:
         """The human of ``seat`` plays again (after a bot took over)."""
+        if table.owner is not None:
+            await self._forward(table, "take_back", seat=seat)
+            return
         self._cancel_timer(table.id, seat)
         if table.seats[seat].kind == "human" and table.seats[seat].controller == "bot":
             async with self.lock(table.id):
@@ -404,6 +477,9 @@ class Hub:
 
     async def vote_rematch(self, table: LiveTable, seat: int) -> None:
         """``seat`` wants a rematch; it starts when every human-played seat does."""
+        if table.owner is not None:
+            await self._forward(table, "rematch", seat=seat)
+            return
         async with self.lock(table.id):
             if table.status != "over":
                 raise ServerError("not_over", "a rematch can start only after the match")
@@ -420,6 +496,11 @@ class Hub:
     # -- moves --------------------------------------------------------------------
     async def move(self, table: LiveTable, seat: int, text: str, version: int) -> int:
         """Make a move; returns the version it was committed as."""
+        if table.owner is not None:
+            committed = await self._forward(table, "move", seat=seat, text=text,
+                                            version=version)
+            assert isinstance(committed, int)
+            return committed
         async with self.lock(table.id):
             await self._heal(table)
             change = table.play(seat, text, version)
@@ -429,6 +510,8 @@ class Hub:
 
     async def hint(self, table: LiveTable, seat: int) -> HintOut:
         """Advice for ``seat``, to move, from its own view (the search runs in a thread)."""
+        if table.owner is not None:
+            return HintOut.model_validate(await self._forward(table, "hint", seat=seat))
         if table.status == "waiting":
             raise ServerError("not_started", "the match has not started: seats are open")
         seen = table.viewer(seat)
@@ -453,6 +536,10 @@ class Hub:
 
         A returning player takes the seat back from its bot first, so what it is sent
         already shows it in control."""
+        if table.owner is not None:
+            assert self.cluster is not None
+            await self.cluster.attach(conn, table.owner, since)
+            return
         if conn.recipient != SPECTATOR:
             await self.take_back(table, conn.recipient)
         async with self.lock(table.id):
@@ -472,8 +559,22 @@ class Hub:
                 self._arrived.add((table.id, recipient))
             self._broadcast_seats(table)
 
+    async def resync(self, conn: Outbox, table: LiveTable) -> None:
+        """Send ``conn`` a full resync."""
+        if table.owner is not None:
+            text = await self._forward(table, "sync", seat=conn.recipient)
+            assert isinstance(text, str)
+            conn.send(text)
+        else:
+            conn.send(self.sync_text(table, conn.recipient))
+
     def disconnect(self, conn: Outbox) -> None:
         """Forget ``conn``; a human seat left without connection starts its grace period."""
+        if self.cluster is not None and self.cluster.detach(conn):
+            return
+        if isinstance(conn, RemoteOutbox):
+            assert self.cluster is not None
+            self.cluster.remote.pop((conn.node, conn.conn_id), None)
         group = self.conns.get(conn.table_id)
         if group is None or conn not in group:
             return
@@ -541,11 +642,13 @@ class Hub:
                 conn.send(self.sync_text(table, conn.recipient))
             self._broadcast_seats(table)
 
-    def _evict(self, table: LiveTable) -> None:
+    def _evict(self, table: LiveTable, release: bool = True) -> None:
         """Drop a table from memory (storage keeps it; it loads again when asked for)."""
         if self.tables.get(table.id) is not table:
             return
         del self.tables[table.id]
+        if self.cluster is not None and release:
+            self.cluster.release(table.id)
         self.conns.pop(table.id, None)
         lock = self._locks.get(table.id)
         if lock is not None and not lock.locked():

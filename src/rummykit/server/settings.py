@@ -65,3 +65,9 @@ class Settings(BaseSettings):
     bot_table_cpu_seconds: float = Field(default=120.0, gt=0)
     #: seconds between two sweeps for idle, finished and abandoned tables
     sweep_seconds: float = Field(default=5.0, gt=0)
+    #: Redis URL (``redis://host:6379/0``): this process is one node of a cluster of
+    #: ``rummykit serve`` processes sharing one PostgreSQL database; unset: on its own
+    redis_url: str | None = None
+    #: seconds a node's lease on a table lasts unrenewed (how soon a dead node's tables
+    #: move to another node)
+    lease_seconds: float = Field(default=3.0, ge=0.5)

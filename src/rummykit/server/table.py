@@ -21,7 +21,7 @@ from rummykit.rules import Rules
 from rummykit.server.errors import ServerError, from_engine
 from rummykit.server.render import legal_out, match_out, view_out
 from rummykit.server.storage import EventRow, Finished, SeatResult, SeatRow, StoredTable, TableRow
-from rummykit.server.wire import EventOut, MatchOut
+from rummykit.server.wire import EventOut, MatchOut, TableOut
 from rummykit.views import PlayerView, public_view, view
 
 SPECTATOR = -1
@@ -85,6 +85,21 @@ class LiveTable:
         self.loaded_at = self.touched = self.active_at = time.monotonic()
         #: CPU seconds its bots have spent since it was loaded
         self.bot_cpu = 0.0
+        #: a stand-in for a table another node owns: that node, and the table as it said
+        self.owner: str | None = None
+        self.remote_out: TableOut | None = None
+
+    @classmethod
+    def stub(cls, out: TableOut, owner: str) -> LiveTable:
+        """A stand-in for a table owned by node ``owner``, from what that node said:
+        requests on it are forwarded there."""
+        row = TableRow(out.id, out.rules, out.options, out.status,
+                       0 if out.match is None else out.match.number, out.version, None)
+        seats = [SeatRow(s.seat, s.kind, s.name, s.level, None, s.controller)
+                 for s in out.seats]
+        stub = cls(row, seats, Rules.from_options(out.rules, out.options), 1)
+        stub.owner, stub.remote_out = owner, out
+        return stub
 
     # -- facts --------------------------------------------------------------------
     @property

@@ -53,7 +53,14 @@ class Connection:
         self.table_id = ""
         self.recipient = SPECTATOR
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closing = (1008, "too far behind")
         self.writer = asyncio.create_task(self._write())
+
+    def drop(self) -> None:
+        """Close the connection (code 1012): the table is served elsewhere now and the
+        client reconnects."""
+        self.closing = (1012, "the table moved: reconnect")
+        self.queue.put_nowait(None)
 
     def send(self, text: str) -> None:
         """Queue one message; a client too far behind is cut off."""
@@ -67,7 +74,7 @@ class Connection:
             while True:
                 text = await self.queue.get()
                 if text is None:
-                    await self.socket.close(1008, "too far behind")
+                    await self.socket.close(*self.closing)
                     return
                 await self.socket.send_text(text)
         except Exception:  # the peer went away; the reader notices
@@ -175,7 +182,7 @@ async def handle(hub: Hub, conn: Connection, table: LiveTable | None,
     if isinstance(message, Ping):
         conn.send(Pong().model_dump_json())
     elif isinstance(message, SyncIn):
-        conn.send(hub.sync_text(table, seat))
+        await hub.resync(conn, table)
     elif seat == SPECTATOR:
         raise ServerError("spectator", "spectators cannot play")
     elif isinstance(message, MoveIn):
