@@ -212,6 +212,51 @@ def test_events_cross_nodes_in_order(cluster: list[Node]) -> None:
         p.socket.close()  # type: ignore[attr-defined]
 
 
+def test_through_nginx_with_the_documented_config(cluster: list[Node], tmp_path: Path) -> None:
+    binary = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists()
+                                       else None)
+    if binary is None:
+        pytest.skip("needs nginx (.ci/run installs it)")
+    a, b, _ = cluster
+    port = free_port()
+    conf = (Path(__file__).parent.parent / "docs" / "nginx-cluster.conf").read_text()
+    conf = conf.replace("127.0.0.1:8001", f"127.0.0.1:{a.port}")
+    conf = conf.replace("127.0.0.1:8002", f"127.0.0.1:{b.port}")
+    conf = conf.replace("listen 8000;", f"listen 127.0.0.1:{port};")
+    (tmp_path / "logs").mkdir()
+    config = tmp_path / "nginx.conf"
+    config.write_text(f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\n"
+                      f"events {{}}\nhttp {{\naccess_log off;\n"
+                      f"client_body_temp_path {tmp_path};\nproxy_temp_path {tmp_path};\n"
+                      f"{conf}\n}}\n")
+    nginx = subprocess.Popen([binary, "-p", str(tmp_path), "-c", str(config), "-g",
+                              "daemon off;"], stderr=subprocess.PIPE)
+    try:
+        front = Node.__new__(Node)
+        front.port, front.base = port, f"http://127.0.0.1:{port}"
+        front.ws = f"ws://127.0.0.1:{port}/ws"
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                if httpx.get(f"{front.base}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert nginx.poll() is None and time.monotonic() < deadline, "nginx did not start"
+            time.sleep(0.1)
+        body = {"rules": "basic", "seats": humans("Ann", "Bob"), "seed": 9}
+        created = httpx.post(f"{front.base}/api/tables", json=body, timeout=10).json()
+        players = [seat(front, token=t["token"]) for t in created["tokens"]]
+        for p in players:
+            p.until("sync")
+        assert len(play(players, random.Random(6), 12)) == 12
+        for p in players:
+            p.socket.close()  # type: ignore[attr-defined]
+    finally:
+        nginx.terminate()
+        nginx.wait(timeout=10)
+
+
 def test_sigkill_of_the_owner_moves_its_tables(cluster: list[Node], tmp_path: Path) -> None:
     owner, b, c = cluster
     body = {"rules": "basic", "seats": humans("Ann", "Bob"), "seed": 8,
