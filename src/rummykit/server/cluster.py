@@ -355,7 +355,7 @@ class Cluster:
     async def attach(self, conn: Outbox, owner: str, since: int | None) -> None:
         """Connect a local client to a table owned by ``owner``."""
         conn_id = f"{next(self._ids)}"
-        conn.conn_id = conn_id  # type: ignore[attr-defined]
+        conn.attached_as = conn_id  # type: ignore[attr-defined]
         self.attached[conn_id] = (conn, owner)
         try:
             await self.call(owner, "connect", conn.table_id, conn=conn_id,
@@ -367,7 +367,7 @@ class Cluster:
     def detach(self, conn: Outbox) -> bool:
         """Forget a local client of a remote table (telling its owner); False if it was
         not one."""
-        conn_id = getattr(conn, "conn_id", None)
+        conn_id = getattr(conn, "attached_as", None)
         found = self.attached.pop(conn_id, None) if conn_id is not None else None
         if found is None:
             return False

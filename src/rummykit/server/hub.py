@@ -570,11 +570,11 @@ class Hub:
 
     def disconnect(self, conn: Outbox) -> None:
         """Forget ``conn``; a human seat left without connection starts its grace period."""
-        if self.cluster is not None and self.cluster.detach(conn):
-            return
         if isinstance(conn, RemoteOutbox):
             assert self.cluster is not None
             self.cluster.remote.pop((conn.node, conn.conn_id), None)
+        elif self.cluster is not None and self.cluster.detach(conn):
+            return
         group = self.conns.get(conn.table_id)
         if group is None or conn not in group:
             return
