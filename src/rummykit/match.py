@@ -74,7 +74,7 @@ class Match:
         new.rules = self.rules
         new.players = self.players[:]
         new.seed = self.seed
-        new.rng = random.Random()
+        new.rng = random.Random.__new__(random.Random)  # no seeding from the OS: ~40x faster
         new.rng.setstate(self.rng.getstate())
         new.first_dealer = self.first_dealer
         new.hands = self.hands[:]

@@ -293,7 +293,7 @@ class Hub:
     def _broadcast(self, table: LiveTable, events: list[Event]) -> None:
         for conn in list(self.conns.get(table.id, ())):
             for event in events:
-                conn.send(event.texts[conn.recipient])
+                conn.send(event.text(conn.recipient))
 
     def _broadcast_seats(self, table: LiveTable) -> None:
         text = SeatsOut(seats=self.seats_out(table),
@@ -552,7 +552,7 @@ class Hub:
                 conn.send(self.sync_text(table, recipient))
             else:
                 for event in missed:
-                    conn.send(event.texts[recipient])
+                    conn.send(event.text(recipient))
             self.conns.setdefault(table.id, set()).add(conn)
             table.touched = time.monotonic()
             if recipient != SPECTATOR:

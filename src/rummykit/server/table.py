@@ -7,6 +7,7 @@ committed state."""
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections import deque
@@ -21,28 +22,44 @@ from rummykit.rules import Rules
 from rummykit.server.errors import ServerError, from_engine
 from rummykit.server.render import legal_out, match_out, view_out
 from rummykit.server.storage import EventRow, Finished, SeatResult, SeatRow, StoredTable, TableRow
-from rummykit.server.wire import EventOut, MatchOut, TableOut
+from rummykit.server.wire import MatchOut, TableOut
 from rummykit.views import PlayerView, public_view, view
 
 SPECTATOR = -1
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
-    """A committed event as each viewer (a seat, or :data:`SPECTATOR`) receives it: its
-    JSON text, rendered once. Texts, not views, are kept, so the history holds few
-    objects for the garbage collector to walk."""
+    """A committed event as each viewer (a seat, or :data:`SPECTATOR`) receives it. The
+    views are taken when the event happens; each viewer's JSON text is rendered the first
+    time it is sent (most events reach only their seats, not a spectator) and the view is
+    then dropped, so the history holds few objects for the garbage collector to walk."""
 
-    version: int
-    texts: dict[int, str]
+    __slots__ = ("_head", "_texts", "_views", "version")
+
+    def __init__(self, version: int, head: str, views: dict[int, PlayerView]) -> None:
+        self.version = version
+        self._head = head
+        self._views = views
+        self._texts: dict[int, str] = {}
+
+    def text(self, recipient: int) -> str:
+        """The ``event`` message for ``recipient``."""
+        found = self._texts.get(recipient)
+        if found is None:
+            seen = self._views.pop(recipient)
+            found = self._texts[recipient] = (
+                f'{self._head},"view":{view_out(seen).model_dump_json()},'
+                f'"legal":{json.dumps(legal_out(seen), separators=(",", ":"))}}}')
+        return found
 
 
-def render_event(version: int, kind: str, seat: int | None, move: str | None,
-                 match: MatchOut, seen: PlayerView) -> str:
-    """The ``event`` message for the viewer of ``seen``."""
-    return EventOut(version=version, kind=kind,  # type: ignore[arg-type]
-                    seat=seat, move=move, match=match, view=view_out(seen),
-                    legal=legal_out(seen)).model_dump_json()
+def event_head(version: int, kind: str, seat: int | None, move: str | None,
+               match: MatchOut) -> str:
+    """The part of an ``event`` message every viewer shares (the fields before ``view``,
+    as :class:`EventOut` orders them)."""
+    return (f'{{"type":"event","version":{version},"kind":{json.dumps(kind)},'
+            f'"seat":{json.dumps(seat)},"move":{json.dumps(move)},'
+            f'"match":{match.model_dump_json()}')
 
 
 @dataclass(slots=True)
@@ -243,12 +260,10 @@ class LiveTable:
             self.hand_log = []
         elif seat is not None and move is not None:
             self.hand_log.append((version, seat, move))
-        out = match_out(match, self.row.match_no)
-        texts = {s: render_event(version, kind, seat, move, out, view(match.state, s))
-                 for s in range(match.num_players)}
-        texts[SPECTATOR] = render_event(version, kind, seat, move, out,
-                                        public_view(match.state))
-        change.events.append(Event(version, texts))
+        views = {s: view(match.state, s) for s in range(match.num_players)}
+        views[SPECTATOR] = public_view(match.state)
+        head = event_head(version, kind, seat, move, match_out(match, self.row.match_no))
+        change.events.append(Event(version, head, views))
 
     def backlog(self, since: int) -> list[Event] | None:
         """The events after version ``since``, or None when they are no longer all kept."""
