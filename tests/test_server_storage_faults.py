@@ -286,3 +286,17 @@ def test_a_table_that_does_not_replay_is_quarantined(tmp_path: Path) -> None:
         assert bad[0] not in [t["id"] for t in client.get("/api/tables").json()]
         players = players_of(client, good[1], stack)  # the other table plays on
         play_moves(players, random.Random(7), 3)
+
+
+def test_a_full_table_left_waiting_starts_when_loaded(tmp_path: Path) -> None:
+    settings = settings_for("sqlite", tmp_path)
+    with running(settings) as client:
+        table_id = create(client, [{"kind": "human"}, {"kind": "human"}])["table"]["id"]
+    with sqlite3.connect(tmp_path / "server.db") as db:  # both joined, then the crash
+        for seat, name in enumerate(("Ann", "Bob")):
+            db.execute("UPDATE seats SET name = ?, controller = 'human', token_hash = ? "
+                       "WHERE table_id = ? AND seat = ?", (name, f"{seat:064d}", table_id,
+                                                         seat))
+    with running(settings) as client:
+        table = client.get(f"/api/tables/{table_id}").json()
+        assert table["status"] == "playing" and table["version"] >= 1

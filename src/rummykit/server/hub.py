@@ -185,6 +185,9 @@ class Hub:
             raise ServerError("unknown_table", f"no table {table_id!r}")
         table = self._restore(stored)
         self.tables[table_id] = table
+        if table.status == "waiting":  # every seat taken, then a crash before the start
+            async with self.lock(table_id):
+                await self._start_if_full(table)
         for seat in table.seats:
             self._watch(table, seat.seat)
         self._schedule_bot(table)
