@@ -128,9 +128,10 @@ class Cluster:
 
     async def stop(self) -> None:
         """Release this node's leases and go."""
-        for task in self._tasks:
+        tasks = [*self._tasks, *self._running]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         with contextlib.suppress(Exception):
             for table_id in list(self.hub.tables):
                 await self._release(keys=[lease_key(table_id)], args=[self.node])
