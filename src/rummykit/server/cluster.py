@@ -22,9 +22,11 @@ import itertools
 import json
 import logging
 import secrets
+import threading
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
+import redis
 import redis.asyncio as aioredis
 
 from rummykit.server.errors import ServerError
@@ -34,13 +36,17 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("rummykit.server")
 
-#: renew the lease of each table in ``KEYS`` held by ``ARGV[1]`` for ``ARGV[2]`` ms;
-#: returns the keys no longer held
+#: renew for ``ARGV[2]`` ms the lease of each table in ``KEYS`` held by ``ARGV[1]``, or
+#: take it back if it ran out and nobody took it (commits stay fenced by the versions);
+#: returns the keys another node holds now
 _RENEW = """
 local lost = {}
 for i, key in ipairs(KEYS) do
-  if redis.call('GET', key) == ARGV[1] then
+  local holder = redis.call('GET', key)
+  if holder == ARGV[1] then
     redis.call('PEXPIRE', key, ARGV[2])
+  elseif not holder then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
   else
     table.insert(lost, key)
   end
@@ -113,7 +119,14 @@ class Cluster:
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._running: set[asyncio.Task[None]] = set()
-        self._renew = self.redis.register_script(_RENEW)
+        #: leases and liveness are renewed from a thread of their own with a blocking
+        #: client, so that a busy event loop (loading many tables) does not lose them
+        self._sync = redis.Redis.from_url(url, decode_responses=True)
+        self._renew = self._sync.register_script(_RENEW)
+        self._stopped = threading.Event()
+        self._renewer = threading.Thread(target=self._renew_forever,
+                                         name="rummykit-leases", daemon=True)
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._release = self.redis.register_script(_RELEASE)
         self._pubsub = self.redis.pubsub()
 
@@ -122,12 +135,16 @@ class Cluster:
         """Announce this node, listen on its channel, start the heartbeat."""
         await self.redis.set(node_key(self.node), "1", px=self.lease_ms)
         await self._pubsub.subscribe(channel(self.node))
+        self._loop = asyncio.get_running_loop()
+        self._renewer.start()
         self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._write()),
                        asyncio.create_task(self._heartbeat())]
         log.info("cluster node %s up", self.node)
 
     async def stop(self) -> None:
         """Release this node's leases and go."""
+        self._stopped.set()
+        await asyncio.to_thread(self._renewer.join)
         tasks = [*self._tasks, *self._running]
         for task in tasks:
             task.cancel()
@@ -172,16 +189,29 @@ class Cluster:
             except Exception:  # Redis down for a moment: the next beat tries again
                 log.warning("cluster heartbeat failed", exc_info=True)
 
+    def _renew_forever(self) -> None:
+        """The renewer thread: this node's liveness key and its tables' leases."""
+        while not self._stopped.wait(self.beat):
+            try:
+                self._sync.set(node_key(self.node), "1", px=self.lease_ms)
+                owned = _keys(self.hub.tables)
+                if not owned:
+                    continue
+                lost = self._renew(keys=[lease_key(t) for t in owned],
+                                   args=[self.node, self.lease_ms])
+                if lost and self._loop is not None:
+                    ids = [str(key).split(":", 2)[2] for key in lost]
+                    self._loop.call_soon_threadsafe(self._lost, ids)
+            except Exception:  # Redis down for a moment: the next round tries again
+                log.warning("lease renewal failed", exc_info=True)
+        self._sync.close()
+
+    def _lost(self, table_ids: list[str]) -> None:
+        for table_id in table_ids:
+            log.warning("table %s: another node holds its lease; dropping it", table_id)
+            self.hub.drop(table_id)
+
     async def _beat(self) -> None:
-        await self.redis.set(node_key(self.node), "1", px=self.lease_ms)
-        owned = list(self.hub.tables)
-        if owned:
-            lost = await self._renew(keys=[lease_key(t) for t in owned],
-                                     args=[self.node, self.lease_ms])
-            for key in lost:
-                table_id = str(key).split(":", 2)[2]
-                log.warning("table %s: lease lost; dropping it", table_id)
-                self.hub.drop(table_id)
         await self._check_nodes()
         await self.hub.adopt_orphans()
 
@@ -374,6 +404,15 @@ class Cluster:
             return False
         self.post(found[1], {"k": "bye", "from": self.node, "c": conn_id})
         return True
+
+
+def _keys(tables: dict[str, Any]) -> list[str]:
+    """The keys of a dict another thread changes (retried if it changed meanwhile)."""
+    while True:
+        try:
+            return list(tables)
+        except RuntimeError:
+            continue
 
 
 def _drop(conn: Outbox) -> None:
