@@ -105,7 +105,11 @@ class Cluster:
     def __init__(self, hub: Hub, url: str, lease_seconds: float) -> None:
         self.hub = hub
         self.node = secrets.token_hex(6)
-        self.redis: aioredis.Redis = aioredis.Redis.from_url(url, decode_responses=True)
+        pool = aioredis.BlockingConnectionPool.from_url(  # waits for a free connection
+            url, max_connections=64, timeout=20, decode_responses=True)
+        self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
+        #: node: (when checked, alive), so that waiting calls share one check
+        self._alive: dict[str, tuple[float, bool]] = {}
         self.lease_ms = int(lease_seconds * 1000)
         self.beat = lease_seconds / 3
         #: local clients of tables owned elsewhere: conn id -> (connection, owner node)
@@ -168,7 +172,7 @@ class Cluster:
             holder = await self.redis.get(key)
             if holder == self.node:
                 return None
-            if holder is not None and await self.redis.exists(node_key(str(holder))):
+            if holder is not None and await self.node_alive(str(holder)):
                 return str(holder)
             if asyncio.get_running_loop().time() > deadline:
                 raise ServerError("unavailable", "the table is changing hands: try again")
@@ -305,6 +309,14 @@ class Cluster:
         self._running.add(task)
         task.add_done_callback(self._running.discard)
 
+    async def node_alive(self, node: str) -> bool:
+        """Whether ``node`` announced itself lately (checked at most every 0.2 s)."""
+        now = asyncio.get_running_loop().time()
+        checked = self._alive.get(node)
+        if checked is None or now - checked[0] > 0.2:
+            checked = self._alive[node] = (now, bool(await self.redis.exists(node_key(node))))
+        return checked[1]
+
     async def call(self, node: str, op: str, table_id: str, **args: Any) -> Any:
         """Ask the owner ``node`` to do ``op`` on a table; its reply, or its error."""
         call_id = f"{self.node}:{next(self._ids)}"
@@ -317,7 +329,7 @@ class Cluster:
                 try:
                     return await asyncio.wait_for(asyncio.shield(future), 0.25)
                 except TimeoutError:
-                    if not await self.redis.exists(node_key(node)):
+                    if not await self.node_alive(node):
                         raise OwnerGone("unavailable", "the table's server is gone: "
                                         "try again") from None
             raise ServerError("unavailable", "the table's server did not answer")
