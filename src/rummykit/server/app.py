@@ -100,8 +100,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return _error(500, "internal", "internal error")
 
     @app.get("/api/health")
-    async def health() -> dict[str, str]:
-        return {"status": "ok"}
+    async def health(request: Request) -> dict[str, object]:
+        hub: Hub = request.app.state.hub
+        return hub.health()
 
     @app.get("/api/docs", include_in_schema=False)
     async def docs() -> HTMLResponse:

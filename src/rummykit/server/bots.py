@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 from rummykit.bots import Bot, make_bot
@@ -13,15 +14,18 @@ from rummykit.views import PlayerView
 _local = threading.local()
 
 
-def choose(level: str, seen: PlayerView, seed: int) -> str:
-    """The move (in notation) the bot of ``level`` makes in ``seen``; one bot per thread."""
+def choose(level: str, seen: PlayerView, seed: int) -> tuple[str, float]:
+    """The move (in notation) the bot of ``level`` makes in ``seen``, and the CPU seconds
+    it took (of this thread); one bot per thread."""
+    started = time.thread_time()
     bots: dict[str, Bot] | None = getattr(_local, "bots", None)
     if bots is None:
         bots = _local.bots = {}
     bot = bots.get(level)
     if bot is None:
         bot = bots[level] = make_bot(level)
-    return str(bot.choose(seen, random.Random(seed)))
+    move = str(bot.choose(seen, random.Random(seed)))
+    return move, time.thread_time() - started
 
 
 class BotRunner:
@@ -31,8 +35,8 @@ class BotRunner:
         self._pool: Executor | None = (ProcessPoolExecutor(processes) if processes > 0
                                        else None)
 
-    async def choose(self, level: str, seen: PlayerView, seed: int) -> str:
-        """The bot's move, computed without blocking the event loop."""
+    async def choose(self, level: str, seen: PlayerView, seed: int) -> tuple[str, float]:
+        """The bot's move and its CPU seconds, computed without blocking the event loop."""
         if self._pool is None:
             return await asyncio.to_thread(choose, level, seen, seed)
         return await asyncio.get_running_loop().run_in_executor(self._pool, choose, level,

@@ -1,7 +1,11 @@
 """The hub: live tables, their connections, commits, broadcasts, bots and grace timers.
 
-Every change to a table happens under that table's lock and is committed to storage
-before anyone hears of it.
+Every change to a table happens under that table's lock, on a draft of the table, and is
+committed to storage before the table adopts it and anyone hears of it. A refused commit
+changes nothing (the client gets ``unavailable``); the table is then checked against
+storage until storage answers again, and its bots and timers go on. A table whose stored
+events do not replay is quarantined (logged, listed by :meth:`Hub.health`); the others
+serve.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import hashlib
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol, TypeVar
@@ -20,11 +25,12 @@ from rummykit.bots import BOTS
 from rummykit.engine import HandState
 from rummykit.errors import RummyError
 from rummykit.server.bots import BotRunner
+from rummykit.server.cluster import Cluster, OwnerGone, RemoteOutbox
 from rummykit.server.errors import ServerError
 from rummykit.server.hinting import advise
 from rummykit.server.render import legal_out, log_out, match_out, view_out
 from rummykit.server.settings import Settings
-from rummykit.server.storage import SeatRow, Storage, TableRow
+from rummykit.server.storage import SeatRow, Storage, StoredTable, TableRow
 from rummykit.server.table import SPECTATOR, Change, Event, LiveTable, table_rules
 from rummykit.server.wire import (
     CreateTable,
@@ -77,11 +83,28 @@ class Hub:
         #: (table, seat) pairs whose hint is being worked out
         self._hinting: set[tuple[str, int]] = set()
         self._rng = random.SystemRandom()
+        #: tables that do not load (id: why), refused with ``unavailable``
+        self.quarantined: dict[str, str] = {}
+        #: tables whose last commit failed: checked against storage before their next step
+        self._unsure: set[str] = set()
+        self._healer: asyncio.Task[None] | None = None
+        #: when a commit last failed (monotonic seconds)
+        self._failed_at: float | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+        #: the link to the other nodes when several processes serve (``redis_url``)
+        self.cluster: Cluster | None = None
+        self._adopted_at = 0.0
 
     # -- plumbing -----------------------------------------------------------------
     async def db(self, call: Callable[..., _T], *args: object) -> _T:
-        """Run a storage call on the storage thread."""
-        return await asyncio.get_running_loop().run_in_executor(self._db, call, *args)
+        """Run a storage call on the storage thread; a storage failure is ``unavailable``."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._db, call, *args)
+        except ServerError:
+            raise
+        except Exception as error:
+            log.warning("storage call %s failed: %s", getattr(call, "__name__", call), error)
+            raise ServerError("unavailable", "storage is unavailable: try again") from None
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The lock that orders every change to a table."""
@@ -91,20 +114,45 @@ class Hub:
         return found
 
     async def start(self) -> None:
-        """Load every unfinished table back and let play continue."""
+        """Load every unfinished table back and let play continue (as one node of a
+        cluster: join it; tables without an owner are adopted by the heartbeat)."""
+        if self.settings.redis_url is not None:
+            self.cluster = Cluster(self, self.settings.redis_url, self.settings.lease_seconds)
+            await self.cluster.start()
+            self._sweeper = asyncio.create_task(self._sweep_forever())
+            return
         for table_id in await self.db(self.storage.unfinished):
-            table = await self.get(table_id)
+            try:
+                table = await self.get(table_id)
+            except ServerError as error:
+                if table_id in self.quarantined:
+                    continue
+                raise error from None
             for seat in table.seats:
                 self._watch(table, seat.seat)
             self._schedule_bot(table)
-        log.info("loaded %d unfinished tables", len(self.tables))
+        log.info("loaded %d unfinished tables, %d quarantined", len(self.tables),
+                 len(self.quarantined))
+        self._sweeper = asyncio.create_task(self._sweep_forever())
+
+    def health(self) -> dict[str, object]:
+        """What an operator checks: ``degraded`` when tables are quarantined (listed with
+        the reason) or waiting for storage."""
+        failed = self._failed_at is not None and time.monotonic() - self._failed_at < 10
+        if not (self.quarantined or self._unsure or failed):
+            return {"status": "ok"}
+        return {"status": "degraded", "quarantined": dict(self.quarantined),
+                "storage_unsure": sorted(self._unsure), "commit_failed_recently": failed}
 
     async def stop(self) -> None:
         """Cancel timers and bots, close storage."""
-        tasks = [*self._bot_tasks.values(), *self._timers.values()]
+        tasks = [*self._bot_tasks.values(), *self._timers.values(),
+                 *(t for t in (self._healer, self._sweeper) if t is not None)]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self.cluster is not None:
+            await self.cluster.stop()
         self._bots.close()
         self._db.submit(self.storage.close).result()
         self._db.shutdown()
@@ -114,17 +162,81 @@ class Hub:
         table = self.tables.get(table_id)
         if table is not None:
             return table
+        if table_id in self.quarantined:
+            raise ServerError("unavailable", f"table {table_id!r} is quarantined: "
+                              f"{self.quarantined[table_id]}")
+        if self.cluster is not None:
+            if not await self.db(self.storage.exists, table_id):
+                raise ServerError("unknown_table", f"no table {table_id!r}")
+            while (owner := await self.cluster.claim(table_id)) is not None:
+                try:
+                    out = await self.cluster.call(owner, "table", table_id)
+                except OwnerGone:
+                    continue  # claim it once its lease runs out
+                return LiveTable.stub(TableOut.model_validate(out), owner)
+            table = self.tables.get(table_id)
+            if table is not None:
+                return table
         stored = await self.db(self.storage.load, table_id)
         table = self.tables.get(table_id)  # loaded meanwhile
         if table is not None:
             return table
         if stored is None:
             raise ServerError("unknown_table", f"no table {table_id!r}")
-        rules = table_rules(stored.table.rules, stored.table.options,
-                            self.settings.max_turns_per_hand)
-        table = LiveTable.restore(stored, rules, self.settings.history)
+        table = self._restore(stored)
         self.tables[table_id] = table
+        if table.status == "waiting":  # every seat taken, then a crash before the start
+            async with self.lock(table_id):
+                await self._start_if_full(table)
+        for seat in table.seats:
+            self._watch(table, seat.seat)
+        self._schedule_bot(table)
         return table
+
+    async def adopt_orphans(self) -> None:
+        """Claim the tables in play that no node owns (their owner died), about once a
+        second; their bots and timers go on here."""
+        assert self.cluster is not None
+        now = time.monotonic()
+        if now - self._adopted_at < 1.0:
+            return
+        self._adopted_at = now
+        playing = [t for t in await self.db(self.storage.playing) if t not in self.tables]
+        orphans = await self.cluster.orphans(playing)
+        for table_id in orphans:
+            try:
+                await self.get(table_id)
+            except ServerError as error:
+                log.warning("table %s not adopted: %s", table_id, error.message)
+        if orphans:
+            log.info("adopted %d tables without an owner", len(orphans))
+
+    def drop(self, table_id: str) -> None:
+        """Stop serving a table this node no longer owns: out of memory, its clients
+        told to reconnect."""
+        table = self.tables.get(table_id)
+        conns = list(self.conns.get(table_id, ()))
+        if table is not None:
+            self._evict(table, release=False)
+        for conn in conns:
+            drop = getattr(conn, "drop", None)
+            if drop is not None:
+                drop()
+
+    def _restore(self, stored: StoredTable) -> LiveTable:
+        """A table rebuilt from storage; one that does not replay is quarantined."""
+        table_id = stored.table.id
+        try:
+            rules = table_rules(stored.table.rules, stored.table.options,
+                                self.settings.max_turns_per_hand)
+            return LiveTable.restore(stored, rules, self.settings.history)
+        except Exception as error:
+            reason = str(error) if isinstance(error, RuntimeError) else \
+                f"it does not load: {type(error).__name__}: {error}"
+            self.quarantined[table_id] = reason
+            log.error("table %s quarantined: %s", table_id, reason)
+            raise ServerError("unavailable",
+                              f"table {table_id!r} is quarantined: {reason}") from None
 
     async def by_token(self, token: str, table_id: str | None = None) -> tuple[LiveTable, int]:
         """The table and seat of a secret token; ``bad_token`` if it sits at no table, or
@@ -158,6 +270,8 @@ class Hub:
 
     def table_out(self, table: LiveTable) -> TableOut:
         """Public facts about ``table``."""
+        if table.remote_out is not None:
+            return table.remote_out
         match = None if table.match is None else match_out(table.match, table.row.match_no)
         return TableOut(id=table.id, rules=table.rules.name, options=table.row.options,
                         status=table.status, version=table.version,  # type: ignore[arg-type]
@@ -183,7 +297,7 @@ class Hub:
     def _broadcast(self, table: LiveTable, events: list[Event]) -> None:
         for conn in list(self.conns.get(table.id, ())):
             for event in events:
-                conn.send(event.texts[conn.recipient])
+                conn.send(event.text(conn.recipient))
 
     def _broadcast_seats(self, table: LiveTable) -> None:
         text = SeatsOut(seats=self.seats_out(table),
@@ -192,18 +306,71 @@ class Hub:
             conn.send(text)
 
     async def _commit(self, table: LiveTable, change: Change) -> None:
-        """Store ``change``, then tell everyone; on a storage failure reload the table."""
-        row = dataclasses.replace(table.row)
+        """Store ``change``, then adopt it and tell everyone. When storage refuses it the
+        table stays as it was (``unavailable``) and is checked against storage later."""
+        draft = change.draft or table
+        row = dataclasses.replace(draft.row)
         try:
             await self._writer.commit((row, change.rows, change.finished))
-        except Exception:
-            log.exception("commit failed for table %s; reloading it", table.id)
-            self.tables.pop(table.id, None)
-            fresh = await self.get(table.id)
-            self._broadcast_seats(fresh)
-            raise ServerError("unavailable", "storage failed; the move was not made") from None
-        table.remember(change)
+        except Exception as error:
+            log.warning("table %s: commit of version %d failed, the table stays at "
+                        "version %d: %s", table.id, row.version, table.version, error)
+            self._failed_at = time.monotonic()
+            self._doubt(table.id)
+            raise ServerError("unavailable", "storage failed: nothing was changed; "
+                              "try again") from None
+        table.adopt(change)
+        table.touched = time.monotonic()
         self._broadcast(table, change.events)
+        self._schedule_bot(table)
+
+    # -- healing after a failed commit ---------------------------------------------
+    def _doubt(self, table_id: str) -> None:
+        """Mark a table to be checked against storage once it answers again."""
+        self._unsure.add(table_id)
+        if self._healer is None or self._healer.done():
+            self._healer = asyncio.create_task(self._heal_all())
+
+    async def _heal_all(self) -> None:
+        """Retry (with backoff) until every doubted table agrees with storage."""
+        pause = 0.1
+        while self._unsure:
+            await asyncio.sleep(pause)
+            for table_id in sorted(self._unsure):
+                table = self.tables.get(table_id)
+                if table is None:
+                    self._unsure.discard(table_id)
+                    continue
+                try:
+                    async with self.lock(table_id):
+                        await self._heal(table)
+                except ServerError:
+                    break  # storage is still down: wait longer
+            pause = min(pause * 2, 2.0)
+
+    async def _heal(self, table: LiveTable) -> None:
+        """Under the table's lock: reload a doubted table when storage holds another state
+        than memory (a commit reported failed may have been made), resync its viewers,
+        and let its bots and timers go on. Raises ``unavailable`` while storage fails."""
+        if table.id not in self._unsure:
+            return
+        stored = await self.db(self.storage.load, table.id)
+        if stored is not None and (stored.table.version, stored.table.match_no) != (
+                table.version, table.row.match_no):
+            log.warning("table %s: storage is at version %d, memory at %d: reloading",
+                        table.id, stored.table.version, table.version)
+            try:
+                table.take_state(self._restore(stored))
+            except ServerError:  # quarantined: out of memory, its viewers go
+                self._unsure.discard(table.id)
+                self.tables.pop(table.id, None)
+                raise
+            for conn in list(self.conns.get(table.id, ())):
+                conn.send(self.sync_text(table, conn.recipient))
+        self._unsure.discard(table.id)
+        log.info("table %s: storage answers again at version %d", table.id, table.version)
+        for seat in table.seats:
+            self._watch(table, seat.seat)
         self._schedule_bot(table)
 
     # -- tables and seats ---------------------------------------------------------
@@ -240,6 +407,8 @@ class Hub:
         row = TableRow(secrets.token_urlsafe(8), spec.rules, dict(spec.options), "waiting",
                        0, 0, spec.seed, private=private)
         table = LiveTable(row, seats, rules, self.settings.history)
+        if self.cluster is not None and await self.cluster.claim(table.id) is not None:
+            raise ServerError("unavailable", "a table id clashed: try again")
         async with self.lock(table.id):
             await self.db(self.storage.create_table, dataclasses.replace(row),
                           [dataclasses.replace(s) for s in seats])
@@ -254,9 +423,15 @@ class Hub:
         for seat in table.seats:
             self._watch(table, seat.seat)
 
+    async def _forward(self, table: LiveTable, op: str, **args: object) -> object:
+        assert self.cluster is not None and table.owner is not None
+        return await self.cluster.call(table.owner, op, table.id, **args)
+
     async def join(self, table_id: str, name: str) -> SeatToken:
         """Take the first open seat of a waiting table."""
         table = await self.get(table_id)
+        if table.owner is not None:
+            return SeatToken.model_validate(await self._forward(table, "join", name=name))
         async with self.lock(table.id):
             seat = next((s for s in table.seats if s.controller == "open"), None)
             if table.status != "waiting" or seat is None:
@@ -282,6 +457,9 @@ class Hub:
 
     async def leave(self, table: LiveTable, seat: int) -> None:
         """A player leaves: an open seat again before the start, else a bot plays it."""
+        if table.owner is not None:
+            await self._forward(table, "leave", seat=seat)
+            return
         async with self.lock(table.id):
             table.rematch_votes.discard(seat)
             if table.status == "waiting":
@@ -295,6 +473,9 @@ class Hub:
 
     async def take_back(self, table: LiveTable, seat: int) -> None:
         """The human of ``seat`` plays again (after a bot took over)."""
+        if table.owner is not None:
+            await self._forward(table, "take_back", seat=seat)
+            return
         self._cancel_timer(table.id, seat)
         if table.seats[seat].kind == "human" and table.seats[seat].controller == "bot":
             async with self.lock(table.id):
@@ -302,6 +483,9 @@ class Hub:
 
     async def vote_rematch(self, table: LiveTable, seat: int) -> None:
         """``seat`` wants a rematch; it starts when every human-played seat does."""
+        if table.owner is not None:
+            await self._forward(table, "rematch", seat=seat)
+            return
         async with self.lock(table.id):
             if table.status != "over":
                 raise ServerError("not_over", "a rematch can start only after the match")
@@ -318,7 +502,13 @@ class Hub:
     # -- moves --------------------------------------------------------------------
     async def move(self, table: LiveTable, seat: int, text: str, version: int) -> int:
         """Make a move; returns the version it was committed as."""
+        if table.owner is not None:
+            committed = await self._forward(table, "move", seat=seat, text=text,
+                                            version=version)
+            assert isinstance(committed, int)
+            return committed
         async with self.lock(table.id):
+            await self._heal(table)
             change = table.play(seat, text, version)
             committed = change.events[0].version
             await self._commit(table, change)
@@ -326,6 +516,8 @@ class Hub:
 
     async def hint(self, table: LiveTable, seat: int) -> HintOut:
         """Advice for ``seat``, to move, from its own view (the search runs in a thread)."""
+        if table.owner is not None:
+            return HintOut.model_validate(await self._forward(table, "hint", seat=seat))
         if table.status == "waiting":
             raise ServerError("not_started", "the match has not started: seats are open")
         seen = table.viewer(seat)
@@ -350,6 +542,10 @@ class Hub:
 
         A returning player takes the seat back from its bot first, so what it is sent
         already shows it in control."""
+        if table.owner is not None:
+            assert self.cluster is not None
+            await self.cluster.attach(conn, table.owner, since)
+            return
         if conn.recipient != SPECTATOR:
             await self.take_back(table, conn.recipient)
         async with self.lock(table.id):
@@ -362,14 +558,29 @@ class Hub:
                 conn.send(self.sync_text(table, recipient))
             else:
                 for event in missed:
-                    conn.send(event.texts[recipient])
+                    conn.send(event.text(recipient))
             self.conns.setdefault(table.id, set()).add(conn)
+            table.touched = time.monotonic()
             if recipient != SPECTATOR:
                 self._arrived.add((table.id, recipient))
             self._broadcast_seats(table)
 
+    async def resync(self, conn: Outbox, table: LiveTable) -> None:
+        """Send ``conn`` a full resync."""
+        if table.owner is not None:
+            text = await self._forward(table, "sync", seat=conn.recipient)
+            assert isinstance(text, str)
+            conn.send(text)
+        else:
+            conn.send(self.sync_text(table, conn.recipient))
+
     def disconnect(self, conn: Outbox) -> None:
         """Forget ``conn``; a human seat left without connection starts its grace period."""
+        if isinstance(conn, RemoteOutbox):
+            assert self.cluster is not None
+            self.cluster.remote.pop((conn.node, conn.conn_id), None)
+        elif self.cluster is not None and self.cluster.detach(conn):
+            return
         group = self.conns.get(conn.table_id)
         if group is None or conn not in group:
             return
@@ -377,6 +588,7 @@ class Hub:
         table = self.tables.get(conn.table_id)
         if table is None:
             return
+        table.touched = time.monotonic()
         if not group and table.status == "over":
             del self.conns[conn.table_id]
             self._arrived = {k for k in self._arrived if k[0] != table.id}
@@ -385,6 +597,72 @@ class Hub:
         self._broadcast_seats(table)
         if conn.recipient != SPECTATOR:
             self._watch(table, conn.recipient)
+
+    # -- eviction and abandoned tables ---------------------------------------------
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:  # a bug must not stop the sweeps
+                log.exception("sweep failed")
+
+    async def sweep(self, now: float | None = None) -> None:
+        """Evict idle and finished tables nobody is connected to, end abandoned tables
+        and bot-only tables past their time or CPU."""
+        now = time.monotonic() if now is None else now
+        settings = self.settings
+        for table in list(self.tables.values()):
+            conns = self.conns.get(table.id, ())
+            seated = any(c.recipient != SPECTATOR for c in conns)
+            if table.status == "playing" and table.id not in self._unsure:
+                why = None
+                if all(s.kind == "bot" for s in table.seats):
+                    if now - table.loaded_at > settings.bot_table_seconds:
+                        why = "a bot-only table past its time"
+                    elif table.bot_cpu > settings.bot_table_cpu_seconds:
+                        why = "a bot-only table past its CPU"
+                elif seated or any(s.controller == "human" for s in table.seats):
+                    table.active_at = now
+                elif now - table.active_at > settings.abandon_seconds:
+                    why = "abandoned: no human plays or is connected"
+                if why is not None:
+                    await self._end_unfinished(table, why)
+            if conns:
+                continue
+            idle = now - table.touched
+            if (table.status == "over" and idle > settings.finished_seconds) or (
+                    table.status == "waiting" and idle > settings.idle_seconds):
+                self._evict(table)
+
+    async def _end_unfinished(self, table: LiveTable, why: str) -> None:
+        async with self.lock(table.id):
+            if table.status != "playing":
+                return
+            try:
+                await self._commit(table, table.end_unfinished())
+            except ServerError:
+                return  # storage is down: the next sweep tries again
+            log.info("table %s ended unfinished: %s", table.id, why)
+            for conn in list(self.conns.get(table.id, ())):
+                conn.send(self.sync_text(table, conn.recipient))
+            self._broadcast_seats(table)
+
+    def _evict(self, table: LiveTable, release: bool = True) -> None:
+        """Drop a table from memory (storage keeps it; it loads again when asked for)."""
+        if self.tables.get(table.id) is not table:
+            return
+        del self.tables[table.id]
+        if self.cluster is not None and release:
+            self.cluster.release(table.id)
+        self.conns.pop(table.id, None)
+        lock = self._locks.get(table.id)
+        if lock is not None and not lock.locked():
+            del self._locks[table.id]
+        for seat in table.seats:
+            self._cancel_timer(table.id, seat.seat)
+            self._arrived.discard((table.id, seat.seat))
+        log.debug("table %s evicted from memory", table.id)
 
     # -- grace periods and bots ---------------------------------------------------
     def _cancel_timer(self, table_id: str, seat: int) -> None:
@@ -403,15 +681,20 @@ class Hub:
             self._take_over(table.id, seat, wait))
 
     async def _take_over(self, table_id: str, seat: int, wait: float) -> None:
-        await asyncio.sleep(wait)
+        while True:
+            await asyncio.sleep(wait)
+            table = self.tables.get(table_id)
+            if table is None or self.connected(table_id, seat):
+                break
+            try:
+                async with self.lock(table_id):
+                    if table.status == "playing" and table.seats[seat].controller == "human":
+                        log.info("table %s: a bot takes over seat %d", table_id, seat)
+                        await self._set_controller(table, seat, "bot")
+                break
+            except ServerError:  # storage is down: try again soon
+                wait = 1.0
         self._timers.pop((table_id, seat), None)
-        table = self.tables.get(table_id)
-        if table is None or self.connected(table_id, seat):
-            return
-        async with self.lock(table_id):
-            if table.status == "playing" and table.seats[seat].controller == "human":
-                log.info("table %s: a bot takes over seat %d", table_id, seat)
-                await self._set_controller(table, seat, "bot")
 
     def _schedule_bot(self, table: LiveTable) -> None:
         seat = table.to_move()
@@ -434,10 +717,13 @@ class Hub:
                 assert seen is not None
                 level = table.seats[seat].level or self.settings.takeover_level
                 version = table.version
-                text = await self._bots.choose(level, seen, self._rng.getrandbits(63))
+                text, cpu = await self._bots.choose(level, seen, self._rng.getrandbits(63))
+                table.bot_cpu += cpu
                 try:
                     await self.move(table, seat, text, version)
                 except ServerError as error:
+                    if error.code == "unavailable":
+                        return  # rescheduled once storage answers again (see _heal)
                     if error.code != "stale_version":
                         log.warning("table %s: bot move %r refused: %s", table.id, text,
                                     error.message)

@@ -160,10 +160,11 @@ BENCH_LIMITS = {"RUMMYKIT_HTTP_RATE_PER_SECOND": "100000", "RUMMYKIT_HTTP_RATE_B
                 "RUMMYKIT_TABLE_QUOTA": "100000", "RUMMYKIT_MAX_CONNECTIONS_PER_ADDRESS": "100000"}
 
 
-def start_server(database_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+def start_server(database_url: str, port: int, log: Path,
+                 extra: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     """``rummykit serve`` in a child process, once it answers."""
     env = {**os.environ, "RUMMYKIT_MAX_TURNS_PER_HAND": "200", "RUMMYKIT_GRACE_SECONDS": "600",
-           **BENCH_LIMITS}
+           **BENCH_LIMITS, **(extra or {})}
     with log.open("ab") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "rummykit.cli", "serve", "--host", "127.0.0.1", "--port",
@@ -254,7 +255,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="for the server started here (default: a fresh SQLite file)")
     parser.add_argument("--url", default=None, help="use a running server instead")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--cluster", type=int, default=0,
+                        help="cluster mode: this many serve processes on the PostgreSQL "
+                             "--database-url with Redis (see rummykit.server.benchcluster)")
+    parser.add_argument("--redis-url", default=None,
+                        help="cluster mode: Redis to use (default: a redis-server started here)")
+    parser.add_argument("--kill-at", type=float, default=None,
+                        help="cluster mode: SIGKILL the first process this many seconds in")
     args = parser.parse_args(argv)
+    if args.cluster:
+        from rummykit.server.benchcluster import run_cluster
+        return run_cluster(args)
     server = None
     folder = tempfile.mkdtemp(prefix="rummykit-bench-")
     base = args.url

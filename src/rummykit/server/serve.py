@@ -23,6 +23,9 @@ def serve(
     join: Annotated[float | None, typer.Option(
         help="Seconds a seat whose player has not connected yet waits before a bot plays "
              "it.")] = None,
+    redis_url: Annotated[str | None, typer.Option(
+        help="Redis URL (redis://host:6379/0): run as one of several processes on one "
+             "PostgreSQL database, as one server.")] = None,
 ) -> None:
     """Run the multiplayer server (HTTP and WebSocket); RUMMYKIT_* variables set defaults."""
     require("server", what="rummykit serve")
@@ -32,7 +35,7 @@ def serve(
     from rummykit.server.settings import Settings
 
     given = {"host": host, "port": port, "database_url": database_url, "grace_seconds": grace,
-             "join_seconds": join}
+             "join_seconds": join, "redis_url": redis_url}
     settings = Settings.model_validate({k: v for k, v in given.items() if v is not None})
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     config = uvicorn.Config(create_app(settings), host=settings.host, port=settings.port,

@@ -92,3 +92,23 @@ class Settings(BaseSettings):
     #: limited to ``replay_memory_mb`` (0: no limit)
     replay_processes: int = Field(default=1, ge=0, le=1)
     replay_memory_mb: int = Field(default=1024, ge=0)
+    #: seconds a table nobody is connected to stays in memory (and the lobby) while it
+    #: waits for players; it is loaded back from storage when asked for
+    idle_seconds: float = Field(default=600.0, ge=0)
+    #: seconds a finished table stays in memory and the lobby once nobody watches it
+    finished_seconds: float = Field(default=120.0, ge=0)
+    #: seconds a table plays on once no human plays or is connected to a seat (bots
+    #: playing every seat of an abandoned table); then it ends unfinished
+    abandon_seconds: float = Field(default=60.0, ge=0)
+    #: a table of bots only ends unfinished after this many seconds, or this much CPU
+    #: spent by its bots
+    bot_table_seconds: float = Field(default=1800.0, gt=0)
+    bot_table_cpu_seconds: float = Field(default=120.0, gt=0)
+    #: seconds between two sweeps for idle, finished and abandoned tables
+    sweep_seconds: float = Field(default=5.0, gt=0)
+    #: Redis URL (``redis://host:6379/0``): this process is one node of a cluster of
+    #: ``rummykit serve`` processes sharing one PostgreSQL database; unset: on its own
+    redis_url: str | None = None
+    #: seconds a node's lease on a table lasts unrenewed (how soon a dead node's tables
+    #: move to another node)
+    lease_seconds: float = Field(default=3.0, ge=0.5)

@@ -116,6 +116,12 @@ class Storage(Protocol):
     def load(self, table_id: str) -> StoredTable | None:
         """A table with its current match's events, or None."""
 
+    def exists(self, table_id: str) -> bool:
+        """Whether the table is stored."""
+
+    def playing(self) -> list[str]:
+        """Ids of the tables in play."""
+
     def find_token(self, token_hash: str) -> tuple[str, int] | None:
         """The table and seat of a token."""
 
@@ -159,11 +165,16 @@ def make_engine(url: str, sqlite_synchronous: str = "NORMAL") -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+#: the PostgreSQL advisory lock held while migrating
+MIGRATION_LOCK = 0x72756D6D79
+
 def migrate(engine: Engine) -> None:
     """Bring the schema up to date with the migrations shipped in the package."""
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":  # nodes starting together migrate once
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
@@ -272,6 +283,17 @@ class SqlStorage:
             rows = db.execute(select(schema.tables.c.id)
                               .where(schema.tables.c.status != "over")
                               .order_by(schema.tables.c.created))
+            return [r.id for r in rows]
+
+    def exists(self, table_id: str) -> bool:
+        with self.engine.connect() as db:
+            return db.execute(select(schema.tables.c.id)
+                              .where(schema.tables.c.id == table_id)).first() is not None
+
+    def playing(self) -> list[str]:
+        with self.engine.connect() as db:
+            rows = db.execute(select(schema.tables.c.id)
+                              .where(schema.tables.c.status == "playing"))
             return [r.id for r in rows]
 
     def load(self, table_id: str) -> StoredTable | None:

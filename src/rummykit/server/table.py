@@ -1,11 +1,17 @@
-"""A live table: seats, the match in play, its versioned events. No I/O here: the hub
-commits what this returns before anything is acknowledged or sent."""
+"""A live table: seats, the match in play, its versioned events. No I/O here.
+
+Every step (a move, a deal, a rematch) is made on a draft - a copy of the table - and
+returned as a :class:`Change`; the live table adopts the draft only once the hub has
+committed it, so a refused commit leaves the table, and everything read from it, on the
+committed state."""
 
 from __future__ import annotations
 
+import json
 import random
+import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rummykit.cards import format_card, parse_card
@@ -16,37 +22,55 @@ from rummykit.rules import Rules
 from rummykit.server.errors import ServerError, from_engine
 from rummykit.server.render import legal_out, match_out, view_out
 from rummykit.server.storage import EventRow, Finished, SeatResult, SeatRow, StoredTable, TableRow
-from rummykit.server.wire import EventOut, MatchOut
+from rummykit.server.wire import MatchOut, TableOut
 from rummykit.views import PlayerView, public_view, view
 
 SPECTATOR = -1
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
-    """A committed event as each viewer (a seat, or :data:`SPECTATOR`) receives it: its
-    JSON text, rendered once. Texts, not views, are kept, so the history holds few
-    objects for the garbage collector to walk."""
+    """A committed event as each viewer (a seat, or :data:`SPECTATOR`) receives it. The
+    views are taken when the event happens; each viewer's JSON text is rendered the first
+    time it is sent (most events reach only their seats, not a spectator) and the view is
+    then dropped, so the history holds few objects for the garbage collector to walk."""
 
-    version: int
-    texts: dict[int, str]
+    __slots__ = ("_head", "_texts", "_views", "version")
+
+    def __init__(self, version: int, head: str, views: dict[int, PlayerView]) -> None:
+        self.version = version
+        self._head = head
+        self._views = views
+        self._texts: dict[int, str] = {}
+
+    def text(self, recipient: int) -> str:
+        """The ``event`` message for ``recipient``."""
+        found = self._texts.get(recipient)
+        if found is None:
+            seen = self._views.pop(recipient)
+            found = self._texts[recipient] = (
+                f'{self._head},"view":{view_out(seen).model_dump_json()},'
+                f'"legal":{json.dumps(legal_out(seen), separators=(",", ":"))}}}')
+        return found
 
 
-def render_event(version: int, kind: str, seat: int | None, move: str | None,
-                 match: MatchOut, seen: PlayerView) -> str:
-    """The ``event`` message for the viewer of ``seen``."""
-    return EventOut(version=version, kind=kind,  # type: ignore[arg-type]
-                    seat=seat, move=move, match=match, view=view_out(seen),
-                    legal=legal_out(seen)).model_dump_json()
+def event_head(version: int, kind: str, seat: int | None, move: str | None,
+               match: MatchOut) -> str:
+    """The part of an ``event`` message every viewer shares (the fields before ``view``,
+    as :class:`EventOut` orders them)."""
+    return (f'{{"type":"event","version":{version},"kind":{json.dumps(kind)},'
+            f'"seat":{json.dumps(seat)},"move":{json.dumps(move)},'
+            f'"match":{match.model_dump_json()}')
 
 
 @dataclass(slots=True)
 class Change:
-    """What a step produced: events to commit (and the finished match, if it ended)."""
+    """What a step produced: events to commit (and the finished match, if it ended), and
+    the draft table they lead to (adopted once they are committed)."""
 
     rows: list[EventRow]
     events: list[Event]
     finished: Finished | None
+    draft: LiveTable | None = None
 
 
 def table_rules(name: str, options: dict[str, Any], max_turns: int) -> Rules:
@@ -74,6 +98,25 @@ class LiveTable:
         #: the current hand's moves: (version, seat, move in notation); public, since
         #: notation names no hidden card (``draw`` says nothing of the card drawn)
         self.hand_log: list[tuple[int, int, str]] = []
+        #: monotonic clock: loaded; last commit or (dis)connection; last human presence
+        self.loaded_at = self.touched = self.active_at = time.monotonic()
+        #: CPU seconds its bots have spent since it was loaded
+        self.bot_cpu = 0.0
+        #: a stand-in for a table another node owns: that node, and the table as it said
+        self.owner: str | None = None
+        self.remote_out: TableOut | None = None
+
+    @classmethod
+    def stub(cls, out: TableOut, owner: str) -> LiveTable:
+        """A stand-in for a table owned by node ``owner``, from what that node said:
+        requests on it are forwarded there."""
+        row = TableRow(out.id, out.rules, out.options, out.status,
+                       0 if out.match is None else out.match.number, out.version, None)
+        seats = [SeatRow(s.seat, s.kind, s.name, s.level, None, s.controller)
+                 for s in out.seats]
+        stub = cls(row, seats, Rules.from_options(out.rules, out.options), 1)
+        stub.owner, stub.remote_out = owner, out
+        return stub
 
     # -- facts --------------------------------------------------------------------
     @property
@@ -112,24 +155,58 @@ class LiveTable:
         state = self.match.state
         return public_view(state) if recipient == SPECTATOR else view(state, recipient)
 
-    # -- steps --------------------------------------------------------------------
+    # -- steps (each on a draft) -------------------------------------------------
+    def draft(self) -> LiveTable:
+        """A copy to make a step on: its own row, match and logs; seats and history shared
+        (seats change through their own commits, history only with adopted changes)."""
+        new = LiveTable.__new__(LiveTable)
+        new.row = replace(self.row)
+        new.seats = self.seats
+        new.rules = self.rules
+        new.match = None if self.match is None else self.match.copy()
+        new.history = self.history
+        new.rematch_votes = set(self.rematch_votes)
+        new._restocks_logged = self._restocks_logged
+        new.hand_log = self.hand_log[:]
+        return new
+
+    def adopt(self, change: Change) -> None:
+        """Take on a committed change's draft and keep its events for reconnects."""
+        draft = change.draft
+        if draft is not None and draft is not self:
+            self.row, self.match = draft.row, draft.match
+            self.rematch_votes = draft.rematch_votes
+            self._restocks_logged, self.hand_log = draft._restocks_logged, draft.hand_log
+        self.history.extend(change.events)
+
     def start_match(self) -> Change:
-        """Deal the first hand of a new match (the first, or a rematch)."""
+        """Deal the first hand of a new match (the first, or a rematch), on a draft."""
+        return self.draft()._start_match()
+
+    def rematch(self) -> Change:
+        """Start the next match at this table, on a draft."""
+        new = self.draft()
+        new.row.match_no += 1
+        return new._start_match()
+
+    def end_unfinished(self) -> Change:
+        """End the table with its match unfinished (no record, no statistics), on a
+        draft: it is over and no one moves any more."""
+        new = self.draft()
+        new.row.status = "over"
+        return Change([], [], None, new)
+
+    def _start_match(self) -> Change:
         names = [s.name or f"Seat {s.seat + 1}" for s in self.seats]
         seed = None if self.row.seed is None else self.row.seed + self.row.match_no
         self.match = Match(self.rules, names, seed=seed)
         self.row.status = "playing"
         self.rematch_votes.clear()
-        return self._deal_until_playing(Change([], [], None))
-
-    def rematch(self) -> Change:
-        """Start the next match at this table."""
-        self.row.match_no += 1
-        return self.start_match()
+        return self._deal_until_playing(Change([], [], None, self))
 
     def play(self, seat: int, text: str, version: int) -> Change:
-        """Make ``seat``'s move ``text`` made against ``version``; raises :class:`ServerError`
-        (state unchanged) when it is refused."""
+        """Make ``seat``'s move ``text`` made against ``version`` on a draft; raises
+        :class:`ServerError` (nothing changed) when it is refused."""
         if self.row.status == "waiting":
             raise ServerError("not_started", "the match has not started: seats are open")
         if self.row.status == "over" or self.match is None or self.match.state is None:
@@ -140,13 +217,15 @@ class LiveTable:
         if seat != self.match.state.to_move:
             raise ServerError("not_your_turn",
                               f"it is seat {self.match.state.to_move}'s turn, not seat {seat}'s")
+        new = self.draft()
+        assert new.match is not None
         try:
-            move = self.match.play(text)
+            move = new.match.play(text)
         except RummyError as error:
             raise from_engine(error) from None
-        change = Change([], [], None)
-        self._log(change, "move", seat, str(move), {"seat": seat, "move": str(move)})
-        return self._deal_until_playing(change)
+        change = Change([], [], None, new)
+        new._log(change, "move", seat, str(move), {"seat": seat, "move": str(move)})
+        return new._deal_until_playing(change)
 
     def _deal_until_playing(self, change: Change) -> Change:
         match = self.match
@@ -181,16 +260,10 @@ class LiveTable:
             self.hand_log = []
         elif seat is not None and move is not None:
             self.hand_log.append((version, seat, move))
-        out = match_out(match, self.row.match_no)
-        texts = {s: render_event(version, kind, seat, move, out, view(match.state, s))
-                 for s in range(match.num_players)}
-        texts[SPECTATOR] = render_event(version, kind, seat, move, out,
-                                        public_view(match.state))
-        change.events.append(Event(version, texts))
-
-    def remember(self, change: Change) -> None:
-        """Keep committed events for reconnects."""
-        self.history.extend(change.events)
+        views = {s: view(match.state, s) for s in range(match.num_players)}
+        views[SPECTATOR] = public_view(match.state)
+        head = event_head(version, kind, seat, move, match_out(match, self.row.match_no))
+        change.events.append(Event(version, head, views))
 
     def backlog(self, since: int) -> list[Event] | None:
         """The events after version ``since``, or None when they are no longer all kept."""
@@ -202,6 +275,14 @@ class LiveTable:
         if since + 1 < first:
             return None
         return [e for e in self.history if e.version > since]
+
+    def take_state(self, other: LiveTable) -> None:
+        """Become ``other`` (a fresh load of this table) in place: connections keep
+        their reference to this object."""
+        self.row, self.seats, self.match = other.row, other.seats, other.match
+        self.rematch_votes, self.hand_log = other.rematch_votes, other.hand_log
+        self._restocks_logged = other._restocks_logged
+        self.history.clear()
 
     # -- loading ------------------------------------------------------------------
     @classmethod

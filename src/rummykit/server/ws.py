@@ -48,8 +48,8 @@ MAX_QUEUE = 2000
 #: seconds a closing connection has to take the messages still queued for it
 FLUSH_SECONDS = 5.0
 #: close codes (RFC 6455): a normal close, a policy breach (the reason says which), a
-#: server failure
-NORMAL, POLICY, SERVER_ERROR = 1000, 1008, 1011
+#: server failure, the table served elsewhere now (the client reconnects)
+NORMAL, POLICY, SERVER_ERROR, MOVED = 1000, 1008, 1011, 1012
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +71,11 @@ class Connection:
         self.queue: asyncio.Queue[str | Close] = asyncio.Queue()
         self.closing = False
         self.writer = asyncio.create_task(self._write())
+
+    def drop(self) -> None:
+        """Close the connection (code 1012): the table is served elsewhere now and the
+        client reconnects."""
+        self.end(MOVED, "the table moved: reconnect")
 
     def send(self, text: str) -> None:
         """Queue one message; a client too far behind is cut off."""
@@ -224,7 +229,7 @@ async def handle(hub: Hub, conn: Connection, table: LiveTable | None,
     if isinstance(message, Ping):
         conn.send(Pong().model_dump_json())
     elif isinstance(message, SyncIn):
-        conn.send(hub.sync_text(table, seat))
+        await hub.resync(conn, table)
     elif seat == SPECTATOR:
         raise ServerError("spectator", "spectators cannot play")
     elif isinstance(message, MoveIn):

@@ -1,0 +1,291 @@
+"""Cluster mode of the load benchmark: ``--cluster N`` serve processes on one PostgreSQL
+database with Redis, tables created round-robin across them and each table's two seats
+connected to different processes; ``--kill-at S`` SIGKILLs the first process S seconds
+in. Clients of a lost connection reconnect to a surviving process with the last version
+they saw and play on. At the end the event log is read back from PostgreSQL and every
+acknowledged move is looked up: lost (missing or different) and duplicated (a version
+acknowledged twice, a gap in a table's versions) moves are counted; the resume time is,
+per table cut off by the kill, the time from the kill to its first acknowledged move
+after it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy import create_engine, text
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from rummykit.server.loadbench import choose, cpu_seconds, free_port, start_server
+
+
+@dataclass
+class Counts:
+    """What the clients saw."""
+
+    errors: list[str] = field(default_factory=list)
+    trips: list[tuple[float, float]] = field(default_factory=list)  # (at, seconds)
+    acked: list[tuple[str, int, str]] = field(default_factory=list)  # table, version, move
+    started: set[tuple[str, int]] = field(default_factory=set)
+    completed: set[tuple[str, int]] = field(default_factory=set)
+    cut: set[str] = field(default_factory=set)  # tables whose clients lost a connection
+    resumed: dict[str, float] = field(default_factory=dict)  # table: first ack after kill
+    reconnects: int = 0
+    refusals: dict[str, int] = field(default_factory=dict)  # error code: how many
+
+
+@dataclass
+class Clock:
+    """The kill, once it happened."""
+
+    killed_at: float | None = None
+    dead: set[int] = field(default_factory=set)
+
+
+async def seat_client(urls: list[str], node: int, table: str, token: str, stop_at: float,
+                      drain_until: float, think: float, counts: Counts, clock: Clock) -> None:
+    """Play one seat; on a lost connection, reconnect to a live node and play on."""
+    pause = random.Random(token)
+    version: int | None = None
+    over = False
+    while time.monotonic() < drain_until:
+        try:
+            async with connect(urls[node], max_size=2**22, open_timeout=10) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token,
+                                          "version": version}))
+                if version is not None:
+                    await ws.send(json.dumps({"type": "sync"}))
+                done, version, over = await _play(ws, table, stop_at, drain_until, think,
+                                                  pause, counts, clock, version, over)
+                if done:
+                    return
+        except (ConnectionClosed, OSError, InvalidStatus, TimeoutError):
+            pass
+        if time.monotonic() >= stop_at and over:
+            return
+        if clock.killed_at is not None:
+            counts.cut.add(table)
+        counts.reconnects += 1
+        alive = [i for i in range(len(urls)) if i not in clock.dead and i != node]
+        node = random.choice(alive or [node])
+        await asyncio.sleep(0.05)
+
+
+async def _play(ws: Any, table: str, stop_at: float, drain_until: float, think: float,
+                pause: random.Random, counts: Counts, clock: Clock, version: int | None,
+                over: bool) -> tuple[bool, int | None, bool]:
+    ack = 0
+    welcomed = False
+    sent: tuple[float, str] | None = None
+    latest: dict[str, Any] | None = None
+    while True:
+        if time.monotonic() >= drain_until:
+            return True, version, over
+        wait = max(stop_at - time.monotonic(), 0) + 8.0
+        try:
+            raw = await asyncio.wait_for(ws.recv(), wait)
+        except TimeoutError:
+            if sent is not None:
+                counts.errors.append(f"{table}: no reply to a move within 8 s")
+            return True, version, over
+        message = json.loads(raw)
+        kind = message["type"]
+        if kind == "ack" and sent is not None:
+            now = time.perf_counter()
+            counts.trips.append((now, now - sent[0]))
+            counts.acked.append((table, message["version"], sent[1]))
+            if clock.killed_at is not None and table in counts.cut \
+                    and table not in counts.resumed:
+                counts.resumed[table] = time.monotonic() - clock.killed_at
+            sent = None
+        elif kind == "welcome":
+            welcomed = True
+        elif kind == "error":
+            counts.refusals[message["code"]] = counts.refusals.get(message["code"], 0) + 1
+            if not welcomed:  # the hello was refused (the table is changing hands)
+                return False, version, over
+            if message["code"] not in ("stale_version", "unavailable"):
+                counts.errors.append(f"{message['code']}: {message['message']}")
+            elif sent is not None:  # the table moved or storage failed: start again from
+                await ws.send(json.dumps({"type": "sync"}))  # what it holds now
+            sent = None
+        elif kind in ("event", "sync"):
+            version = message["version"]
+            latest = message
+            match = message["match"] if kind == "event" else message["table"]["match"]
+            if match:
+                counts.started.add((table, match["number"]))
+                over = bool(match["over"])
+                if over:
+                    counts.completed.add((table, match["number"]))
+                    if time.monotonic() < stop_at:
+                        await ws.send(json.dumps({"type": "rematch"}))
+        if time.monotonic() >= stop_at and sent is None and over:
+            return True, version, over
+        if latest is not None and latest["legal"] and sent is None \
+                and latest["version"] == version:
+            move = choose(latest["legal"], latest["view"])
+            mean = think if time.monotonic() < stop_at else min(think, 0.06)
+            if mean > 0:
+                await asyncio.sleep(mean * pause.uniform(0.5, 1.5))
+            ack += 1
+            sent = (time.perf_counter(), move)
+            await ws.send(json.dumps({"type": "move", "move": move, "version": version,
+                                      "ack": ack}))
+            latest = None
+
+
+async def play(bases: list[str], tables: int, duration: float, think: float, drain: float,
+               target: int, kill_at: float | None,
+               processes: list[subprocess.Popen[bytes]]) -> tuple[Counts, Clock, float]:
+    """Create the tables across the nodes and play them (killing the first node)."""
+    counts, clock = Counts(), Clock()
+    urls = [b.replace("http", "ws", 1) + "/ws" for b in bases]
+    body = {"rules": "basic", "options": {"target_score": target},
+            "seats": [{"kind": "human", "name": "North"}, {"kind": "human", "name": "South"}]}
+    limits = httpx.Limits(max_connections=20)
+    async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+        created = await asyncio.gather(*(http.post(f"{bases[i % len(bases)]}/api/tables",
+                                                   json=body) for i in range(tables)))
+    seats = []
+    for i, reply in enumerate(created):
+        data = reply.json()
+        for k, token in enumerate(data["tokens"]):
+            seats.append((data["table"]["id"], token["token"], (i + k) % len(bases)))
+    started = time.monotonic()
+    stop_at = started + duration
+
+    async def killer() -> None:
+        if kill_at is None:
+            return
+        await asyncio.sleep(kill_at)
+        processes[0].send_signal(signal.SIGKILL)
+        clock.killed_at = time.monotonic()
+        clock.dead.add(0)
+
+    results = await asyncio.gather(
+        killer(), *(seat_client(urls, node, table, token, stop_at, stop_at + drain, think,
+                                counts, clock) for table, token, node in seats),
+        return_exceptions=True)
+    counts.errors += [repr(r) for r in results if isinstance(r, BaseException)]
+    return counts, clock, started
+
+
+def audit(database_url: str, counts: Counts) -> dict[str, int]:
+    """Look every acknowledged move up in the stored event log."""
+    engine = create_engine(database_url)
+    with engine.connect() as db:
+        rows = db.execute(text("SELECT table_id, version, kind, data FROM events"))
+        stored: dict[tuple[str, int], str | None] = {}
+        versions: dict[str, list[int]] = {}
+        ours = {t for t, _ in counts.started}
+        for table_id, version, kind, data in rows:
+            if table_id not in ours:
+                continue
+            stored[table_id, version] = json.loads(data)["move"] if kind == "move" else None
+            versions.setdefault(table_id, []).append(version)
+        records = db.execute(text("SELECT table_id, match_no FROM matches")).all()
+    engine.dispose()
+    seen: set[tuple[str, int]] = set()
+    lost = duplicated = 0
+    for table, version, move in counts.acked:
+        if (table, version) in seen:
+            duplicated += 1
+        seen.add((table, version))
+        if stored.get((table, version)) != move:
+            lost += 1
+    gaps = sum(1 for vs in versions.values() if sorted(vs) != list(range(1, len(vs) + 1)))
+    done = {(t, n) for t, n in records if t in ours}
+    return {"acked_moves": len(counts.acked), "lost_moves": lost,
+            "duplicated_moves": duplicated + gaps,
+            "matches_stored": len(counts.completed & done)}
+
+
+def run_cluster(args: argparse.Namespace) -> int:
+    """``make bench-server ARGS="--cluster 2 --database-url postgresql+psycopg://...
+    --kill-at 20"``: start the nodes (and Redis unless given), play, audit, report."""
+    database_url = args.database_url
+    if not database_url or not database_url.startswith("postgresql"):
+        raise SystemExit("--cluster needs --database-url postgresql+psycopg://...")
+    folder = Path(tempfile.mkdtemp(prefix="rummykit-cluster-"))
+    redis: subprocess.Popen[bytes] | None = None
+    redis_url = args.redis_url
+    if redis_url is None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise SystemExit("--cluster needs --redis-url or redis-server on the PATH")
+        port = free_port()
+        redis = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1",
+                                  "--save", "", "--appendonly", "no", "--dir", str(folder)],
+                                 stdout=subprocess.DEVNULL)
+        redis_url = f"redis://127.0.0.1:{port}/0"
+        time.sleep(0.5)
+    ports = [free_port() for _ in range(args.cluster)]
+    extra = {"RUMMYKIT_REDIS_URL": redis_url, "RUMMYKIT_LEASE_SECONDS": "2"}
+    processes = [start_server(database_url, p, folder / f"node{i}.log", extra)
+                 for i, p in enumerate(ports)]
+    bases = [f"http://127.0.0.1:{p}" for p in ports]
+    try:
+        cpu_before = [cpu_seconds(p.pid) for p in processes]
+        counts, _, started = asyncio.run(play(bases, args.tables, args.duration,
+                                                  args.think, args.drain, args.target,
+                                                  args.kill_at, processes))
+        cpu_after = [cpu_seconds(p.pid) for p in processes]
+        elapsed = time.monotonic() - started
+        figures = audit(database_url, counts)
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.send_signal(signal.SIGINT)
+        for process in processes:
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        if redis is not None:
+            redis.terminate()
+            redis.wait(timeout=10)
+    trips = sorted(t for _, t in counts.trips)
+    resumes = sorted(counts.resumed.values())
+
+    def pct(values: list[float], q: float, scale: float = 1000) -> float:
+        return round(scale * values[min(len(values) - 1, int(q * len(values)))], 2) \
+            if values else 0.0
+
+    survivors_cpu = sum(a - b for a, b in zip(cpu_after, cpu_before, strict=True)
+                        if a is not None and b is not None)
+    report = {
+        "processes": args.cluster, "tables": args.tables, "connections": 2 * args.tables,
+        "seconds": round(elapsed, 1), "think_seconds": args.think,
+        "killed_at_seconds": args.kill_at, "reconnects": counts.reconnects,
+        "round_trip_ms": {"p50": pct(trips, 0.5), "p90": pct(trips, 0.9),
+                          "p99": pct(trips, 0.99), "max": pct(trips, 1.0)},
+        "errors": len(counts.errors), "error_samples": counts.errors[:5],
+        "refusals": counts.refusals,
+        "matches_started": len(counts.started), "matches_completed": len(counts.completed),
+        **figures,
+        "tables_cut_by_the_kill": len(counts.cut), "tables_resumed": len(counts.resumed),
+        "resume_seconds": {"p50": pct(resumes, 0.5, 1), "p99": pct(resumes, 0.99, 1),
+                           "max": pct(resumes, 1.0, 1)},
+        "surviving_servers_cpu_ms_per_move": round(
+            1000 * survivors_cpu / max(figures["acked_moves"], 1), 2),
+        "logs": str(folder),
+    }
+    print(json.dumps(report, indent=2))
+    complete = report["matches_started"] == report["matches_completed"] == report[
+        "matches_stored"]
+    clean = not (report["errors"] or figures["lost_moves"] or figures["duplicated_moves"])
+    return 0 if clean and complete and len(counts.resumed) == len(counts.cut) else 1
