@@ -154,6 +154,20 @@ def test_end_of_input_exits_cleanly(tmp_path: Path) -> None:
         assert json.loads(path.read_text(encoding="utf-8"))["format"] == "rummykit/1"
 
 
+def test_a_discard_that_meets_the_turn_limit_is_not_going_out() -> None:
+    """The bot's discard ends the hand by the turn limit (aborted): the log must not say
+    that the bot went out (it did once, because any ended hand was read as going out)."""
+    run = subprocess.run(
+        [sys.executable, "-m", "rummykit.cli", "play", "--players", "2", "--bots", "greedy",
+         "--seed", "3", "--plain", "--option", "max_turns_per_hand=1"],
+        input="quit\ny\nquit\ny\n", capture_output=True, text=True, timeout=TIMEOUT,
+        check=False,
+    )
+    assert "aborted (turn limit reached)" in run.stdout, run.stdout
+    discard = next(line for line in run.stdout.splitlines() if line.startswith("Bob: discard"))
+    assert "goes out" not in discard
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -248,7 +248,8 @@ class PlaySession:
         if isinstance(move, Swap):
             return (f"{move}  (took the joker; meld {move.target} is now "
                     f"{after.table[move.target - 1]})")
-        if isinstance(move, Discard) and after.result is not None:
+        if isinstance(move, Discard) and after.result is not None \
+                and after.result.winner == before.to_move:
             return f"{move}  (goes out)"
         return str(move)
 
