@@ -102,7 +102,7 @@ bench-server: setup
 	@$(UV_RUN) python -m rummykit.server.loadbench $(ARGS)
 
 # The documentation site (MkDocs, Material, mkdocstrings) into build/docs, warnings as
-# errors; the knob page is generated from rummykit.rules (docs/hooks/knob_reference.py).
+# errors; the knob page is generated from rummykit.core.rules (docs/hooks/knob_reference.py).
 .PHONY: docs
 docs: setup
 	$(UV_RUN) mkdocs build --strict

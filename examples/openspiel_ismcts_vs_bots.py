@@ -39,7 +39,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 from rummykit.bots import make_bot
 from rummykit.bots.playout import play_out
 from rummykit.rl import openspiel_game
-from rummykit.views import view
+from rummykit.core.views import view
 
 
 class GreedyPlayout(mcts.Evaluator):  # type: ignore[misc]

@@ -14,7 +14,7 @@ HAND_RE = re.compile(r"Your hand: ([A-Z0-9 ]*)\r?\n")
 
 
 def spawn(*args: str) -> pexpect.spawn:
-    child = pexpect.spawn(sys.executable, ["-m", "rummykit.cli", "play", "--plain", *args],
+    child = pexpect.spawn(sys.executable, ["-m", "rummykit.cli.main", "play", "--plain", *args],
                           encoding="utf-8", timeout=TIMEOUT, dimensions=(50, 200))
     child.delaybeforesend = None
     child.expect("Type 'help'")

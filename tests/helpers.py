@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from rummykit.cards import parse_card, parse_cards
-from rummykit.engine import HandState
-from rummykit.errors import RummyError
-from rummykit.melds import JOKER_AS, TableMeld, make_meld
-from rummykit.rules import Rules
+from rummykit.core.cards import parse_card, parse_cards
+from rummykit.core.engine import HandState
+from rummykit.core.errors import RummyError
+from rummykit.core.melds import JOKER_AS, TableMeld, make_meld
+from rummykit.core.rules import Rules
 
 
 def snapshot(state: HandState) -> tuple[object, ...]:

@@ -12,15 +12,15 @@ from typing import Any
 
 import pytest
 
-from rummykit import record
 from rummykit.agents import AgentError, SubprocessAgent
 from rummykit.agents.play import play_match
 from rummykit.agents.protocol import PROTOCOL, hand_over_message, turn_message
 from rummykit.bots import make_bot
-from rummykit.engine import HandState
-from rummykit.match import Match
-from rummykit.rules import Rules
-from rummykit.views import resample, view
+from rummykit.core import record
+from rummykit.core.engine import HandState
+from rummykit.core.match import Match
+from rummykit.core.rules import Rules
+from rummykit.core.views import resample, view
 
 ROOT = Path(__file__).resolve().parents[1]
 RANDOM_AGENT = [sys.executable, str(ROOT / "examples" / "agents" / "random_agent.py")]

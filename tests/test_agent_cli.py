@@ -9,18 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from rummykit import record
 from rummykit.arena.play import play_game
 from rummykit.arena.schedule import schedule
-from rummykit.cli_arena import lineup
-from rummykit.rules import Rules
+from rummykit.cli.arena import lineup
+from rummykit.core import record
+from rummykit.core.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 AGENT = f"{sys.executable} {ROOT / 'examples' / 'agents' / 'random_agent.py'}"
 
 
 def rummykit(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "rummykit.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "rummykit.cli.main", *args], capture_output=True,
                           text=True, timeout=120, cwd=ROOT)
 
 

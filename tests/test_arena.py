@@ -12,20 +12,20 @@ from typing import Any
 
 import pytest
 
-from rummykit import record
 from rummykit.arena.play import GameResult, play_game, seat_names
 from rummykit.arena.ratings import rate, seat_ranks
 from rummykit.arena.schedule import hand_deck, rounded_games, schedule, seat_bots
 from rummykit.arena.stats import interval, percentile, summarize, tally, wilson
-from rummykit.match import Match
-from rummykit.rules import Rules
+from rummykit.core import record
+from rummykit.core.match import Match
+from rummykit.core.rules import Rules
 
 TIMEOUT = 600  # a fresh Ray install compiles its modules on first use
 RULES = Rules.from_options("basic", {"max_turns_per_hand": 2000})
 
 
 def rummykit(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "rummykit.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "rummykit.cli.main", *args], capture_output=True,
                           text=True, timeout=TIMEOUT, check=False)
 
 

@@ -16,8 +16,8 @@ from typer.testing import CliRunner, Result
 from rummykit.arena import ArenaConfig
 from rummykit.arena.journal import KIND, VERSION, encode, load
 from rummykit.arena.tournament import play_all
-from rummykit.cli import app
-from rummykit.rules import Rules
+from rummykit.cli.main import app
+from rummykit.core.rules import Rules
 from test_arena import without_timings
 
 RUN = ("--bots", "greedy,random", "--games", "6", "--seed", "3")
@@ -184,7 +184,7 @@ def test_a_real_process_stopped_with_ctrl_c_resumes(tmp_path: Path) -> None:
     games = 60
     args = ("--bots", "greedy,random", "--games", str(games), "--seed", "9")
     journal = tmp_path / "run.jsonl"
-    command = [sys.executable, "-m", "rummykit.cli", "arena", "--no-progress", *args,
+    command = [sys.executable, "-m", "rummykit.cli.main", "arena", "--no-progress", *args,
                "--journal", str(journal)]
     # a job started in the background by a shell inherits SIGINT ignored; Ctrl-C is the point
     def ctrl_c_stops() -> None:

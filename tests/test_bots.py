@@ -10,12 +10,12 @@ import pytest
 from rummykit.bots import LEVELS, make_bot
 from rummykit.bots.expert import Budget, ExpertBot, holds_for_rummy
 from rummykit.bots.inference import inference_weights
-from rummykit.cards import parse_card, parse_cards
-from rummykit.engine import HandState
-from rummykit.match import Match
-from rummykit.moves import Discard, Draw, Meld
-from rummykit.rules import Rules
-from rummykit.views import resample, view
+from rummykit.core.cards import parse_card, parse_cards
+from rummykit.core.engine import HandState
+from rummykit.core.match import Match
+from rummykit.core.moves import Discard, Draw, Meld
+from rummykit.core.rules import Rules
+from rummykit.core.views import resample, view
 
 CASES = [("basic", 2), ("basic", 4), ("basic", 6), ("traditional", 2), ("traditional", 3),
          ("traditional", 4), ("contract", 3), ("contract", 5)]
@@ -153,7 +153,7 @@ def test_tripwire_search_bot_beats_random() -> None:
 
 def test_sampled_worlds_rarely_give_an_opponent_a_meld_it_would_have_played() -> None:
     from rummykit.bots.expert import _sample_world
-    from rummykit.melds import tables_for
+    from rummykit.core.melds import tables_for
 
     rules = _rules("basic")
     state = HandState.deal(rules, 2, dealer=0, rng=random.Random(12))

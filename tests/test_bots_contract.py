@@ -10,16 +10,16 @@ from collections import Counter
 
 import pytest
 
-from rummykit import handset, hints
-from rummykit.bots import GreedyBot, RandomBot, contract_playout, make_bot
+from rummykit.bots import GreedyBot, RandomBot, contract_playout, hints, make_bot
 from rummykit.bots.greedy_contract import choose_contract, progress
-from rummykit.cards import JOKER, parse_cards
-from rummykit.engine import HandState
-from rummykit.match import Match
-from rummykit.melds import JOKER_AS
-from rummykit.moves import Discard, LayOff, Meld, Move, Swap, Take
-from rummykit.rules import BASIC, CONTRACT, Rules
-from rummykit.views import resample, view
+from rummykit.core import handset
+from rummykit.core.cards import JOKER, parse_cards
+from rummykit.core.engine import HandState
+from rummykit.core.match import Match
+from rummykit.core.melds import JOKER_AS
+from rummykit.core.moves import Discard, LayOff, Meld, Move, Swap, Take
+from rummykit.core.rules import BASIC, CONTRACT, Rules
+from rummykit.core.views import resample, view
 
 RULES = dataclasses.replace(CONTRACT, max_turns_per_hand=100)
 

@@ -13,9 +13,9 @@ import pexpect
 import pytest
 
 from cli_helpers import PROMPT, TIMEOUT, command, legal_moves, shown_hand, spawn
-from rummykit.cards import card_points, parse_card
-from rummykit.cli_play import PlaySession, contract_words
-from rummykit.rules import CONTRACT, Rules
+from rummykit.cli.play import PlaySession, contract_words
+from rummykit.core.cards import card_points, parse_card
+from rummykit.core.rules import CONTRACT, Rules
 
 NEXT = "Press Enter to deal the next hand"
 
@@ -119,7 +119,7 @@ def test_a_contract_deal_is_played_through(tmp_path: Path) -> None:
     data = json.loads(path.read_text(encoding="utf-8"))
     assert (data["format"], data["rules"]) == ("rummykit/1", "contract")
     replayed = subprocess.run(
-        [sys.executable, "-m", "rummykit.cli", "replay", str(path), "--json", "--check"],
+        [sys.executable, "-m", "rummykit.cli.main", "replay", str(path), "--json", "--check"],
         capture_output=True, text=True, timeout=TIMEOUT, check=False,
     )
     assert replayed.returncode == 0, replayed.stdout
@@ -127,7 +127,7 @@ def test_a_contract_deal_is_played_through(tmp_path: Path) -> None:
     assert body["hands"][0]["result"] in ("win", "draw", "aborted")  # draw: blocked (§4.8.1)
     assert body["hands"][1]["result"] == "unfinished"
     readable = subprocess.run(
-        [sys.executable, "-m", "rummykit.cli", "replay", str(path)],
+        [sys.executable, "-m", "rummykit.cli.main", "replay", str(path)],
         capture_output=True, text=True, timeout=TIMEOUT, check=False,
     )
     assert readable.returncode == 0, readable.stdout
@@ -141,7 +141,7 @@ def test_a_contract_deal_is_played_through(tmp_path: Path) -> None:
 @pytest.mark.parametrize("players", [3, 5])
 def test_simulate_contract_json(players: int) -> None:
     run = subprocess.run(
-        [sys.executable, "-m", "rummykit.cli", "simulate", "--rules", "contract",
+        [sys.executable, "-m", "rummykit.cli.main", "simulate", "--rules", "contract",
          "--players", str(players), "--bots", "random", "--games", "1", "--seed", "4",
          "--option", "max_turns_per_hand=30", "--json", "--no-progress"],
         capture_output=True, text=True, timeout=TIMEOUT, check=False,

@@ -15,11 +15,11 @@ from typer.testing import CliRunner
 
 from cli_helpers import PROMPT, TIMEOUT, command, legal_moves, shown_hand, spawn
 from rummykit.bots import make_bot
-from rummykit.cards import card_points, parse_card
-from rummykit.cli import app
-from rummykit.cli_play import PlaySession
-from rummykit.rules import Rules
-from rummykit.views import view
+from rummykit.cli.main import app
+from rummykit.cli.play import PlaySession
+from rummykit.core.cards import card_points, parse_card
+from rummykit.core.rules import Rules
+from rummykit.core.views import view
 
 
 def first_prompt(child: pexpect.spawn) -> str:
@@ -64,7 +64,7 @@ def test_whole_hand_is_played_to_its_end(tmp_path: Path) -> None:
     assert re.search(r"Scores: Ann \d+, Bob \d+", account)
     assert f"Saved the match record to {path}" in account
     replayed = subprocess.run(
-        [sys.executable, "-m", "rummykit.cli", "replay", str(path), "--json", "--check"],
+        [sys.executable, "-m", "rummykit.cli.main", "replay", str(path), "--json", "--check"],
         capture_output=True, text=True, timeout=TIMEOUT, check=False,
     )
     assert replayed.returncode == 0, replayed.stdout
@@ -144,7 +144,7 @@ def test_quit_saves_a_record(tmp_path: Path) -> None:
 def test_end_of_input_exits_cleanly(tmp_path: Path) -> None:
     path = tmp_path / "eof.rummy.json"
     run = subprocess.run(
-        [sys.executable, "-m", "rummykit.cli", "play", "--seed", "1", "--save", str(path)],
+        [sys.executable, "-m", "rummykit.cli.main", "play", "--seed", "1", "--save", str(path)],
         input="draw\n", capture_output=True, text=True, timeout=TIMEOUT, check=False,
     )
     assert run.returncode == 0, run.stderr
@@ -158,7 +158,7 @@ def test_a_discard_that_meets_the_turn_limit_is_not_going_out() -> None:
     """The bot's discard ends the hand by the turn limit (aborted): the log must not say
     that the bot went out (it did once, because any ended hand was read as going out)."""
     run = subprocess.run(
-        [sys.executable, "-m", "rummykit.cli", "play", "--players", "2", "--bots", "greedy",
+        [sys.executable, "-m", "rummykit.cli.main", "play", "--players", "2", "--bots", "greedy",
          "--seed", "3", "--plain", "--option", "max_turns_per_hand=1"],
         input="quit\ny\nquit\ny\n", capture_output=True, text=True, timeout=TIMEOUT,
         check=False,
@@ -191,7 +191,7 @@ def test_bad_arguments_exit_2(args: list[str], message: str) -> None:
 
 def test_bad_arguments_in_a_real_process() -> None:
     run = subprocess.run(
-        [sys.executable, "-m", "rummykit.cli", "play", "--option", "ace_mode=sideways"],
+        [sys.executable, "-m", "rummykit.cli.main", "play", "--option", "ace_mode=sideways"],
         input="", capture_output=True, text=True, timeout=TIMEOUT, check=False,
     )
     assert (run.returncode, run.stdout) == (2, "")

@@ -7,10 +7,10 @@ import re
 from typer.testing import CliRunner
 
 from cli_helpers import PROMPT, command, legal_moves, shown_hand, spawn
-from rummykit.cli import app
-from rummykit.cli_play import PlaySession
-from rummykit.hints import HINT_LEVELS
-from rummykit.rules import BASIC
+from rummykit.bots.hints import HINT_LEVELS
+from rummykit.cli.main import app
+from rummykit.cli.play import PlaySession
+from rummykit.core.rules import BASIC
 
 
 def test_hint_advises_and_the_game_goes_on() -> None:

@@ -11,16 +11,16 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from rummykit.cards import cards_of, format_card
-from rummykit.cli import app
-from rummykit.match import Match
-from rummykit.rules import Rules
+from rummykit.cli.main import app
+from rummykit.core.cards import cards_of, format_card
+from rummykit.core.match import Match
+from rummykit.core.rules import Rules
 
 TIMEOUT = 120
 
 
 def rummykit(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "rummykit.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "rummykit.cli.main", *args], capture_output=True,
                           text=True, timeout=TIMEOUT, check=False)
 
 
@@ -129,7 +129,7 @@ def test_replay_of_a_missing_file(tmp_path: Path) -> None:
 
 
 def test_replay_prints_the_account(tmp_path: Path) -> None:
-    from rummykit.record import dump, record_of
+    from rummykit.core.record import dump, record_of
 
     match = Match(Rules.from_options("basic"), ["Ann", "Bob"], seed=3)
     state = match.start_hand()

@@ -15,9 +15,9 @@ import pytest
 
 from helpers import cards_in_play, snapshot
 from rummykit.bots import make_bot
-from rummykit.engine import HandState
-from rummykit.rules import BASIC, TRADITIONAL, Rules
-from rummykit.views import resample, view
+from rummykit.core.engine import HandState
+from rummykit.core.rules import BASIC, TRADITIONAL, Rules
+from rummykit.core.views import resample, view
 
 PACK = list(range(52))
 

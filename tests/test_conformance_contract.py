@@ -30,17 +30,17 @@ from typing import Any
 import pytest
 
 from helpers import deep_snapshot
-from rummykit import handset
 from rummykit.bots import make_bot
-from rummykit.cards import JOKER, standard_pack
-from rummykit.engine import HandState
-from rummykit.errors import RummyError
-from rummykit.match import Match
-from rummykit.melds import JOKER_AS, hand_card
-from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
-from rummykit.record import dumps, loads, record_of, replay
-from rummykit.rules import CONTRACT, Rules
-from rummykit.views import resample, view
+from rummykit.core import handset
+from rummykit.core.cards import JOKER, standard_pack
+from rummykit.core.engine import HandState
+from rummykit.core.errors import RummyError
+from rummykit.core.match import Match
+from rummykit.core.melds import JOKER_AS, hand_card
+from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
+from rummykit.core.record import dumps, loads, record_of, replay
+from rummykit.core.rules import CONTRACT, Rules
+from rummykit.core.views import resample, view
 
 MAX_TURNS = 150
 WRONG_SAMPLE = 30  # wrong moves tried per deep position

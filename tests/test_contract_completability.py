@@ -18,12 +18,13 @@ import random
 
 import pytest
 
-from rummykit import contract_complete, contract_play
-from rummykit.cards import JOKER, NUM_RANKS
-from rummykit.engine import HandState
-from rummykit.melds import JOKER_AS, TableMeld, make_meld, position_card
-from rummykit.moves import Discard, Draw, LayOff, Move, Swap, Take
-from rummykit.rules import CONTRACT, Rules
+from rummykit.core.cards import JOKER, NUM_RANKS
+from rummykit.core.engine import HandState
+from rummykit.core.melds import JOKER_AS, TableMeld, make_meld, position_card
+from rummykit.core.moves import Discard, Draw, LayOff, Move, Swap, Take
+from rummykit.core.rules import CONTRACT, Rules
+from rummykit.variants.contract import complete as contract_complete
+from rummykit.variants.contract import play as contract_play
 
 POSITIONS = int(os.environ.get("RUMMYKIT_ORACLE_POSITIONS", "2000"))
 

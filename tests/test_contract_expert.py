@@ -10,10 +10,10 @@ import pytest
 from rummykit.bots import contract_shape
 from rummykit.bots.expert import ExpertBot
 from rummykit.bots.greedy_contract import choose_contract
-from rummykit.cards import parse_cards
-from rummykit.engine import HandState
-from rummykit.rules import CONTRACT
-from rummykit.views import resample, view
+from rummykit.core.cards import parse_cards
+from rummykit.core.engine import HandState
+from rummykit.core.rules import CONTRACT
+from rummykit.core.views import resample, view
 
 RULES = dataclasses.replace(CONTRACT, max_turns_per_hand=160)
 

@@ -14,8 +14,10 @@ from functools import cache
 import pytest
 
 from helpers import placed
-from rummykit.cards import JOKER, NUM_RANKS, card_points, parse_card, parse_cards
-from rummykit.contract_melds import (
+from rummykit.core.cards import JOKER, NUM_RANKS, card_points, parse_card, parse_cards
+from rummykit.core.melds import JOKER_AS, RUN, SET, TableMeld, format_placed, make_meld
+from rummykit.core.rules import CONTRACT, Rules
+from rummykit.variants.contract.melds import (
     Way,
     can_make,
     can_make_containing,
@@ -26,8 +28,6 @@ from rummykit.contract_melds import (
     uses_every_card,
     ways_to_go_down,
 )
-from rummykit.melds import JOKER_AS, RUN, SET, TableMeld, format_placed, make_meld
-from rummykit.rules import CONTRACT, Rules
 
 LOW = dataclasses.replace(CONTRACT, ace_mode="low")
 SAME_SUITS = dataclasses.replace(CONTRACT, contract_runs_distinct_suits=False)

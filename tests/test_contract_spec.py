@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 
 from helpers import card, cards
-from rummykit import closed_table
-from rummykit.engine import HandState
-from rummykit.errors import RecordError
-from rummykit.match import Match
-from rummykit.outcome import HandResult
-from rummykit.record import dumps, loads, match_result, record_of, replay
-from rummykit.rules import BASIC, CONTRACT, TRADITIONAL, Rules
+from rummykit.core import closed_table
+from rummykit.core.engine import HandState
+from rummykit.core.errors import RecordError
+from rummykit.core.match import Match
+from rummykit.core.outcome import HandResult
+from rummykit.core.record import dumps, loads, match_result, record_of, replay
+from rummykit.core.rules import BASIC, CONTRACT, TRADITIONAL, Rules
 from test_rules_contract import agree, build, play, refused, seat_hands, table_text
 
 SIX_FULL_SETS = [(f"C{r} D{r} H{r} S{r}", i % 3) for i, r in enumerate("234567")]

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from rummykit import RummyError, knobs
-from rummykit.rule_options import APPLICABLE
-from rummykit.rules import PRESETS, Rules
+from rummykit import RummyError
+from rummykit.core import knobs
+from rummykit.core.rule_options import APPLICABLE
+from rummykit.core.rules import PRESETS, Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 # [text](target), ![alt](target), [label]: target, <scheme:...>
@@ -78,7 +79,7 @@ def test_every_knob_has_a_meaning_and_every_meaning_a_knob() -> None:
 
 def test_a_knob_without_a_meaning_stops_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delitem(knobs.MEANINGS, "joker_swap")
-    with pytest.raises(RummyError, match=r"knobs without a meaning in rummykit/knobs\.py: "
+    with pytest.raises(RummyError, match=r"knobs without a meaning in rummykit/core/knobs\.py: "
                                          r"joker_swap"):
         knobs.reference()
 

@@ -8,12 +8,12 @@ import random
 import pytest
 
 from helpers import snapshot
-from rummykit.cards import parse_cards
-from rummykit.engine import HandState
-from rummykit.errors import AmbiguousMoveError, IllegalMoveError, RummyError
-from rummykit.melds import groups_in
-from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Take
-from rummykit.rules import BASIC, TRADITIONAL, Rules
+from rummykit.core.cards import parse_cards
+from rummykit.core.engine import HandState
+from rummykit.core.errors import AmbiguousMoveError, IllegalMoveError, RummyError
+from rummykit.core.melds import groups_in
+from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Take
+from rummykit.core.rules import BASIC, TRADITIONAL, Rules
 
 HIGH = dataclasses.replace(BASIC, ace_mode="high_or_low")
 

@@ -15,12 +15,12 @@ from rummykit.bots.greedy import GreedyBot
 from rummykit.bots.inference import inference_weights
 from rummykit.bots.judge import judge_for, per_rules
 from rummykit.bots.playout import greedy_move
-from rummykit.cards import ALL_NATURALS, mask_of
-from rummykit.engine import HandState
-from rummykit.melds import RULES_BY_ID, tables_for
-from rummykit.moves import Discard, Move
-from rummykit.rules import Rules
-from rummykit.views import PlayerView, view
+from rummykit.core.cards import ALL_NATURALS, mask_of
+from rummykit.core.engine import HandState
+from rummykit.core.melds import RULES_BY_ID, tables_for
+from rummykit.core.moves import Discard, Move
+from rummykit.core.rules import Rules
+from rummykit.core.views import PlayerView, view
 
 CASES = [("basic", 2, {}), ("traditional", 3, {}), ("basic", 4, {"must_discard_to_go_out": True}),
          ("basic", 3, {"ace_mode": "high_or_low"}), ("traditional", 2, {"max_melds_per_turn": 1})]

@@ -48,15 +48,15 @@ from hypothesis.stateful import (
 )
 
 from helpers import cards_in_play, deep_snapshot
-from rummykit.cards import JOKER, RANKS, SUITS, format_card, parse_card, parse_cards
-from rummykit.engine import HandState
-from rummykit.errors import NotationError, RecordError, RummyError
-from rummykit.melds import JOKER_AS
-from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take, parse_move
-from rummykit.record import from_json, replay, replay_text
-from rummykit.replay_cmd import run
-from rummykit.rules import PRESETS, Rules
-from rummykit.views import resample, view
+from rummykit.cli.replay import run
+from rummykit.core.cards import JOKER, RANKS, SUITS, format_card, parse_card, parse_cards
+from rummykit.core.engine import HandState
+from rummykit.core.errors import NotationError, RecordError, RummyError
+from rummykit.core.melds import JOKER_AS
+from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take, parse_move
+from rummykit.core.record import from_json, replay, replay_text
+from rummykit.core.rules import PRESETS, Rules
+from rummykit.core.views import resample, view
 
 Json = Any
 GOLDEN = Path(__file__).parent / "data" / "golden"
@@ -924,7 +924,7 @@ def input_lines(seed: int) -> list[str]:
 def test_terminal_game_survives_random_lines(seed: int) -> None:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     done = subprocess.run(
-        [sys.executable, "-m", "rummykit.cli", "play", "--seed", str(seed), "--players", "2",
+        [sys.executable, "-m", "rummykit.cli.main", "play", "--seed", str(seed), "--players", "2",
          "-o", "target_score=5000"],  # the match outlasts the lines: they end with quit
         input="\n".join(input_lines(seed)) + "\n", capture_output=True, encoding="utf-8",
         errors="replace", timeout=120, check=False, env=env,

@@ -11,15 +11,15 @@ import pytest
 from typer.testing import CliRunner
 
 from rummykit.bots import make_bot
-from rummykit.cards import format_cards, parse_card, parse_cards
-from rummykit.cli import app
-from rummykit.cli_hint import locate, read
-from rummykit.engine import HandState
-from rummykit.hints import Shape, shape
-from rummykit.match import Match
-from rummykit.record import dump, dumps, record_of
-from rummykit.rules import BASIC, CONTRACT, Rules, find_rules
-from rummykit.views import view
+from rummykit.bots.hints import Shape, shape
+from rummykit.cli.hint import locate, read
+from rummykit.cli.main import app
+from rummykit.core.cards import format_cards, parse_card, parse_cards
+from rummykit.core.engine import HandState
+from rummykit.core.match import Match
+from rummykit.core.record import dump, dumps, record_of
+from rummykit.core.rules import BASIC, CONTRACT, Rules, find_rules
+from rummykit.core.views import view
 
 LEVEL = "medium"  # the fastest search level keeps these tests quick
 

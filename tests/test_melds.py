@@ -9,8 +9,8 @@ from functools import cache
 
 import pytest
 
-from rummykit.cards import card_points, mask_of, parse_cards
-from rummykit.melds import (
+from rummykit.core.cards import card_points, mask_of, parse_cards
+from rummykit.core.melds import (
     RUN,
     SET,
     TableMeld,
@@ -21,7 +21,7 @@ from rummykit.melds import (
     min_deadwood,
     tables_for,
 )
-from rummykit.rules import BASIC, Rules
+from rummykit.core.rules import BASIC, Rules
 
 HIGH = dataclasses.replace(BASIC, ace_mode="high_or_low")
 LONG = dataclasses.replace(BASIC, run_min_length=4)

@@ -28,7 +28,7 @@ def without(modules: list[str], code: str) -> subprocess.CompletedProcess[str]:
 
 def cli(modules: list[str], *args: str) -> subprocess.CompletedProcess[str]:
     return without(modules, f"sys.argv = ['rummykit', *{list(args)!r}]\n"
-                            "from rummykit.cli import main\nmain()")
+                            "from rummykit.cli.main import main\nmain()")
 
 
 def test_the_version_has_one_source_and_the_command_prints_it() -> None:
@@ -87,7 +87,7 @@ def test_the_environments_name_their_extra() -> None:
 def test_the_core_and_the_command_import_no_optional_package() -> None:
     heavy = ["numpy", "matplotlib", "openskill", "ray", "textual", "fastapi", "sqlalchemy",
              "gymnasium", "pettingzoo", "pyspiel", "uvicorn"]
-    done = without([], "import rummykit, rummykit.bots, rummykit.record, rummykit.cli\n"
+    done = without([], "import rummykit, rummykit.bots, rummykit.core.record, rummykit.cli.main\n"
                        f"print(sorted(set({heavy!r}) & set(sys.modules)))")
     assert done.returncode == 0 and done.stdout == "[]\n", done.stderr
 
@@ -97,7 +97,7 @@ def test_play_in_a_terminal_without_the_tui_extra_names_it_and_plays_in_lines() 
 
     code = ("import sys\nsys.modules['textual'] = None\n"
             "sys.argv = ['rummykit', 'play', '--seed', '3', '--bots', 'greedy']\n"
-            "from rummykit.cli import main\nmain()")
+            "from rummykit.cli.main import main\nmain()")
     child = pexpect.spawn(sys.executable, ["-c", code], encoding="utf-8", timeout=60,
                           cwd=str(ROOT), dimensions=(50, 200))
     child.expect_exact("needs the 'tui' extra, pip install 'rummykit[tui]': playing in line "

@@ -29,12 +29,12 @@ import pytest
 
 from helpers import deep_snapshot as snapshot
 from helpers import perft, perft_through
-from rummykit.cards import format_card, parse_card, parse_cards
-from rummykit.engine import HandState
-from rummykit.errors import RummyError
-from rummykit.melds import TableMeld, make_meld
-from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Take
-from rummykit.rules import BASIC, TRADITIONAL, Rules
+from rummykit.core.cards import format_card, parse_card, parse_cards
+from rummykit.core.engine import HandState
+from rummykit.core.errors import RummyError
+from rummykit.core.melds import TableMeld, make_meld
+from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Take
+from rummykit.core.rules import BASIC, TRADITIONAL, Rules
 
 HIGH = dataclasses.replace(BASIC, ace_mode="high_or_low")
 RULES = {"basic": BASIC, "high": HIGH, "traditional": TRADITIONAL}

@@ -22,12 +22,12 @@ from collections.abc import Callable
 import pytest
 
 from helpers import deep_snapshot, perft, perft_through
-from rummykit import handset
-from rummykit.cards import JOKER, format_card, parse_card, parse_cards
-from rummykit.engine import HandState
-from rummykit.melds import JOKER_AS, TableMeld, make_meld
-from rummykit.moves import Discard, LayOff, Meld, Move, Swap, Take, parse_placed
-from rummykit.rules import CONTRACT
+from rummykit.core import handset
+from rummykit.core.cards import JOKER, format_card, parse_card, parse_cards
+from rummykit.core.engine import HandState
+from rummykit.core.melds import JOKER_AS, TableMeld, make_meld
+from rummykit.core.moves import Discard, LayOff, Meld, Move, Swap, Take, parse_placed
+from rummykit.core.rules import CONTRACT
 
 RULES = dataclasses.replace(CONTRACT, max_turns_per_hand=400)
 

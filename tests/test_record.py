@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from rummykit.bots import make_bot
-from rummykit.cards import format_card, parse_card, standard_pack
-from rummykit.errors import RecordError
-from rummykit.match import Match
-from rummykit.record import (
+from rummykit.core.cards import format_card, parse_card, standard_pack
+from rummykit.core.errors import RecordError
+from rummykit.core.match import Match
+from rummykit.core.record import (
     FORMAT,
     Deal,
     HandRecord,
@@ -30,8 +30,8 @@ from rummykit.record import (
     replay,
     to_json,
 )
-from rummykit.rules import BASIC, CONTRACT, Rules
-from rummykit.views import view
+from rummykit.core.rules import BASIC, CONTRACT, Rules
+from rummykit.core.views import view
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 

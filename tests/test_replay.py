@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from rummykit.record import from_json, replay, replay_text
-from rummykit.replay_cmd import run
+from rummykit.cli.replay import run
+from rummykit.core.record import from_json, replay, replay_text
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 NAMES = sorted(p.name.removesuffix(".rummy.json") for p in GOLDEN.glob("*.rummy.json"))

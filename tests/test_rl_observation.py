@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from rummykit import BASIC, CONTRACT, HandState, parse_cards, view
-from rummykit.cards import format_card
+from rummykit.core.cards import format_card
 from rummykit.rl.observation import Observation
 
 BASIC_2P = [

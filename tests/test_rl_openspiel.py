@@ -10,9 +10,9 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
+from rummykit.core.views import view
 from rummykit.rl import openspiel_game
 from rummykit.rl.actions import ActionSpace
-from rummykit.views import view
 
 SETUPS = {"basic": 2, "traditional": 3, "contract": 3}
 

@@ -15,14 +15,14 @@ from collections.abc import Sequence
 import pytest
 
 from helpers import assert_rejected, card, cards, legal_texts, played, position
-from rummykit.cards import format_card, format_cards
-from rummykit.engine import HandState
-from rummykit.errors import IllegalMoveError, NotationError, RecordError
-from rummykit.match import Match
-from rummykit.melds import TableMeld, make_meld
-from rummykit.moves import Discard, Draw, LayOff, Meld, Take, parse_move
-from rummykit.outcome import HandResult
-from rummykit.rules import BASIC, Rules
+from rummykit.core.cards import format_card, format_cards
+from rummykit.core.engine import HandState
+from rummykit.core.errors import IllegalMoveError, NotationError, RecordError
+from rummykit.core.match import Match
+from rummykit.core.melds import TableMeld, make_meld
+from rummykit.core.moves import Discard, Draw, LayOff, Meld, Take, parse_move
+from rummykit.core.outcome import HandResult
+from rummykit.core.rules import BASIC, Rules
 
 HIGH = dataclasses.replace(BASIC, ace_mode="high_or_low")
 MUST_DISCARD = dataclasses.replace(BASIC, must_discard_to_go_out=True)

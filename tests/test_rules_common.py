@@ -18,20 +18,20 @@ import pytest
 
 from helpers import assert_rejected, cards, legal_texts, played, position
 from helpers import deep_snapshot as snapshot
-from rummykit.cards import JOKER, card_points, format_card, parse_card
-from rummykit.engine import HandState
-from rummykit.errors import (
+from rummykit.core.cards import JOKER, card_points, format_card, parse_card
+from rummykit.core.engine import HandState
+from rummykit.core.errors import (
     AmbiguousMoveError,
     IllegalMoveError,
     NotationError,
     RecordError,
     RummyError,
 )
-from rummykit.match import Match
-from rummykit.melds import TableMeld, make_meld
-from rummykit.moves import Draw, LayOff, Take, parse_move
-from rummykit.outcome import HandResult
-from rummykit.rules import BASIC, CONTRACT, TRADITIONAL, Rules
+from rummykit.core.match import Match
+from rummykit.core.melds import TableMeld, make_meld
+from rummykit.core.moves import Draw, LayOff, Take, parse_move
+from rummykit.core.outcome import HandResult
+from rummykit.core.rules import BASIC, CONTRACT, TRADITIONAL, Rules
 
 HIGH = dataclasses.replace(BASIC, ace_mode="high_or_low")
 SHUFFLE_ALL = Rules.from_options("basic", {"stock_rebuild": "shuffle_all"})
@@ -472,7 +472,7 @@ def test_5_1_partial_maps_override_only_given_keys() -> None:
 
 def test_5_1_later_options_layer_on_earlier() -> None:
     first = Rules.from_options("basic", {"hand_size": {"2": 8}})
-    from rummykit.rule_options import apply_options
+    from rummykit.core.rule_options import apply_options
 
     second = apply_options(first, {"hand_size": {"3": 5}})
     assert [second.hand_size_for(n) for n in (2, 3, 4)] == [8, 5, 7]

@@ -22,15 +22,15 @@ from collections.abc import Iterable, Sequence
 import pytest
 
 from helpers import card, cards, deep_snapshot, placed
-from rummykit import handset
-from rummykit.cards import JOKER, standard_pack
-from rummykit.engine import HandState
-from rummykit.errors import AmbiguousMoveError, IllegalMoveError, RecordError, RummyError
-from rummykit.match import Match
-from rummykit.melds import JOKER_AS, RUN, TableMeld, format_placed, make_meld
-from rummykit.moves import Meld, Move, parse_move
-from rummykit.outcome import HandResult
-from rummykit.rules import BASIC, CONTRACT, Rules
+from rummykit.core import handset
+from rummykit.core.cards import JOKER, standard_pack
+from rummykit.core.engine import HandState
+from rummykit.core.errors import AmbiguousMoveError, IllegalMoveError, RecordError, RummyError
+from rummykit.core.match import Match
+from rummykit.core.melds import JOKER_AS, RUN, TableMeld, format_placed, make_meld
+from rummykit.core.moves import Meld, Move, parse_move
+from rummykit.core.outcome import HandResult
+from rummykit.core.rules import BASIC, CONTRACT, Rules
 
 DISCARD_OK = dataclasses.replace(CONTRACT, final_deal_rule="all_at_once_discard_ok")
 RUNS_OF_FOUR = Rules.from_options("contract", {"run_min_length": 4})

@@ -13,13 +13,13 @@ from collections.abc import Sequence
 import pytest
 
 from helpers import assert_rejected, cards, played, position
-from rummykit.cards import format_card, parse_card
-from rummykit.engine import HandState
-from rummykit.errors import IllegalMoveError, RecordError
-from rummykit.match import Match
-from rummykit.melds import make_meld
-from rummykit.outcome import HandResult
-from rummykit.rules import TRADITIONAL, Rules
+from rummykit.core.cards import format_card, parse_card
+from rummykit.core.engine import HandState
+from rummykit.core.errors import IllegalMoveError, RecordError
+from rummykit.core.match import Match
+from rummykit.core.melds import make_meld
+from rummykit.core.outcome import HandResult
+from rummykit.core.rules import TRADITIONAL, Rules
 
 TRAD = TRADITIONAL
 CONTINUE = Rules.from_options("traditional", {"draw_ends_match": False})

@@ -18,7 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from rummykit.record import loads, match_result, replay
+from rummykit.core.record import loads, match_result, replay
 from rummykit.server.errors import ServerError
 from rummykit.server.hub import Hub
 from rummykit.server.wire import HintOut

@@ -161,7 +161,7 @@ def check_record(node: Node, table_id: str, tmp_path: Path) -> list[str]:
     checked = subprocess.run([*command(), "replay", "--check", str(path)],
                              capture_output=True, text=True, check=False)
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    from rummykit.record import loads
+    from rummykit.core.record import loads
     return [m for h in loads(text.text).hands for m in h.moves]
 
 

@@ -17,7 +17,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from rummykit.record import loads, replay
+from rummykit.core.record import loads, replay
 from rummykit.server.loadbench import free_port
 from test_server_support import Player, choose, humans, play_out
 
@@ -42,7 +42,7 @@ class RealSocket:
 
 def command() -> list[str]:
     script = Path(sys.executable).parent / "rummykit"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "rummykit.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "rummykit.cli.main"]
 
 
 def start(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:

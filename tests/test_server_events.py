@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 
+from rummykit.core.views import public_view, view
 from rummykit.server.render import legal_out, match_out, view_out
 from rummykit.server.storage import SeatRow, TableRow
 from rummykit.server.table import SPECTATOR, LiveTable, table_rules
 from rummykit.server.wire import EventOut
-from rummykit.views import public_view, view
 
 
 def test_each_viewer_gets_its_own_valid_event() -> None:

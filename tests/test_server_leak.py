@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from rummykit import handset
-from rummykit.cards import format_card
-from rummykit.match import Match
-from rummykit.melds import format_placed
+from rummykit.core import handset
+from rummykit.core.cards import format_card
+from rummykit.core.match import Match
+from rummykit.core.melds import format_placed
+from rummykit.core.views import PlayerView, public_view, view
 from rummykit.server.render import legal_out, view_out
 from rummykit.server.table import table_rules
-from rummykit.views import PlayerView, public_view, view
 from test_server_support import Player, create, humans, play_out, running, settings_for
 
 CARD = re.compile(r"\b(?:JK(?:=[CDHS][2-9TJQKA])?|[CDHS][2-9TJQKA])\b")

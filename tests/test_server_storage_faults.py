@@ -20,9 +20,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
-from rummykit.match import Match
-from rummykit.record import loads, replay
-from rummykit.rules import Rules
+from rummykit.core.match import Match
+from rummykit.core.record import loads, replay
+from rummykit.core.rules import Rules
 from test_server_support import (
     POSTGRES_URL,
     Player,

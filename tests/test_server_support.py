@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from starlette.testclient import WebSocketTestSession
 
-from rummykit.cards import parse_card, rank_of
+from rummykit.core.cards import parse_card, rank_of
 from rummykit.server.app import create_app
 from rummykit.server.loadbench import partners
 from rummykit.server.settings import Settings

@@ -10,12 +10,12 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
-from rummykit.cards import card_points, format_card, rank_of
-from rummykit.engine import DRAW_PHASE
-from rummykit.faces import card_face
-from rummykit.moves import Discard, LayOff, Meld, Take
-from rummykit.record import replay_file
-from rummykit.rules import BASIC, CONTRACT, TRADITIONAL, Rules
+from rummykit.core.cards import card_points, format_card, rank_of
+from rummykit.core.engine import DRAW_PHASE
+from rummykit.core.moves import Discard, LayOff, Meld, Take
+from rummykit.core.record import replay_file
+from rummykit.core.rules import BASIC, CONTRACT, TRADITIONAL, Rules
+from rummykit.display.faces import card_face
 from rummykit.tui import RummyApp, Setup
 from rummykit.tui.screens.dialogs import ConfirmScreen, PathScreen, TextScreen
 from rummykit.tui.screens.help import HelpScreen

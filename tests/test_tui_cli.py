@@ -13,7 +13,7 @@ TIMEOUT = 60
 
 def test_play_in_a_terminal_opens_the_table_and_saves_on_quit(tmp_path: Path) -> None:
     path = tmp_path / "quit.rummy.json"
-    child = pexpect.spawn(sys.executable, ["-m", "rummykit.cli", "play", "--seed", "3",
+    child = pexpect.spawn(sys.executable, ["-m", "rummykit.cli.main", "play", "--seed", "3",
                                            "--bots", "greedy", "--name", "Ann",
                                            "--save", str(path)],
                           encoding="utf-8", timeout=TIMEOUT, dimensions=(36, 120))

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from rummykit.cards import JOKER, format_card, parse_card
-from rummykit.cli_play import PlaySession
-from rummykit.errors import NotationError
-from rummykit.faces import card_face, faces_in, typed_card, typed_move
-from rummykit.melds import JOKER_AS
-from rummykit.moves import Discard, LayOff, Meld, parse_move
-from rummykit.rules import BASIC
+from rummykit.cli.play import PlaySession
+from rummykit.core.cards import JOKER, format_card, parse_card
+from rummykit.core.errors import NotationError
+from rummykit.core.melds import JOKER_AS
+from rummykit.core.moves import Discard, LayOff, Meld, parse_move
+from rummykit.core.rules import BASIC
+from rummykit.display.faces import card_face, faces_in, typed_card, typed_move
 
 NATURALS = range(52)
 

@@ -12,10 +12,10 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Button, Input
 
-from rummykit.cards import card_points, format_card, parse_cards
-from rummykit.faces import card_face
-from rummykit.moves import Discard, Draw, LayOff, Meld, Move
-from rummykit.rules import BASIC, CONTRACT, TRADITIONAL
+from rummykit.core.cards import card_points, format_card, parse_cards
+from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move
+from rummykit.core.rules import BASIC, CONTRACT, TRADITIONAL
+from rummykit.display.faces import card_face
 from rummykit.tui import RummyApp, Setup
 from rummykit.tui.actions import keyed, label
 from rummykit.tui.game import Game

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from rummykit.cards import card_points
-from rummykit.moves import Discard
-from rummykit.rules import BASIC, CONTRACT
+from rummykit.core.cards import card_points
+from rummykit.core.moves import Discard
+from rummykit.core.rules import BASIC, CONTRACT
 from rummykit.tui import RummyApp, Setup
 from test_tui_support import SIZE, check_snapshot, click_card, screen_text, settle, table
 

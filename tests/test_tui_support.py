@@ -9,7 +9,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from rummykit.cards import Card
+from rummykit.core.cards import Card
 from rummykit.tui import RummyApp
 from rummykit.tui.screens.table import TableScreen
 from rummykit.tui.widgets import HandView

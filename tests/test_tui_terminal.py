@@ -99,7 +99,7 @@ def terminal_for(tmp_path: Path) -> Iterator[Opener]:
         name = f"rummykit-test-{os.getpid()}-{tmp_path.name}-{len(opened)}"
         command = ["env", "-u", "COLUMNS", "-u", "LINES", f"HOME={tmp_path}", "TERM=xterm-256color",
                    sys.executable, "-m",
-                   "rummykit.cli", "play", *args]
+                   "rummykit.cli.main", "play", *args]
         opened.append(Terminal(name, size, command))
         return opened[-1]
 

@@ -8,9 +8,9 @@ import random
 import pytest
 
 from rummykit.bots import make_bot
-from rummykit.engine import HandState
-from rummykit.rules import BASIC, TRADITIONAL
-from rummykit.views import PlayerView, resample, view
+from rummykit.core.engine import HandState
+from rummykit.core.rules import BASIC, TRADITIONAL
+from rummykit.core.views import PlayerView, resample, view
 
 
 def _positions(count: int, seed: int) -> list[HandState]:
@@ -71,7 +71,7 @@ def test_bot_choice_depends_only_on_the_view(name: str) -> None:
 
 
 def test_greedy_takes_the_discard_only_to_complete_a_meld() -> None:
-    from rummykit.cards import parse_cards
+    from rummykit.core.cards import parse_cards
 
     hand = parse_cards("H7 H8 C2 D4 S9 SK CQ")
     state = HandState.from_deal(TRADITIONAL, 1, [hand, parse_cards("C3 C4 C5 D6 D7 D8 DA")],

@@ -3,7 +3,7 @@
 Docstrings hold plain doctest blocks (``>>>`` lines and their output, ended by a blank
 line), which Markdown would otherwise read as text (an output like ``['draw', 'take']``
 looks like a link): each block is wrapped in a ``pycon`` code fence. Sphinx-style roles
-(``:class:`~rummykit.views.PlayerView```) become code spans of the name.
+(``:class:`~rummykit.core.views.PlayerView```) become code spans of the name.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ ROLE = re.compile(r":[a-z]+:`(~?)([^`]+)`")
 def plain_roles(text: str) -> str:
     """Sphinx roles as code spans (``~`` keeps the last part of the name only).
 
-    >>> plain_roles("a :class:`~rummykit.views.PlayerView` and :func:`rummykit.view`")
+    >>> plain_roles("a :class:`~rummykit.core.views.PlayerView` and :func:`rummykit.view`")
     'a `PlayerView` and `rummykit.view`'
     """
     return ROLE.sub(lambda m: f"`{m[2].rsplit('.', 1)[-1] if m[1] else m[2]}`", text)

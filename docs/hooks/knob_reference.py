@@ -1,8 +1,8 @@
-"""MkDocs hook: put the knob reference, made from rummykit.rules, into rules/options.md.
+"""MkDocs hook: put the knob reference, made from rummykit.core.rules, into rules/options.md.
 
 The page holds the marker ``<!-- knob-reference -->``; this hook replaces it with
-``rummykit.knobs.markdown()`` at build time, so the reference is never a hand-kept copy. A
-missing marker, or a knob without a meaning in rummykit/knobs.py, fails the build.
+``rummykit.core.knobs.markdown()`` at build time, so the reference is never a hand-kept copy. A
+missing marker, or a knob without a meaning in rummykit/core/knobs.py, fails the build.
 """
 
 from __future__ import annotations
@@ -19,6 +19,6 @@ def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
         return markdown
     if MARKER not in markdown:
         raise ValueError(f"{PAGE} lacks the marker {MARKER}")
-    from rummykit.knobs import markdown as knob_markdown
+    from rummykit.core.knobs import markdown as knob_markdown
 
     return markdown.replace(MARKER, knob_markdown())

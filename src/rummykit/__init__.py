@@ -9,21 +9,21 @@ Draw()
 11
 """
 
-from rummykit.cards import Card, format_card, format_cards, parse_card, parse_cards
-from rummykit.engine import HandState
-from rummykit.errors import (
+from rummykit.core.cards import Card, format_card, format_cards, parse_card, parse_cards
+from rummykit.core.engine import HandState
+from rummykit.core.errors import (
     AmbiguousMoveError,
     IllegalMoveError,
     NotationError,
     RecordError,
     RummyError,
 )
-from rummykit.match import Match, SeatResult
-from rummykit.melds import best_arrangement, make_meld, min_deadwood
-from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take, parse_move
-from rummykit.outcome import HandResult
-from rummykit.rules import BASIC, CONTRACT, TRADITIONAL, Rules, find_rules
-from rummykit.views import PlayerView, resample, view
+from rummykit.core.match import Match, SeatResult
+from rummykit.core.melds import best_arrangement, make_meld, min_deadwood
+from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take, parse_move
+from rummykit.core.outcome import HandResult
+from rummykit.core.rules import BASIC, CONTRACT, TRADITIONAL, Rules, find_rules
+from rummykit.core.views import PlayerView, resample, view
 
 __version__ = "0.1.0"
 

@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from rummykit.bots import make_bot
-from rummykit.cards import format_card, parse_cards, standard_pack
-from rummykit.errors import RecordError, RummyError
-from rummykit.match import Match
-from rummykit.record import dumps, from_json, record_of, replay_text, to_json
-from rummykit.rules import Rules
-from rummykit.views import view
+from rummykit.core.cards import format_card, parse_cards, standard_pack
+from rummykit.core.errors import RecordError, RummyError
+from rummykit.core.match import Match
+from rummykit.core.record import dumps, from_json, record_of, replay_text, to_json
+from rummykit.core.rules import Rules
+from rummykit.core.views import view
 
 GOLDEN = Path(__file__).parent / "golden"
 MAX_MOVES_PER_HAND = 600  # a seed whose hand goes on longer is skipped (bots can cycle)

@@ -7,10 +7,10 @@ from collections.abc import Callable, Sequence
 
 from rummykit.agents.seating import close_players, notify_hand_over
 from rummykit.bots import Bot
-from rummykit.errors import RummyError
-from rummykit.match import Match
-from rummykit.rules import Rules
-from rummykit.views import view
+from rummykit.core.errors import RummyError
+from rummykit.core.match import Match
+from rummykit.core.rules import Rules
+from rummykit.core.views import view
 
 MAX_HANDS = 10_000
 

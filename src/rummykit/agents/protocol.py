@@ -1,13 +1,13 @@
 """The wire messages of the JSON agent protocol ``rummykit-agent/2`` (docs/agents.md).
 
 One JSON object per line each way. Everything an agent learns about a hand comes from
-:func:`view_json`, built from the seat's :class:`~rummykit.views.PlayerView` only, so an
+:func:`view_json`, built from the seat's :class:`~rummykit.core.views.PlayerView` only, so an
 agent sees exactly what a bot sees. Cards and moves are in the notation of FORMATS.md.
 
 >>> import random
->>> from rummykit.engine import HandState
->>> from rummykit.rules import BASIC
->>> from rummykit.views import view
+>>> from rummykit.core.engine import HandState
+>>> from rummykit.core.rules import BASIC
+>>> from rummykit.core.views import view
 >>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(4))
 >>> message = turn_message(1, view(state, 1))
 >>> message["type"], message["legal"], len(message["view"]["hand"])
@@ -31,10 +31,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rummykit import handset
-from rummykit.cards import ALL_NATURALS, JOKER, cards_of, format_card, format_cards
-from rummykit.melds import format_placed
-from rummykit.views import PlayerView
+from rummykit.core import handset
+from rummykit.core.cards import ALL_NATURALS, JOKER, cards_of, format_card, format_cards
+from rummykit.core.melds import format_placed
+from rummykit.core.views import PlayerView
 
 PROTOCOL = "rummykit-agent/2"
 MAX_LINE = 1 << 20  # bytes of one answer line

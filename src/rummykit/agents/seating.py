@@ -16,9 +16,9 @@ from collections.abc import Sequence
 
 from rummykit.agents.subprocess_agent import SubprocessAgent
 from rummykit.bots import Bot, make_bot
-from rummykit.engine import HandState
-from rummykit.errors import RummyError
-from rummykit.views import view
+from rummykit.core.engine import HandState
+from rummykit.core.errors import RummyError
+from rummykit.core.views import view
 
 AGENT_PREFIX = "agent:"
 

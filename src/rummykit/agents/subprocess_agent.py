@@ -34,9 +34,9 @@ from typing import IO
 
 from rummykit.agents import protocol
 from rummykit.bots import make_bot
-from rummykit.errors import RummyError
-from rummykit.moves import Move
-from rummykit.views import PlayerView, resample
+from rummykit.core.errors import RummyError
+from rummykit.core.moves import Move
+from rummykit.core.views import PlayerView, resample
 
 FORFEIT = "forfeit"
 _EOF = b""

@@ -8,7 +8,7 @@ clear error instead of spoiling the results. An external agent that cannot start
 why, and the statistics leave it out.
 
 >>> from rummykit.arena.schedule import schedule
->>> from rummykit.rules import Rules
+>>> from rummykit.core.rules import Rules
 >>> rules = Rules.from_options("basic", {"max_turns_per_hand": 2000})
 >>> result = play_game(rules, schedule(["greedy", "random"], 2, 2, seed=3)[1])
 >>> result.bots, len(result.hand_scores) == result.hands, len(result.winners) <= 2
@@ -21,14 +21,14 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rummykit import record
 from rummykit.agents import AgentError, close_players, make_player, notify_hand_over
 from rummykit.arena.schedule import GameSpec, bot_rng, hand_deck
-from rummykit.errors import RummyError
-from rummykit.match import Match
-from rummykit.outcome import ABORTED, DRAW
-from rummykit.rules import Rules
-from rummykit.views import view
+from rummykit.core import record
+from rummykit.core.errors import RummyError
+from rummykit.core.match import Match
+from rummykit.core.outcome import ABORTED, DRAW
+from rummykit.core.rules import Rules
+from rummykit.core.views import view
 
 MAX_HANDS = 10_000  # a match whose hands all abort would never end
 

@@ -19,8 +19,8 @@ from functools import partial
 
 from rummykit.arena.play import GameResult, play_chunk, play_game
 from rummykit.arena.schedule import GameSpec
-from rummykit.errors import RummyError
-from rummykit.rules import Rules
+from rummykit.core.errors import RummyError
+from rummykit.core.rules import Rules
 
 Advance = Callable[[int], None]
 BACKENDS = ("local", "ray")

@@ -23,8 +23,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rummykit.cards import Card, standard_pack
-from rummykit.rules import Rules
+from rummykit.core.cards import Card, standard_pack
+from rummykit.core.rules import Rules
 
 
 def derive(*parts: object) -> int:

@@ -24,7 +24,7 @@ from rummykit.arena.play import GameResult
 from rummykit.arena.ratings import rate
 from rummykit.arena.schedule import GameSpec, rounded_games, schedule, seat_bots
 from rummykit.arena.stats import summarize, tally
-from rummykit.rules import Rules
+from rummykit.core.rules import Rules
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ The positions come from seeded random 4-player contract playouts at the default 
 (every deal; players prefer melds, lay-offs, swaps and digs, so many are down): each time
 a swap is possible, the position right after it is kept, and at every draw step the
 position after a dig at a random depth. Each decision,
-:func:`rummykit.contract_complete.finishable` on a fresh copy, is timed once; the figures
+:func:`rummykit.variants.contract.complete.finishable` on a fresh copy, is timed once; the figures
 are the median and the worst time.
 """
 
@@ -15,12 +15,12 @@ import random
 import statistics
 import time
 
-from rummykit import contract_complete
 from rummykit.benchmark.report import OURS, Measure
 from rummykit.benchmark.timing import Config
-from rummykit.engine import HandState
-from rummykit.moves import LayOff, Meld, Move, Swap, Take
-from rummykit.rules import CONTRACT, Rules
+from rummykit.core.engine import HandState
+from rummykit.core.moves import LayOff, Meld, Move, Swap, Take
+from rummykit.core.rules import CONTRACT, Rules
+from rummykit.variants.contract import complete as contract_complete
 
 PLAYERS = 4
 #: decisions timed in a full run (the quick run times fewer)

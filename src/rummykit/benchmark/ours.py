@@ -15,10 +15,10 @@ from rummykit.benchmark import completability
 from rummykit.benchmark.measures import playout_measures, time_solver
 from rummykit.benchmark.report import OURS, Measure
 from rummykit.benchmark.timing import Config, random_hands, timed
-from rummykit.cards import mask_of
-from rummykit.engine import HandState
-from rummykit.melds import min_deadwood, tables_for
-from rummykit.rules import Rules, find_rules
+from rummykit.core.cards import mask_of
+from rummykit.core.engine import HandState
+from rummykit.core.melds import min_deadwood, tables_for
+from rummykit.core.rules import Rules, find_rules
 
 Task = tuple[str, Callable[[], list[Measure]]]
 
@@ -261,7 +261,7 @@ def _min_deadwood(cfg: Config, size: int) -> list[Measure]:
 
 def _greedy(cfg: Config) -> list[Measure]:
     from rummykit.bots import make_bot
-    from rummykit.views import view
+    from rummykit.core.views import view
 
     rules = capped("basic")
     rng = random.Random(cfg.seed)

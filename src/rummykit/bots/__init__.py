@@ -1,9 +1,9 @@
-"""Players that see only a :class:`~rummykit.views.PlayerView`.
+"""Players that see only a :class:`~rummykit.core.views.PlayerView`.
 
 >>> import random
->>> from rummykit.engine import HandState
->>> from rummykit.rules import BASIC
->>> from rummykit.views import view
+>>> from rummykit.core.engine import HandState
+>>> from rummykit.core.rules import BASIC
+>>> from rummykit.core.views import view
 >>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(3))
 >>> bot = make_bot("greedy")
 >>> move = bot.choose(view(state, state.to_move), random.Random(0))
@@ -20,7 +20,7 @@ from rummykit.bots.careless import CarelessBot
 from rummykit.bots.expert import ExpertBot
 from rummykit.bots.greedy import GreedyBot
 from rummykit.bots.random_bot import RandomBot
-from rummykit.errors import RummyError
+from rummykit.core.errors import RummyError
 
 #: the levels the games offer, weakest first: ``easy`` is the careless bot, the others search
 LEVELS = ("easy", "medium", "hard", "expert")

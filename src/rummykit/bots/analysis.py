@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rummykit.moves import Move
+from rummykit.core.moves import Move
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from rummykit.moves import Move
-from rummykit.views import PlayerView
+from rummykit.core.moves import Move
+from rummykit.core.views import PlayerView
 
 
 class Bot(Protocol):

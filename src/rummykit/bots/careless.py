@@ -2,9 +2,9 @@
 a card at random instead of its highest loose card.
 
 >>> import random
->>> from rummykit.engine import HandState
->>> from rummykit.rules import BASIC
->>> from rummykit.views import view
+>>> from rummykit.core.engine import HandState
+>>> from rummykit.core.rules import BASIC
+>>> from rummykit.core.views import view
 >>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(3))
 >>> CarelessBot().choose(view(state, state.to_move), random.Random(0)) in state.legal_moves()
 True
@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 
 from rummykit.bots.greedy import GreedyBot
-from rummykit.moves import Discard, Move
-from rummykit.views import PlayerView
+from rummykit.core.moves import Discard, Move
+from rummykit.core.views import PlayerView
 
 SLIP = 0.4  # the share of discards thrown at random
 

@@ -28,7 +28,6 @@ import random
 import time
 from typing import TYPE_CHECKING
 
-from rummykit import handset
 from rummykit.bots import contract_search, contract_shape
 from rummykit.bots.analysis import Analysis, Candidate
 from rummykit.bots.greedy_contract import (
@@ -41,12 +40,13 @@ from rummykit.bots.greedy_contract import (
     kept_and_partners,
     play_down,
 )
-from rummykit.cards import JOKER, NUM_NATURALS, NUM_RANKS, Card
-from rummykit.contract_melds import uses_every_card
-from rummykit.engine import DRAW_PHASE
-from rummykit.melds import JOKER_AS, SET, hand_card, position_card
-from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Take
-from rummykit.views import PlayerView
+from rummykit.core import handset
+from rummykit.core.cards import JOKER, NUM_NATURALS, NUM_RANKS, Card
+from rummykit.core.engine import DRAW_PHASE
+from rummykit.core.melds import JOKER_AS, SET, hand_card, position_card
+from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Take
+from rummykit.core.views import PlayerView
+from rummykit.variants.contract.melds import uses_every_card
 
 if TYPE_CHECKING:
     from rummykit.bots.expert import Budget

@@ -8,7 +8,7 @@ moves that are legal by construction:
 - **draw**: the discard top when a seat that is down can lay it off, or when it completes
   a three-card meld the contract wants (or lets the seat go down); never a dig;
 - **play, not down**: go down as soon as the contract can be made, with the way leaving the
-  least penalty (:func:`rummykit.contract_melds.least_penalty`);
+  least penalty (:func:`rummykit.variants.contract.melds.least_penalty`);
 - **play, down**: lay off every card that fits (jokers too), never a swap;
 - **discard**: the highest card with the fewest partners for the contract, never a joker
   while another card can go; a seat that is down throws its highest card.
@@ -18,8 +18,8 @@ does not model) falls back to the greedy bot on the engine's legal moves
 (:func:`rummykit.bots.greedy_contract.choose_contract`), so every move is legal.
 
 >>> import random
->>> from rummykit.engine import HandState
->>> from rummykit.rules import CONTRACT
+>>> from rummykit.core.engine import HandState
+>>> from rummykit.core.rules import CONTRACT
 >>> state = HandState.deal(CONTRACT, 4, dealer=0, rng=random.Random(2))
 >>> state.is_legal(fast_move(state))
 True
@@ -27,15 +27,15 @@ True
 
 from __future__ import annotations
 
-from rummykit import handset
 from rummykit.bots.greedy_contract import choose_contract
-from rummykit.cards import JOKER, NUM_RANKS, Card
-from rummykit.contract_melds import can_make, least_penalty
-from rummykit.contract_play import contract_of, final_rule, joker_places
-from rummykit.engine import DRAW_PHASE, HandState
-from rummykit.melds import JOKER_AS
-from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Take
-from rummykit.views import view
+from rummykit.core import handset
+from rummykit.core.cards import JOKER, NUM_RANKS, Card
+from rummykit.core.engine import DRAW_PHASE, HandState
+from rummykit.core.melds import JOKER_AS
+from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Take
+from rummykit.core.views import view
+from rummykit.variants.contract.melds import can_make, least_penalty
+from rummykit.variants.contract.play import contract_of, final_rule, joker_places
 
 DRAW_MOVE = Draw()
 TAKE_MOVE = Take(1)

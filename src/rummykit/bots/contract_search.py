@@ -1,7 +1,7 @@
 """Determinized search over a few contract moves: sampled worlds and greedy playouts.
 
 Each world deals the hidden cards consistently with the seat's view
-(:func:`rummykit.views.resample`); every candidate is played in the same worlds, then the
+(:func:`rummykit.core.views.resample`); every candidate is played in the same worlds, then the
 hand goes on with the fast greedy policy of :mod:`rummykit.bots.contract_playout` on the
 full sampled state (the bot's guesses, never the true hidden cards) until it ends, or for
 :data:`PLAYOUT_TURNS` turns. A finished
@@ -9,9 +9,9 @@ hand scores the others' mean penalty less the seat's; a hand still going scores 
 difference of the points in hand, discounted (:data:`CUT_WEIGHT`). The budget is a number
 of worlds, so a seeded search is reproducible; ``max_seconds`` stops it early.
 
->>> from rummykit.engine import HandState
->>> from rummykit.rules import CONTRACT
->>> from rummykit.views import view
+>>> from rummykit.core.engine import HandState
+>>> from rummykit.core.rules import CONTRACT
+>>> from rummykit.core.views import view
 >>> from rummykit.bots.expert import Budget
 >>> state = HandState.deal(CONTRACT, 4, dealer=0, rng=random.Random(2))
 >>> state.play("draw")
@@ -30,9 +30,9 @@ from typing import TYPE_CHECKING
 
 from rummykit.bots import contract_playout
 from rummykit.bots.analysis import Analysis, Candidate
-from rummykit.engine import HandState
-from rummykit.moves import Move
-from rummykit.views import PlayerView, resample
+from rummykit.core.engine import HandState
+from rummykit.core.moves import Move
+from rummykit.core.views import PlayerView, resample
 
 if TYPE_CHECKING:
     from rummykit.bots.expert import Budget

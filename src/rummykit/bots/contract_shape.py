@@ -5,7 +5,7 @@ distinct suits that use every card it holds. :func:`coverage` measures a hand ag
 target: the most of its cards that three runs of distinct suits, ``size`` cards long in
 all, can hold (jokers filling gaps), and how many such targets reach it (flexibility).
 
->>> from rummykit.cards import parse_cards
+>>> from rummykit.core.cards import parse_cards
 >>> coverage(parse_cards("H5 H6 H7 C2 C3 C4 SQ SK SA D9 D9"), 13)[0]
 9
 >>> coverage(parse_cards("H5 H6 H7 C2 C3 C4 SQ SK SA H8 C5 SJ"), 13)[0]
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from rummykit.cards import JOKER, NUM_RANKS, Card
+from rummykit.core.cards import JOKER, NUM_RANKS, Card
 
 RUN_MIN = 3
 SUITS = 4

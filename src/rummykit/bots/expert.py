@@ -21,9 +21,9 @@ The budget is a number of worlds, so a seeded game is reproducible; ``max_second
 sampling early for interactive play.
 
 >>> import random
->>> from rummykit.engine import HandState
->>> from rummykit.rules import BASIC
->>> from rummykit.views import view
+>>> from rummykit.core.engine import HandState
+>>> from rummykit.core.rules import BASIC
+>>> from rummykit.core.views import view
 >>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(3))
 >>> bot = ExpertBot.for_level("hard")
 >>> bot.choose(view(state, state.to_move), random.Random(1)) in state.legal_moves()
@@ -43,12 +43,12 @@ from rummykit.bots.greedy import GreedyBot
 from rummykit.bots.inference import inference_weights
 from rummykit.bots.judge import judge_for, layable_cards, live_cards, related
 from rummykit.bots.playout import play_out
-from rummykit.cards import cards_of, mask_of
-from rummykit.engine import DRAW_PHASE, HandState
-from rummykit.errors import RummyError
-from rummykit.melds import tables_for
-from rummykit.moves import Discard, LayOff, Meld, Move, Take
-from rummykit.views import PlayerView, Weigh, resample
+from rummykit.core.cards import cards_of, mask_of
+from rummykit.core.engine import DRAW_PHASE, HandState
+from rummykit.core.errors import RummyError
+from rummykit.core.melds import tables_for
+from rummykit.core.moves import Discard, LayOff, Meld, Move, Take
+from rummykit.core.views import PlayerView, Weigh, resample
 
 DISCARD_ORDER = "mixed"  # candidates: also structural ones ("mixed"), highest loose cards
 # first ("shed") or by the judge

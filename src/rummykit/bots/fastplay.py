@@ -15,9 +15,9 @@ the seat has not seen is dealt to their hands and the stock, weighted by what th
 told. It reads the view only.
 
 >>> import random
->>> from rummykit.engine import HandState
->>> from rummykit.rules import BASIC
->>> from rummykit.views import view
+>>> from rummykit.core.engine import HandState
+>>> from rummykit.core.rules import BASIC
+>>> from rummykit.core.views import view
 >>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(3))
 >>> state.push(state.legal_moves()[0])  # a draw
 >>> seen = view(state, state.to_move)
@@ -36,12 +36,12 @@ import random
 from dataclasses import dataclass
 
 from rummykit.bots.judge import judge_for, per_rules
-from rummykit.cards import ALL_NATURALS, NUM_NATURALS, NUM_RANKS, SUIT_MASK, Card, mask_of
-from rummykit.engine import DRAW_PHASE
-from rummykit.melds import MeldTables, TableMeld, hand_card, position_card, tables_for
-from rummykit.moves import Discard, Draw, Move, Take
-from rummykit.rules import Rules
-from rummykit.views import PlayerView, Weigh
+from rummykit.core.cards import ALL_NATURALS, NUM_NATURALS, NUM_RANKS, SUIT_MASK, Card, mask_of
+from rummykit.core.engine import DRAW_PHASE
+from rummykit.core.melds import MeldTables, TableMeld, hand_card, position_card, tables_for
+from rummykit.core.moves import Discard, Draw, Move, Take
+from rummykit.core.rules import Rules
+from rummykit.core.views import PlayerView, Weigh
 
 UNLIKELY_MELD = 0.05  # odds of a hidden hand that could have melded or laid off
 UNLIKELY_PASS = 0.3  # odds of a hidden hand that a discard it passed would have completed

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 from rummykit.bots.greedy_contract import choose_contract
-from rummykit.cards import points_table
-from rummykit.engine import DRAW_PHASE
-from rummykit.melds import tables_for
-from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Take
-from rummykit.views import PlayerView
+from rummykit.core.cards import points_table
+from rummykit.core.engine import DRAW_PHASE
+from rummykit.core.melds import tables_for
+from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Take
+from rummykit.core.views import PlayerView
 
 
 class GreedyBot:

@@ -8,9 +8,9 @@ discards the card least useful to the contract (highest penalty among the cards 
 of the best partial arrangement; a joker only when forced).
 
 >>> import random
->>> from rummykit.match import Match
->>> from rummykit.rules import CONTRACT
->>> from rummykit.views import view
+>>> from rummykit.core.match import Match
+>>> from rummykit.core.rules import CONTRACT
+>>> from rummykit.core.views import view
 >>> match = Match(CONTRACT, ["a", "b", "c"], seed=2)
 >>> state = match.start_hand()
 >>> seen = view(state, state.to_move)
@@ -20,13 +20,13 @@ True
 
 from __future__ import annotations
 
-from rummykit import handset
-from rummykit.cards import JOKER, NUM_RANKS, Card, points_table
-from rummykit.contract_melds import can_make, least_penalty, uses_every_card
-from rummykit.engine import DRAW_PHASE
-from rummykit.melds import JOKER_AS, RUN, SET, TableMeld, hand_card, lay_off, position_card
-from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
-from rummykit.views import PlayerView
+from rummykit.core import handset
+from rummykit.core.cards import JOKER, NUM_RANKS, Card, points_table
+from rummykit.core.engine import DRAW_PHASE
+from rummykit.core.melds import JOKER_AS, RUN, SET, TableMeld, hand_card, lay_off, position_card
+from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
+from rummykit.core.views import PlayerView
+from rummykit.variants.contract.melds import can_make, least_penalty, uses_every_card
 
 MELDS_INSPECTED = 200  # going-down moves looked at, for speed
 

@@ -5,7 +5,7 @@ cheapest card an opponent has discarded, or related to a card it discarded (same
 near it in the suit), is less likely to be in its hand. Cards taken from the discard pile
 are already known (``PlayerView.known``).
 
->>> from rummykit.cards import parse_card
+>>> from rummykit.core.cards import parse_card
 >>> weights = inference_weights_from((0, 1 << parse_card("S7")), seat=0, points=tuple(
 ...     min(r + 1, 10) for r in range(13)))
 >>> weights(1, parse_card("H7")) < weights(1, parse_card("H4")) == 1.0
@@ -17,9 +17,9 @@ True
 from __future__ import annotations
 
 from rummykit.bots.judge import related
-from rummykit.cards import NUM_RANKS, Card
-from rummykit.melds import tables_for
-from rummykit.views import PlayerView, Weigh
+from rummykit.core.cards import NUM_RANKS, Card
+from rummykit.core.melds import tables_for
+from rummykit.core.views import PlayerView, Weigh
 
 RELATED = 0.5  # the weight of a card related to one the seat discarded
 HIGHER = 0.05  # the weight of a card worth more than every card the seat discarded
@@ -27,7 +27,7 @@ HIGHER = 0.05  # the weight of a card worth more than every card the seat discar
 
 def inference_weights_from(discarded: tuple[int, ...], seat: int,
                            points: tuple[int, ...]) -> Weigh:
-    """Weights for :func:`rummykit.views.resample` from the cards each seat discarded
+    """Weights for :func:`rummykit.core.views.resample` from the cards each seat discarded
     (a table made once: sampling looks weights up for every card of every world)."""
     table = []
     for other, bits in enumerate(discarded):

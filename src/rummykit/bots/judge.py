@@ -4,8 +4,8 @@
 amount (cards in hand delay going out) plus its points (they are lost if someone else goes
 out). Cards that fit a meld on the table cost nothing: they can be laid off.
 
->>> from rummykit.cards import mask_of, parse_cards
->>> from rummykit.rules import BASIC
+>>> from rummykit.core.cards import mask_of, parse_cards
+>>> from rummykit.core.rules import BASIC
 >>> judge = judge_for(BASIC)
 >>> judge.cost(mask_of(parse_cards("S7 S8 S9 H2")), 0)
 8
@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from rummykit.cards import ALL_NATURALS, NUM_RANKS, Card, mask_of
-from rummykit.melds import RULES_BY_ID, MeldTables, hand_card, tables_for
-from rummykit.rules import Rules
-from rummykit.views import PlayerView
+from rummykit.core.cards import ALL_NATURALS, NUM_RANKS, Card, mask_of
+from rummykit.core.melds import RULES_BY_ID, MeldTables, hand_card, tables_for
+from rummykit.core.rules import Rules
+from rummykit.core.views import PlayerView
 
 T = TypeVar("T")
 

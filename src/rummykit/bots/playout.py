@@ -4,8 +4,8 @@ Runs inside the search bot's own sampled worlds, so it reads the whole state it 
 that state holds the bot's guesses, never the true hidden cards.
 
 >>> import random
->>> from rummykit.engine import HandState
->>> from rummykit.rules import BASIC
+>>> from rummykit.core.engine import HandState
+>>> from rummykit.core.rules import BASIC
 >>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(3))
 >>> play_out(state, max_turns=500)
 >>> state.is_over
@@ -15,10 +15,10 @@ True
 from __future__ import annotations
 
 from rummykit.bots.greedy_contract import choose_contract
-from rummykit.engine import DRAW_PHASE, HandState
-from rummykit.move_tables import DRAW_MOVE, TAKE_MOVE
-from rummykit.moves import Discard, LayOff, Meld, Move
-from rummykit.views import view
+from rummykit.core.engine import DRAW_PHASE, HandState
+from rummykit.core.move_tables import DRAW_MOVE, TAKE_MOVE
+from rummykit.core.moves import Discard, LayOff, Meld, Move
+from rummykit.core.views import view
 
 
 def greedy_move(state: HandState) -> Move:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from rummykit.moves import Move
-from rummykit.views import PlayerView
+from rummykit.core.moves import Move
+from rummykit.core.views import PlayerView
 
 
 class RandomBot:

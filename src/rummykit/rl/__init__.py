@@ -1,7 +1,7 @@
 """Interfaces for reinforcement learning: action ids, observations, PettingZoo and Gymnasium
 environments (ARCHITECTURE.md §1: above the core, which never imports this package).
 
-Seats see only their :class:`~rummykit.views.PlayerView` (and the public match totals).
+Seats see only their :class:`~rummykit.core.views.PlayerView` (and the public match totals).
 Importing this package needs only numpy; the environments import PettingZoo or Gymnasium
 when they are made.
 """
@@ -18,9 +18,9 @@ try:
 except ImportError:
     raise MissingExtraError("rl", "numpy", "rummykit.rl") from None
 
+from rummykit.core.rules import Rules
 from rummykit.rl.actions import ActionSpace, Decision
 from rummykit.rl.observation import Observation
-from rummykit.rules import Rules
 
 __all__ = ["ActionSpace", "Decision", "Observation", "gym_env", "pettingzoo_env"]
 

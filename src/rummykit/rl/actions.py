@@ -54,11 +54,11 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from rummykit.cards import JOKER, NUM_NATURALS, NUM_RANKS, format_card
-from rummykit.melds import JOKER_AS, format_placed, make_meld, position_card
-from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take, parse_move
-from rummykit.rules import Rules
-from rummykit.views import PlayerView
+from rummykit.core.cards import JOKER, NUM_NATURALS, NUM_RANKS, format_card
+from rummykit.core.melds import JOKER_AS, format_placed, make_meld, position_card
+from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take, parse_move
+from rummykit.core.rules import Rules
+from rummykit.core.views import PlayerView
 
 __all__ = ["ActionSpace", "Decision", "group_codebook", "parse_move"]
 

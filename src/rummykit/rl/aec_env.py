@@ -28,8 +28,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from rummykit.core.rules import Rules
 from rummykit.rl.game import Game
-from rummykit.rules import Rules
 
 ObsDict = dict[str, np.ndarray[Any, Any]]
 

@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rummykit.cards import JOKER, NUM_NATURALS, NUM_RANKS, card_points, standard_pack
-from rummykit.rules import Rules
+from rummykit.core.cards import JOKER, NUM_NATURALS, NUM_RANKS, card_points, standard_pack
+from rummykit.core.rules import Rules
 
 if TYPE_CHECKING:
     from rummykit.rl.observation import Array, Observation

@@ -47,11 +47,11 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from rummykit.cards import NUM_NATURALS, NUM_RANKS
-from rummykit.melds import JOKER_AS
+from rummykit.core.cards import NUM_NATURALS, NUM_RANKS
+from rummykit.core.melds import JOKER_AS
+from rummykit.core.rules import Rules
 from rummykit.rl.actions import ActionSpace, Mask
 from rummykit.rl.bounds import hand_limit, hand_sizes, pile_limit
-from rummykit.rules import Rules
 
 __all__ = ["CompactActions", "meld_numbers", "reachable_ids"]
 

@@ -1,8 +1,8 @@
 """The match an environment runs: seats, observations, masks, action steps and rewards.
 
 Both environments drive one :class:`Game`; it sees the hands only through
-:func:`~rummykit.views.view`, so a seat's observation and mask come from its
-:class:`~rummykit.views.PlayerView` and the public match totals alone.
+:func:`~rummykit.core.views.view`, so a seat's observation and mask come from its
+:class:`~rummykit.core.views.PlayerView` and the public match totals alone.
 
 Rewards are real points: each seat's share of a hand's scores as the rule set gives them
 (RULES.md §2.4, §4.9), signed so that more is better: ``winner_collects`` points count
@@ -40,16 +40,16 @@ from typing import Any
 
 import numpy as np
 
-from rummykit.cards import format_card
-from rummykit.engine import HandState
-from rummykit.match import Match
-from rummykit.moves import Move
-from rummykit.outcome import ABORTED, HandResult
+from rummykit.core.cards import format_card
+from rummykit.core.engine import HandState
+from rummykit.core.match import Match
+from rummykit.core.moves import Move
+from rummykit.core.outcome import ABORTED, HandResult
+from rummykit.core.rules import Rules, find_rules
+from rummykit.core.views import PlayerView, view
 from rummykit.rl.actions import ActionSpace, Decision, Mask
 from rummykit.rl.compact import CompactActions
 from rummykit.rl.observation import Array, Observation
-from rummykit.rules import Rules, find_rules
-from rummykit.views import PlayerView, view
 
 #: ``max_turns_per_hand`` set when the rules leave it unset (an engine safety valve, not a
 #: rule: random players can otherwise prolong a hand for a very long time)

@@ -1,10 +1,10 @@
-"""Observations built from one seat's :class:`~rummykit.views.PlayerView` (and the public
+"""Observations built from one seat's :class:`~rummykit.core.views.PlayerView` (and the public
 match totals), as one flat ``float32`` array and as a dict of named parts.
 
 Seats are relative: row 0 of a per-seat part is the observing seat, row ``i`` the seat
 ``i`` places to its left. ``C`` is the number of card kinds (52, or 53 when the pack has
 jokers: column 52 is the joker), ``n`` the players, ``M`` the most melds the table can hold
-(pack size // 3). Card columns follow :mod:`rummykit.cards` (``suit * 13 + rank - 1``).
+(pack size // 3). Card columns follow :mod:`rummykit.core.cards` (``suit * 13 + rank - 1``).
 Parts, in this order (those marked *contract* exist only when the rule set needs them):
 
 =================  ========  ===========================================================
@@ -70,12 +70,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from rummykit import handset
-from rummykit.cards import JOKER, NUM_NATURALS
-from rummykit.melds import JOKER_AS, TableMeld
+from rummykit.core import handset
+from rummykit.core.cards import JOKER, NUM_NATURALS
+from rummykit.core.melds import JOKER_AS, TableMeld
+from rummykit.core.rules import Rules
+from rummykit.core.views import PlayerView
 from rummykit.rl.bounds import fill_high
-from rummykit.rules import Rules
-from rummykit.views import PlayerView
 
 __all__ = ["Observation"]
 
@@ -392,7 +392,7 @@ class Observation:
         return at + size
 
     def _write_multi(self, out: Array, at: int, planes: list[int], rows: int) -> int:
-        """Hands (:mod:`rummykit.handset`) as ``rows`` rows of copy counts."""
+        """Hands (:mod:`rummykit.core.handset`) as ``rows`` rows of copy counts."""
         c = self.num_cards
         k = len(planes)
         block = out[at:at + rows * c].reshape(rows, c)

@@ -12,11 +12,11 @@ deterministic.
 
 Player actions are the ids of :class:`rummykit.rl.actions.ActionSpace` (a contract ``meld``
 of several groups is one action per group, the player staying to move between them).
-Observation strings and tensors come from the seat's :class:`~rummykit.views.PlayerView`;
+Observation strings and tensors come from the seat's :class:`~rummykit.core.views.PlayerView`;
 information states add the hand's history, perfect recall within a hand
 (:mod:`rummykit.rl.openspiel_observer`). Only single-player observers exist (no public
 observer). ``resample_from_infostate`` deals the hidden cards anew with
-:func:`rummykit.views.resample`, which is what ISMCTS needs, keeping the player's history
+:func:`rummykit.core.views.resample`, which is what ISMCTS needs, keeping the player's history
 (the other seats' stock draws become unknown); such a sampled world has no history of its
 own, so unlike a played state it cannot be serialized (``pyspiel.serialize_game_and_state``
 stores the deals and the moves).
@@ -63,17 +63,17 @@ try:
 except ImportError:
     raise MissingExtraError("rl", "open-spiel", "rummykit.rl.openspiel_game") from None
 
-from rummykit import handset
-from rummykit.cards import card_points, format_card, format_cards, standard_pack
-from rummykit.engine import HandState
-from rummykit.moves import Draw, Move
-from rummykit.outcome import DRAW, HandResult
+from rummykit.core import handset
+from rummykit.core.cards import card_points, format_card, format_cards, standard_pack
+from rummykit.core.engine import HandState
+from rummykit.core.moves import Draw, Move
+from rummykit.core.outcome import DRAW, HandResult
+from rummykit.core.rules import Rules, find_rules
+from rummykit.core.views import PlayerView, resample, view
 from rummykit.rl.actions import ActionSpace, Decision
 from rummykit.rl.bounds import hand_limit
 from rummykit.rl.observation import Observation
 from rummykit.rl.openspiel_observer import Action, RummyObserver, view_text
-from rummykit.rules import Rules, find_rules
-from rummykit.views import PlayerView, resample, view
 
 GAME_NAMES = {name: f"python_rummykit_{name}" for name in ("basic", "traditional", "contract")}
 RETURNS = ("relative", "points")
@@ -164,7 +164,7 @@ class RummyGame(pyspiel.Game):  # type: ignore[misc]
 
 def match_over(rules: Rules, totals: list[int], hands: int, result: HandResult) -> bool:
     """Does the match end with this hand (``hands`` played, this one included)? As
-    :class:`rummykit.match.Match` decides it (RULES.md §1.10)."""
+    :class:`rummykit.core.match.Match` decides it (RULES.md §1.10)."""
     if result.result == DRAW and rules.draw_ends_match:
         return True
     if rules.game_end == "target":
@@ -423,7 +423,7 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
 
 
 def _drawn(before: int, after: int) -> int:
-    """The card a draw added to a hand (hands of :mod:`rummykit.handset`)."""
+    """The card a draw added to a hand (hands of :mod:`rummykit.core.handset`)."""
     added = Counter(handset.cards(after))
     added.subtract(handset.cards(before))
     return next(card for card, count in added.items() if count > 0)

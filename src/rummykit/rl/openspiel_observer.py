@@ -1,7 +1,7 @@
 """What a seat observes in the OpenSpiel games (:mod:`rummykit.rl.openspiel_game`): strings
 and tensors, with or without the hand's history.
 
-The **observation** is the seat's :class:`~rummykit.views.PlayerView` (tensor:
+The **observation** is the seat's :class:`~rummykit.core.views.PlayerView` (tensor:
 :class:`rummykit.rl.observation.Observation`, with the match totals in whole-match games,
 plus a ``pending`` part in contract: the groups of a meld being chosen). The **information
 state** adds the history of the hand: every player action so far, in order, and for the
@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from rummykit.cards import format_card, format_cards
-from rummykit.handset import cards as hand_cards
-from rummykit.melds import format_placed
-from rummykit.views import PlayerView
+from rummykit.core.cards import format_card, format_cards
+from rummykit.core.handset import cards as hand_cards
+from rummykit.core.melds import format_placed
+from rummykit.core.views import PlayerView
 
 if TYPE_CHECKING:
     from rummykit.rl.openspiel_game import RummyGame, RummyState

@@ -33,9 +33,9 @@ import numpy as np
 from gymnasium import spaces
 
 from rummykit.bots import Bot, make_bot
+from rummykit.core.rules import Rules
 from rummykit.rl.actions import Mask
 from rummykit.rl.game import Game
-from rummykit.rules import Rules
 
 Obs = dict[str, np.ndarray[Any, Any]]
 

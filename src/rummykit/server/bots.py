@@ -9,7 +9,7 @@ import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 from rummykit.bots import Bot, make_bot
-from rummykit.views import PlayerView
+from rummykit.core.views import PlayerView
 
 _local = threading.local()
 

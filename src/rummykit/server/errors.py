@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rummykit.errors import RummyError
+from rummykit.core.errors import RummyError
 
 #: HTTP status per code (WebSocket errors carry the code only)
 STATUS = {

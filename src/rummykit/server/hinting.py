@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from rummykit.hints import advice_lines, hint
+from rummykit.bots.hints import advice_lines, hint
+from rummykit.core.views import PlayerView
 from rummykit.server.wire import HintOut
-from rummykit.views import PlayerView
 
 #: candidate moves listed in a hint's lines
 TOP = 3

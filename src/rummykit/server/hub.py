@@ -22,8 +22,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol, TypeVar
 
 from rummykit.bots import BOTS
-from rummykit.engine import HandState
-from rummykit.errors import RummyError
+from rummykit.core.engine import HandState
+from rummykit.core.errors import RummyError
 from rummykit.server.bots import BotRunner
 from rummykit.server.cluster import Cluster, OwnerGone, RemoteOutbox
 from rummykit.server.errors import ServerError

@@ -31,7 +31,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
-from rummykit.cards import parse_card, rank_of
+from rummykit.core.cards import parse_card, rank_of
 
 
 @dataclass
@@ -167,7 +167,7 @@ def start_server(database_url: str, port: int, log: Path,
            **BENCH_LIMITS, **(extra or {})}
     with log.open("ab") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "rummykit.cli", "serve", "--host", "127.0.0.1", "--port",
+            [sys.executable, "-m", "rummykit.cli.main", "serve", "--host", "127.0.0.1", "--port",
              str(port), "--database-url", database_url], env=env, stdout=out,
             stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60

@@ -1,14 +1,16 @@
-"""Engine values in wire form. Renders what :mod:`rummykit.views` allows, hides nothing
+"""Engine values in wire form. Renders what :mod:`rummykit.core.views` allows, hides nothing
 itself: a view is rendered whole. Models are built without validation (the values come
 from the engine, not from outside)."""
 
 from __future__ import annotations
 
-from rummykit import handset
-from rummykit.cards import format_card
-from rummykit.match import Match
-from rummykit.melds import format_placed
-from rummykit.outcome import HandResult
+from rummykit.core import handset
+from rummykit.core.cards import format_card
+from rummykit.core.match import Match
+from rummykit.core.melds import format_placed
+from rummykit.core.outcome import HandResult
+from rummykit.core.views import PlayerView
+from rummykit.display.wording import contract_words
 from rummykit.server.wire import (
     ContractOut,
     LoggedMove,
@@ -17,8 +19,6 @@ from rummykit.server.wire import (
     ResultOut,
     ViewOut,
 )
-from rummykit.views import PlayerView
-from rummykit.wording import contract_words
 
 
 def _cards(hand: int) -> list[str]:

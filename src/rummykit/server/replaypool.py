@@ -12,7 +12,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
-from rummykit.record import dumps
+from rummykit.core.record import dumps
 from rummykit.server.errors import ServerError
 from rummykit.server.replays import check, parse_record, parse_seat, replay_out
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rummykit import handset
-from rummykit.cards import format_card
-from rummykit.errors import RummyError
-from rummykit.match import Match
-from rummykit.record import Record, from_json, replay
-from rummykit.rules import Rules
+from rummykit.core import handset
+from rummykit.core.cards import format_card
+from rummykit.core.errors import RummyError
+from rummykit.core.match import Match
+from rummykit.core.record import Record, from_json, replay
+from rummykit.core.rules import Rules
+from rummykit.core.views import public_view, view
 from rummykit.server.errors import ServerError
 from rummykit.server.render import view_out
 from rummykit.server.wire import Frame, ReplayOut
-from rummykit.views import public_view, view
 
 
 def count_frames(data: Any) -> int:

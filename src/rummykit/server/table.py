@@ -14,16 +14,16 @@ from collections import deque
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rummykit.cards import format_card, parse_card
-from rummykit.errors import RummyError
-from rummykit.match import Match
-from rummykit.record import HandRecord, Record, dumps, options_of, record_of, replay
-from rummykit.rules import Rules
+from rummykit.core.cards import format_card, parse_card
+from rummykit.core.errors import RummyError
+from rummykit.core.match import Match
+from rummykit.core.record import HandRecord, Record, dumps, options_of, record_of, replay
+from rummykit.core.rules import Rules
+from rummykit.core.views import PlayerView, public_view, view
 from rummykit.server.errors import ServerError, from_engine
 from rummykit.server.render import legal_out, match_out, view_out
 from rummykit.server.storage import EventRow, Finished, SeatResult, SeatRow, StoredTable, TableRow
 from rummykit.server.wire import MatchOut, TableOut
-from rummykit.views import PlayerView, public_view, view
 
 SPECTATOR = -1
 

@@ -3,7 +3,7 @@
 Only the engine's legal moves (``PlayerView.legal``) are offered; a selection of cards
 picks the melds, lay-offs, swaps and discards that use exactly those cards.
 
->>> from rummykit.cards import parse_cards
+>>> from rummykit.core.cards import parse_cards
 >>> [str(m) for m in matching(tuple(parse_cards("H9")), [Discard(parse_cards("H9")[0])])]
 ['discard H9']
 >>> keyed([Discard(parse_cards("H9")[0]), LayOff(parse_cards("H9")[0], 2, "low"),
@@ -16,13 +16,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from rummykit import handset
-from rummykit.cards import JOKER, Card, card_points, rank_of
-from rummykit.engine import DRAW_PHASE, PLAY_PHASE
-from rummykit.faces import card_face, faces_in
-from rummykit.melds import best_arrangement, hand_card
-from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
-from rummykit.views import PlayerView
+from rummykit.core import handset
+from rummykit.core.cards import JOKER, Card, card_points, rank_of
+from rummykit.core.engine import DRAW_PHASE, PLAY_PHASE
+from rummykit.core.melds import best_arrangement, hand_card
+from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
+from rummykit.core.views import PlayerView
+from rummykit.display.faces import card_face, faces_in
 
 SORTS = ("suit", "rank")
 MAX_OFFERED = 8

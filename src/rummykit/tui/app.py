@@ -18,7 +18,7 @@ from typing import ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from rummykit.errors import RummyError
+from rummykit.core.errors import RummyError
 from rummykit.tui.game import Game, Setup
 from rummykit.tui.screens.dialogs import ConfirmScreen, PathScreen
 from rummykit.tui.screens.new_game import NewGameScreen

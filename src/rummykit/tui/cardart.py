@@ -1,6 +1,6 @@
 """Cards drawn as Rich text: rank and suit symbol, hearts and diamonds red, the rest black.
 
->>> from rummykit.cards import parse_card
+>>> from rummykit.core.cards import parse_card
 >>> face(parse_card("HT")).plain, face(parse_card("S7")).plain, face(52).plain
 ('10♥', '7♠', 'JK')
 >>> [line.plain for line in card_box(parse_card("D9"))]
@@ -13,9 +13,9 @@ from collections.abc import Iterable
 
 from rich.text import Text
 
-from rummykit.cards import JOKER, Card, suit_of
-from rummykit.faces import card_face
-from rummykit.melds import JOKER_AS, identity
+from rummykit.core.cards import JOKER, Card, suit_of
+from rummykit.core.melds import JOKER_AS, identity
+from rummykit.display.faces import card_face
 
 RED = "bold red on white"
 BLACK = "bold black on white"

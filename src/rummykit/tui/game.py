@@ -4,7 +4,7 @@ No Textual here. The match (the engine) holds the game state; this class only wi
 (seat 0) and the bots to it and words what happens. Everything shown to you is
 ``view(state, 0)``; each bot sees only its own view.
 
->>> from rummykit.rules import BASIC
+>>> from rummykit.core.rules import BASIC
 >>> game = Game(Setup(BASIC, "Ann", ("greedy",), seed=3))
 >>> game.names, game.hand_no
 (['Ann', 'Bob'], 1)
@@ -19,15 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rummykit.bots import Bot, make_bot
-from rummykit.engine import HandState
-from rummykit.errors import IllegalMoveError, RecordError
-from rummykit.match import Match
-from rummykit.moves import Move
-from rummykit.record import dump, record_of, replay_file
-from rummykit.rules import Rules
+from rummykit.core.engine import HandState
+from rummykit.core.errors import IllegalMoveError, RecordError
+from rummykit.core.match import Match
+from rummykit.core.moves import Move
+from rummykit.core.record import dump, record_of, replay_file
+from rummykit.core.rules import Rules
+from rummykit.core.views import PlayerView, view
+from rummykit.display.wording import agree, bot_names, contract_words
 from rummykit.tui.words import describe
-from rummykit.views import PlayerView, view
-from rummykit.wording import agree, bot_names, contract_words
 
 SEAT = 0
 
@@ -163,7 +163,7 @@ class Game:
 
     def hint_lines(self, level: str) -> list[str]:
         """The search bot's advice for your decision (the game does not change)."""
-        from rummykit.hints import advice_lines, hint
+        from rummykit.bots.hints import advice_lines, hint
 
         self.hints += 1
         rng = random.Random(f"rummykit-hint-{self.setup.seed}-{self.hints}")

@@ -3,18 +3,18 @@
 Each sentence is made from the mover's views before and after the move, so it says only
 what that seat may see. Cards are written as they are drawn (``10♦``, ``JK=7♥``).
 
->>> from rummykit.moves import LayOff
->>> from rummykit.cards import parse_card
+>>> from rummykit.core.moves import LayOff
+>>> from rummykit.core.cards import parse_card
 >>> lay_words("Ann", LayOff(parse_card("H7"), 2))
 'Ann laid off 7♥ on meld 2'
 """
 
 from __future__ import annotations
 
-from rummykit.faces import card_face, cards_face
-from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
-from rummykit.views import PlayerView
-from rummykit.wording import gained
+from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
+from rummykit.core.views import PlayerView
+from rummykit.display.faces import card_face, cards_face
+from rummykit.display.wording import gained
 
 
 def lay_words(name: str, move: LayOff) -> str:

@@ -14,8 +14,8 @@ from textual.containers import Grid, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
-from rummykit.rules import PRESETS, Rules
-from rummykit.wording import contract_words
+from rummykit.core.rules import PRESETS, Rules
+from rummykit.display.wording import contract_words
 
 CARDS = """\
 How cards are written

@@ -12,8 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select
 
 from rummykit.bots import BOTS, LEVELS
-from rummykit.errors import RummyError
-from rummykit.rules import PRESET_NAMES, Rules
+from rummykit.core.errors import RummyError
+from rummykit.core.rules import PRESET_NAMES, Rules
 from rummykit.tui.game import Setup
 
 ACE_CHOICES = [("preset default", "default"), ("low only", "low"),

@@ -11,10 +11,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
-from rummykit.moves import Move, Take
+from rummykit.core.moves import Move, Take
+from rummykit.core.views import PlayerView
 from rummykit.tui.actions import label
 from rummykit.tui.cardart import face
-from rummykit.views import PlayerView
 
 
 def pile_text(seen: PlayerView) -> Text:

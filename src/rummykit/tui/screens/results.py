@@ -11,13 +11,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
-from rummykit import handset
-from rummykit.cards import card_points
-from rummykit.outcome import ABORTED, WIN, HandResult
+from rummykit.core import handset
+from rummykit.core.cards import card_points
+from rummykit.core.outcome import ABORTED, WIN, HandResult
+from rummykit.core.views import PlayerView
+from rummykit.display.wording import agree, drawn_words, plural, points_words
 from rummykit.tui.cardart import inline
 from rummykit.tui.widgets.panels import sheet_lines
-from rummykit.views import PlayerView
-from rummykit.wording import agree, drawn_words, plural, points_words
 
 
 def outcome_words(result: HandResult, names: tuple[str, ...], multiplier: int = 2) -> str:

@@ -17,11 +17,12 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from rummykit.cards import Card
-from rummykit.errors import RummyError
-from rummykit.faces import card_face, faces_in, typed_move
-from rummykit.melds import JOKER_AS
-from rummykit.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
+from rummykit.core.cards import Card
+from rummykit.core.errors import RummyError
+from rummykit.core.melds import JOKER_AS
+from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
+from rummykit.display.faces import card_face, faces_in, typed_move
+from rummykit.display.wording import gained, plural
 from rummykit.tui.actions import (
     SORTS,
     fit_tag,
@@ -51,7 +52,6 @@ from rummykit.tui.widgets import (
     Summary,
 )
 from rummykit.tui.widgets.panels import sheet_lines
-from rummykit.wording import gained, plural
 
 #: below this width or height the table uses its compact layout (one-line cards, no left
 #: column); 80x24 is fully playable in it

@@ -10,11 +10,11 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from rummykit import handset
-from rummykit.melds import TableMeld
+from rummykit.core import handset
+from rummykit.core.melds import TableMeld
+from rummykit.core.views import PlayerView
+from rummykit.display.wording import contract_words, plural
 from rummykit.tui.cardart import face, inline
-from rummykit.views import PlayerView
-from rummykit.wording import contract_words, plural
 
 
 class SeenWidget(Widget):

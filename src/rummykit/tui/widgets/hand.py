@@ -15,7 +15,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from rummykit.cards import Card
+from rummykit.core.cards import Card
 from rummykit.tui.cardart import BOX_WIDTH, FIT_STYLE, TAG_STYLE, card_box, card_chip
 
 GAP = 1

@@ -13,7 +13,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Button
 
-from rummykit.moves import Move
+from rummykit.core.moves import Move
 
 
 class ScoreSheet(Widget):

@@ -1,0 +1,1 @@
+"""The `rummykit` command line."""

@@ -1,0 +1,252 @@
+"""The ``rummykit`` command: ``play`` against bots, ``simulate`` bot games, ``replay`` records.
+
+Arguments are parsed here at the edge into typed values (rules, bot names, seeds); a bad
+argument prints one clear line on stderr and exits with status 2, never a traceback.
+
+>>> parse_options(["ace_mode=high_or_low", "max_melds_per_turn=1", "target_score=null"])
+{'ace_mode': 'high_or_low', 'max_melds_per_turn': 1, 'target_score': None}
+>>> bot_list("greedy, random", 2)
+['greedy', 'random']
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from rummykit import __version__
+from rummykit.bots import BOTS
+from rummykit.core.errors import RummyError
+from rummykit.core.rules import Rules
+from rummykit.extras import MissingExtraError
+
+SUPPORTED_RULES = ("basic", "traditional", "contract")
+SIM_MAX_TURNS = 2000
+
+app = typer.Typer(
+    name="rummykit",
+    help="Rummy in the terminal: play against bots, simulate bot games, replay records.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        print(f"rummykit {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_show_version,
+        help="Print the version and exit.")] = False,
+) -> None:
+    """Rummy in the terminal: play against bots, simulate bot games, replay records."""
+
+
+class ArgumentError(ValueError):
+    """A command-line argument that cannot be used; the message says why."""
+
+
+def fail(message: str) -> NoReturn:
+    """Print ``message`` as a usage error on stderr and exit with status 2."""
+    print(f"rummykit: error: {message}", file=sys.stderr)
+    raise typer.Exit(2)
+
+
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` pairs as knob overrides; a value is JSON when it parses, else a string."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ArgumentError(f"bad --option {pair!r}: expected KEY=VALUE, like ace_mode=low")
+        try:
+            options[key] = json.loads(text)
+        except json.JSONDecodeError:
+            options[key] = text.strip()
+    return options
+
+
+def load_rules(name: str, options: dict[str, Any]) -> Rules:
+    """The preset ``name`` with ``options`` applied and validated."""
+    if name not in SUPPORTED_RULES:
+        raise ArgumentError(f"unknown rule set {name!r}: expected basic, traditional or "
+                            "contract")
+    try:
+        return Rules.from_options(name, options)
+    except RummyError as error:
+        raise ArgumentError(str(error)) from None
+
+
+def bot_list(spec: str | None, seats: int) -> list[str]:
+    """One bot name per seat from a comma-separated list (one name serves every seat)."""
+    if spec is None:
+        return ["greedy"] * seats
+    names = [n.strip().lower() for n in spec.split(",")]
+    for name in names:
+        if name not in BOTS:
+            raise ArgumentError(f"unknown bot {name!r}: expected one of {', '.join(BOTS)}")
+    if len(names) == 1:
+        return names * seats
+    if len(names) != seats:
+        raise ArgumentError(f"--bots {spec!r} names {len(names)} bots for {seats} bot seats")
+    return names
+
+
+def check_players(rules: Rules, players: int) -> None:
+    """Refuse a player count the rule set cannot seat."""
+    try:
+        rules.check_players(players)
+    except RummyError as error:
+        raise ArgumentError(f"--players: {error}") from None
+
+
+RulesArg = Annotated[str, typer.Option("--rules", "-r", help="basic, traditional or contract.")]
+PlayersArg = Annotated[int, typer.Option("--players", "-p", help="Number of seats.")]
+SeedArg = Annotated[
+    int | None, typer.Option("--seed", "-s", help="Seed for the deals and the bots.")
+]
+OptionArg = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", metavar="KEY=VALUE",
+                 help="Rule knob override (docs/rules/options.md), repeatable; VALUE is JSON or "
+                 "text."),
+]
+
+
+def bot_rules(name: str, option: list[str] | None, players: int) -> Rules:
+    """The rules of a bot-only run: the options given, and a turn limit unless given (bot
+    hands can cycle)."""
+    options = parse_options(option or [])
+    options.setdefault("max_turns_per_hand", SIM_MAX_TURNS)
+    chosen = load_rules(name, options)
+    check_players(chosen, players)
+    return chosen
+
+
+@app.command()
+def play(
+    rules: RulesArg = "basic",
+    players: PlayersArg = 2,
+    bots: Annotated[str | None, typer.Option(
+        help="Bots for seats 1.. as a comma list of levels (easy, medium, hard, expert) or "
+            "bots (greedy, careless, random); one name serves every seat; default medium.")] = None,
+    name: Annotated[str, typer.Option(help="Your name (you sit at seat 0).")] = "You",
+    seed: SeedArg = None,
+    option: OptionArg = None,
+    save: Annotated[Path | None, typer.Option(
+        help="Write the match record (JSON) here after each hand and on leaving.")] = None,
+    plain: Annotated[bool, typer.Option(
+        "--plain", help="Line mode even in a terminal (the full-screen table is the default "
+        "when standard input and output are a terminal).")] = False,
+) -> None:
+    """Play a match in the terminal against bots: a full-screen table, or one line per move."""
+    from rummykit.cli.play import PlaySession
+
+    try:
+        chosen = load_rules(rules, parse_options(option or []))
+        check_players(chosen, players)
+        kinds = bot_list("medium" if bots is None else bots, players - 1)
+    except ArgumentError as error:
+        fail(str(error))
+    name = name.strip()
+    if not name or not name.isprintable():
+        fail(f"--name {name!r}: expected a printable, non-empty name")
+    if save is not None and not save.parent.is_dir():
+        fail(f"--save {str(save)!r}: the folder {str(save.parent)!r} does not exist")
+    if save is not None and save.is_dir():
+        fail(f"--save {str(save)!r}: that is a folder, not a file name")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 10**9)
+    if not plain and sys.stdin.isatty() and sys.stdout.isatty():
+        from rummykit.cli.play import full_screen
+
+        status = full_screen(chosen, name, kinds, seed=seed,
+                             save=None if save is None else str(save))
+        if status is not None:
+            raise typer.Exit(status)
+    session = PlaySession(chosen, name, kinds, seed=seed,
+                          save=None if save is None else str(save))
+    raise typer.Exit(session.run())
+
+
+@app.command()
+def simulate(
+    rules: RulesArg = "basic",
+    players: PlayersArg = 2,
+    bots: Annotated[str | None, typer.Option(
+        help="One bot per seat as a comma list of greedy or random (one name serves "
+            "every seat); default greedy.")] = None,
+    games: Annotated[int | None, typer.Option(help="Whole matches to play (default 10).")] = None,
+    hands: Annotated[int | None, typer.Option(
+        help="Play this many hands instead of whole matches.")] = None,
+    seed: SeedArg = None,
+    option: OptionArg = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
+) -> None:
+    """Play bots against each other and print per-seat statistics."""
+    from rummykit.cli.simulate import Simulation, render
+
+    try:
+        chosen = bot_rules(rules, option, players)
+        kinds = bot_list(bots, players)
+    except ArgumentError as error:
+        fail(str(error))
+    if games is not None and hands is not None:
+        fail("give --games or --hands, not both")
+    count = hands if hands is not None else games if games is not None else 10
+    if count < 1:
+        fail(f"--{'hands' if hands is not None else 'games'} {count}: expected 1 or more")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 10**9)
+    sim = Simulation(chosen, kinds, seed=seed)
+    stats = sim.run(count, by_hands=hands is not None, progress=progress)
+    if as_json:
+        print(json.dumps(stats, indent=2))
+    else:
+        render(stats)
+
+
+@app.command()
+def replay(
+    file: Annotated[str, typer.Argument(help="A .rummy.json match record.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON replay output.")] = False,
+    check: Annotated[bool, typer.Option(help="Verify the record's stored results.")] = False,
+) -> None:
+    """Replay a match record and print its account (or JSON with --json)."""
+    from rummykit.cli.replay import run
+
+    status, output = run(file, as_json, check)
+    if output:
+        sys.stdout.write(output if output.endswith("\n") else output + "\n")
+    raise typer.Exit(status)
+
+
+app.command("arena")(__import__("rummykit.cli.arena", fromlist=["arena"]).arena)
+app.command("hint")(__import__("rummykit.cli.hint", fromlist=["hint"]).hint)
+app.command("agent")(__import__("rummykit.cli.agent", fromlist=["agent"]).agent)
+app.command("serve")(__import__("rummykit.server.serve", fromlist=["serve"]).serve)
+
+
+def main() -> None:
+    """Run the ``rummykit`` command; a part whose extra is missing says which to install."""
+    try:
+        app(prog_name="rummykit")
+    except MissingExtraError as error:
+        print(f"rummykit: error: {error}", file=sys.stderr)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

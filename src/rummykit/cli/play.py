@@ -1,0 +1,457 @@
+"""The line-oriented game of ``rummykit play``: you at seat 0, bots at the other seats.
+
+Everything shown to you comes from ``view(state, seat)``; bots see only their own views.
+
+>>> from rummykit.core.rules import BASIC
+>>> lines: list[str] = []
+>>> session = PlaySession(BASIC, "Ann", ["greedy"], seed=3, out=lines.append,
+...                       ask=lambda prompt: "quit")
+>>> session.run()
+0
+>>> lines[0]
+'Rummy (basic), 2 players: Ann, Bob. Seed 3.'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from rummykit.bots import Bot, make_bot
+from rummykit.core import handset
+from rummykit.core.cards import card_points, format_card, format_cards
+from rummykit.core.engine import DRAW_PHASE, HandState
+from rummykit.core.errors import RummyError
+from rummykit.core.match import Match
+from rummykit.core.melds import TableMeld, best_arrangement, format_placed
+from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
+from rummykit.core.outcome import ABORTED, WIN
+from rummykit.core.rules import Rules
+from rummykit.core.views import PlayerView, view
+from rummykit.display.faces import typed_move
+from rummykit.display.wording import (
+    CONTRACT_HELP,
+    agree,
+    bot_names,
+    contract_words,
+    drawn_words,
+    gained,
+    plural,
+    points_words,
+)
+
+PROMPT = "Your move> "
+HELP = """\
+Moves (any case; cards like H8, SA, DT, H10, 10h or 10♥; suits C D H S or ♣ ♦ ♥ ♠):
+  draw                      take the top card of the stock
+  take                      take the top card of the discard pile
+  meld H7 H8 H9             lay a new meld (3+ cards); several: meld H7 H8 H9 / C2 D2 S2
+  lay H6 on 2 [low|high]    lay off one card onto table meld 2
+  discard SK                discard a card and end your turn
+Commands:
+  hand    your cards          table   melds, discard pile, stock, other players
+  score   the totals          moves   your legal moves
+  hint    the search bot's advice (hint medium|hard|expert: its level)
+  help    this text           quit    leave (saving with --save)"""
+class _Quit(Exception):
+    """The player typed quit."""
+
+
+class PlaySession:
+    """One match in line mode: reads your moves, plays the bots, shows what you may see."""
+
+    def __init__(self, rules: Rules, name: str, bots: list[str], *, seed: int,
+                 save: str | None = None, out: Callable[[str], None] | None = None,
+                 ask: Callable[[str], str] | None = None, hint_level: str = "expert") -> None:
+        self.seat = 0
+        self.players = [name, *bot_names(name, len(bots))]
+        self.match = Match(rules, self.players, seed=seed)
+        self.bots: dict[int, Bot] = {s + 1: make_bot(kind) for s, kind in enumerate(bots)}
+        self.bot_rng = random.Random(f"rummykit-bots-{seed}")
+        self.seed = seed
+        self.save_path = save
+        self.out = out or (lambda text: print(text, flush=True))
+        self.ask = ask or input
+        self._saved: tuple[int, int] | None = None
+        self.contract = bool(rules.contract_schedule)
+        self.hint_level = hint_level
+        self._hints = 0
+
+    # -- the loop -------------------------------------------------------------------
+    def run(self) -> int:
+        """Play until the match ends or you leave; returns the exit status."""
+        rules = self.match.rules
+        title = "Contract Rummy" if self.contract else f"Rummy ({rules.name})"
+        self.out(f"{title}, {len(self.players)} players: "
+                 f"{', '.join(self.players)}. Seed {self.seed}.")
+        self.out("Type 'help' for the move notation and the commands.")
+        status = 0
+        try:
+            while not self.match.over:
+                self._play_hand()
+                self.save()
+                if not self.match.over:
+                    self._read("Press Enter to deal the next hand (or type quit). ")
+            self._show_match_end()
+        except _Quit:
+            self.out("You left the game.")
+        except EOFError:
+            self.out("")
+            self.out("End of input: leaving the game.")
+        except KeyboardInterrupt:
+            self.out("")
+            self.out("Interrupted: leaving the game.")
+            status = 130
+        self.save()
+        return status
+
+    def _read(self, prompt: str) -> str:
+        line = self.ask(prompt).strip()
+        if line.lower() in ("quit", "exit"):
+            raise _Quit
+        return line
+
+    def _play_hand(self) -> None:
+        state = self.match.start_hand()
+        hand_no = len(self.match.hands)
+        self.out("")
+        if self.contract:
+            cards = state.rules.hand_size_for(state.num_players, state.deal_index)
+            self.out(f"=== Deal {hand_no} of {self.match.rules.num_hands}: "
+                     f"{contract_words(self.match.rules, state.deal_index)} "
+                     f"({cards} cards each) - dealer: {self.players[state.dealer]}, "
+                     f"first turn: {self.players[state.to_move]} ===")
+        else:
+            self.out(f"=== Hand {hand_no} - dealer: {self.players[state.dealer]}, "
+                     f"first turn: {self.players[state.to_move]} ===")
+        fresh_turn = True
+        while not state.is_over:
+            if state.to_move == self.seat:
+                fresh_turn = self._human_action(fresh_turn)
+            else:
+                self._bot_move(state.to_move)
+                fresh_turn = True
+        self._show_hand_end()
+
+    def _human_action(self, fresh_turn: bool) -> bool:
+        """Read and make one of your actions; returns whether a new turn starts next."""
+        seen = self._view()
+        if fresh_turn:
+            self._show_status(seen)
+        line = self._read(PROMPT)
+        if not line:
+            return False
+        commands: dict[str, Callable[[PlayerView], None]] = {
+            "help": self._show_help, "hand": self._show_hand, "pile": self._show_pile,
+            "table": self._show_table, "score": self._show_scores,
+            "scores": self._show_scores, "moves": self._show_moves,
+        }
+        command = commands.get(line.lower())
+        if command is not None:
+            command(seen)
+            return False
+        if line.lower().split()[0] == "hint":
+            self._show_hint(seen, line.lower().split()[1:])
+            return False
+        try:
+            move = self.match.play(typed_move(line))
+        except RummyError as error:
+            self.out(f"  {error}")
+            self.out("  (nothing changed; type 'moves' for your legal moves, 'help' for help)")
+            return False
+        return self._after_human(move, seen)
+
+    def _show_help(self, seen: PlayerView) -> None:
+        self.out(HELP)
+        if self.contract:
+            self.out(CONTRACT_HELP)
+
+    def _show_hint(self, seen: PlayerView, words: list[str]) -> None:
+        """The search bot's advice for your decision (the game does not change)."""
+        from rummykit.bots.hints import HINT_LEVELS, advice_lines, hint
+
+        level = words[0] if words else self.hint_level
+        if len(words) > 1 or level not in HINT_LEVELS:
+            self.out(f"  Type 'hint' or 'hint LEVEL' with a level of {', '.join(HINT_LEVELS)}.")
+            return
+        self.out(f"Thinking (level {level})...")
+        self._hints += 1
+        rng = random.Random(f"rummykit-hint-{self.seed}-{self._hints}")
+        for text in advice_lines(hint(seen, level, rng), 5):
+            self.out(f"  {text}")
+
+    def _after_human(self, move: Move, before: PlayerView) -> bool:
+        after = self._view()
+        if isinstance(move, (Draw, Take)):
+            new = gained(before.hand, after.hand)
+            source = "the stock" if isinstance(move, Draw) else "the discard pile"
+            if isinstance(move, Take) and move.count > 1:
+                dug = before.discard[-move.count:]
+                self.out(f"You dug {format_card(dug[0])} (depth {move.count}) and took "
+                         f"{format_cards(dug)} from {source}.")
+            else:
+                self.out(f"You took {format_cards(new)} from {source}.")
+        else:
+            self.out(f"You: {self._describe(move, before, after)}")
+        if after.result is not None or after.to_move != self.seat:
+            return True
+        self._show_hand(after)
+        if self.contract:
+            self._show_duties(after)
+        else:
+            self.out("Meld, lay off or discard.")
+        return False
+
+    def _show_duties(self, seen: PlayerView) -> None:
+        """Contract: what you may do now and what you must still do this turn."""
+        is_down = bool(seen.down >> self.seat & 1)
+        if seen.dig_duty >= 0:
+            self.out(f"You must place {format_card(seen.dig_duty)} this turn "
+                     "(the card you dug), before you discard.")
+        if seen.joker_duty:
+            jokers = "the joker" if seen.joker_duty == 1 else f"{seen.joker_duty} jokers"
+            self.out(f"You must place {jokers} you took by a swap this turn "
+                     "(lay it off with its new identity, e.g. lay JK=SQ on 3).")
+        if is_down:
+            when = " this turn" if seen.went_down else ""
+            self.out(f"You are down{when}: lay off onto any meld"
+                     f"{'' if seen.went_down else ', swap for a joker'} or discard.")
+        else:
+            contract = contract_words(seen.rules, seen.deal_index)
+            can = any(isinstance(m, Meld) for m in seen.legal)
+            hint = "you can go down now (see 'moves')" if can else "you cannot go down yet"
+            self.out(f"Go down with your contract ({contract}) or discard; {hint}.")
+
+    def _bot_move(self, seat: int) -> None:
+        before = view(self._state(), seat)
+        move = self.bots[seat].choose(before, self.bot_rng)
+        self.match.push(move)
+        after = view(self._state(), seat)
+        self.out(f"{self.players[seat]}: {self._describe(move, before, after)}")
+
+    def _describe(self, move: Move, before: PlayerView, after: PlayerView) -> str:
+        """A move as notation, with what others can see of its effect."""
+        if isinstance(move, Take) and before.discard_top is not None:
+            if move.count > 1:
+                dug = before.discard[-move.count:]
+                return (f"{move}  (dug {format_card(dug[0])}, took "
+                        f"{format_cards(dug)}; must place {format_card(dug[0])})")
+            return f"take {format_card(before.discard_top)}"
+        if isinstance(move, Meld):
+            first = len(before.table) + 1
+            numbers = ", ".join(str(n) for n in range(first, first + len(move.groups)))
+            down = " - goes down" if self.contract and not before.down >> before.to_move & 1 \
+                else ""
+            return f"{move}  (table meld {numbers}){down}"
+        if isinstance(move, LayOff):
+            return f"{move}  (meld {move.target} is now {after.table[move.target - 1]})"
+        if isinstance(move, Swap):
+            return (f"{move}  (took the joker; meld {move.target} is now "
+                    f"{after.table[move.target - 1]})")
+        if isinstance(move, Discard) and after.result is not None \
+                and after.result.winner == before.to_move:
+            return f"{move}  (goes out)"
+        return str(move)
+
+    def _state(self) -> HandState:
+        state = self.match.state
+        assert state is not None
+        return state
+
+    def _view(self) -> PlayerView:
+        return view(self._state(), self.seat)
+
+    # -- what you see ---------------------------------------------------------------
+    def _show_status(self, seen: PlayerView) -> None:
+        self.out("")
+        unit = "deal" if self.contract else "hand"
+        self.out(f"--- Your turn ({unit} {seen.deal_index + 1}, turn {seen.turn_count + 1}) ---")
+        self._show_table(seen)
+        self._show_scores(seen)
+        self._show_hand(seen)
+        if self.contract:
+            self._show_contract_status(seen)
+        if seen.phase == DRAW_PHASE:
+            top = seen.discard_top
+            choices = ["draw from the stock (draw)"] if seen.stock_size or any(
+                isinstance(m, Draw) for m in seen.legal) else []
+            if top is not None and any(isinstance(m, Take) and m.count == 1
+                                       for m in seen.legal):
+                choices.append(f"take {format_card(top)} from the discard pile (take)")
+            digs = [m for m in seen.legal if isinstance(m, Take) and m.count > 1]
+            if digs:
+                choices.append(f"dig deeper ({', '.join(str(m) for m in digs[:4])}"
+                               f"{', ...' if len(digs) > 4 else ''}; see 'pile')")
+            text = " or ".join(choices)
+            self.out(text[:1].upper() + text[1:] + ".")
+
+    def _show_contract_status(self, seen: PlayerView) -> None:
+        contract = contract_words(seen.rules, seen.deal_index)
+        if seen.down >> self.seat & 1:
+            self.out(f"You are down (contract: {contract}).")
+        else:
+            self.out(f"You are not down yet: your contract is {contract}.")
+
+    def _show_hand(self, seen: PlayerView) -> None:
+        cards = seen.hand_cards
+        self.out(f"Your hand: {format_cards(cards)}")
+        if self.contract:
+            values = seen.rules.ace_value, seen.rules.joker_points
+            points = sum(card_points(c, *values) for c in cards)
+            self.out(f"  ({plural(len(cards), 'card')}; {points} penalty points in hand)")
+            return
+        best = best_arrangement(seen.hand, seen.rules)
+        melds = ", ".join(format_cards(m) for m in best.melds) or "none"
+        self.out(f"  ({plural(len(cards), 'card')}; melds in hand: {melds}; "
+                 f"deadwood {best.deadwood})")
+
+    def _show_table(self, seen: PlayerView) -> None:
+        if self.contract:
+            down = [self.players[s] for s in range(seen.num_players) if seen.down >> s & 1]
+            self.out(f"Deal {seen.deal_index + 1}: "
+                     f"{contract_words(seen.rules, seen.deal_index)}. "
+                     f"Down: {', '.join(down) if down else 'nobody yet'}.")
+        if not seen.table:
+            self.out("Table: no melds yet")
+        else:
+            self.out("Table:")
+            for number, meld in enumerate(seen.table, start=1):
+                self.out(f"  {number}. {meld}  ({self._placers(meld)})")
+        top = format_card(seen.discard_top) if seen.discard_top is not None else "empty"
+        pile = "; 'pile' shows it all" if self.contract and len(seen.discard) > 1 else ""
+        self.out(f"Discard: {top} ({plural(len(seen.discard), 'card')}{pile})   "
+                 f"Stock: {plural(seen.stock_size, 'card')}")
+        for seat, size in enumerate(seen.hand_sizes):
+            if seat == self.seat:
+                continue
+            known = handset.cards(seen.known[seat])
+            extra = f", holds {format_cards(known)} from the discard pile" if known else ""
+            is_down = ", down" if self.contract and seen.down >> seat & 1 else ""
+            self.out(f"  {self.players[seat]}: {plural(size, 'card')}{is_down}{extra}")
+
+    def _show_pile(self, seen: PlayerView) -> None:
+        if not seen.discard:
+            self.out("The discard pile is empty.")
+            return
+        self.out(f"Discard pile, top first ({plural(len(seen.discard), 'card')}; "
+                 "depth N is what 'take N' takes down to):")
+        cards = list(reversed(seen.discard))
+        for start in range(0, len(cards), 10):
+            self.out("  " + "  ".join(f"{depth}:{format_card(card)}" for depth, card
+                                      in enumerate(cards[start:start + 10], start + 1)))
+
+    def _placers(self, meld: TableMeld) -> str:
+        by_seat: dict[int, list[int]] = {}
+        for code, seat in zip(meld.cards, meld.placed_by, strict=True):
+            by_seat.setdefault(seat, []).append(code)
+        if len(by_seat) == 1:
+            return f"by {self.players[next(iter(by_seat))]}"
+        return "; ".join(f"{self.players[s]}: {' '.join(format_placed(c) for c in codes)}"
+                         for s, codes in by_seat.items())
+
+    def _show_scores(self, seen: PlayerView | None = None) -> None:
+        if self.contract:
+            self._show_sheet()
+            return
+        match = self.match
+        totals = ", ".join(f"{n} {t}" for n, t in zip(self.players, match.totals, strict=True))
+        rules = match.rules
+        if rules.game_end == "target":
+            goal = f"first to {rules.target_for(len(self.players))} wins"
+        else:
+            goal = f"{rules.num_hands} hands"
+        self.out(f"Scores: {totals}  ({goal}; hands played: {self._hands_done()})")
+
+    def _show_sheet(self) -> None:
+        """Contract: the penalty sheet, one row per deal, then the totals."""
+        match = self.match
+        width = max(4, *(len(n) for n in self.players))
+        self.out("Penalty sheet (lowest total wins after deal "
+                 f"{match.rules.num_hands}):")
+        self.out("  deal  " + " ".join(f"{n:>{width}}" for n in self.players))
+        for number, log in enumerate(match.hands, 1):
+            if log.result is None:
+                continue
+            cells = " ".join(f"{p:>{width}}" for p in log.result.scores)
+            self.out(f"  {number:<4}  {cells}")
+        self.out("  total " + " ".join(f"{t:>{width}}" for t in match.totals))
+
+    def _hands_done(self) -> int:
+        return sum(1 for log in self.match.hands if log.result is not None)
+
+    def _show_moves(self, seen: PlayerView) -> None:
+        self.out(f"Your legal moves ({len(seen.legal)}):")
+        for move in seen.legal:
+            self.out(f"  {move}")
+
+    def _show_hand_end(self) -> None:
+        seen = self._view()
+        result = seen.result
+        assert result is not None
+        hand_no = seen.deal_index + 1
+        if result.result == WIN and result.winner is not None:
+            what = f"{self.players[result.winner]} went out"
+            if result.rummy:
+                times = seen.rules.going_rummy_multiplier
+                what += " - going rummy" + {1: "", 2: ", points doubled"}.get(
+                    times, f", points x{times}")
+        elif result.result == ABORTED:
+            what = "aborted (turn limit reached), no points"
+        else:
+            what = drawn_words(result)
+        self.out("")
+        word = "Deal" if self.contract else "Hand"
+        self.out(f"=== {word} {hand_no} over: {what} ===")
+        values = seen.rules.ace_value, seen.rules.joker_points
+        for seat, hand in enumerate(seen.revealed):
+            cards = handset.cards(hand)
+            if not cards:
+                self.out(f"  {self.players[seat]}: no cards left")
+                continue
+            points = sum(card_points(c, *values) for c in cards)
+            self.out(f"  {self.players[seat]}: {format_cards(cards)}  ({points} points)")
+        points_text = ", ".join(f"{n} {p}" for n, p
+                                in zip(self.players, result.scores, strict=True))
+        self.out(f"{points_words(seen.rules)} this {word.lower()}: {points_text}")
+        self._show_scores()
+
+    def _show_match_end(self) -> None:
+        match = self.match
+        self.out("")
+        if not match.winners:
+            self.out("=== Match over: no winner (a drawn hand ends the match) ===")
+        else:
+            names = " and ".join(self.players[s] for s in match.winners)
+            verb = "wins" if len(match.winners) == 1 else "share the win"
+            self.out(f"=== Match over: {agree(names, verb)} ===")
+        self._show_scores()
+
+    # -- records --------------------------------------------------------------------
+    def save(self) -> None:
+        """Write the match record to the --save file, if any and if anything changed."""
+        if self.save_path is None:
+            return
+        mark = (len(self.match.hands), len(self.match.hands[-1].moves) if self.match.hands else 0)
+        if mark == self._saved:
+            return
+        from rummykit.core.record import dump, record_of
+
+        try:
+            dump(record_of(self.match), self.save_path)
+        except (OSError, RummyError) as error:
+            self.out(f"Could not save the match to {self.save_path}: {error}")
+            return
+        self._saved = mark
+        self.out(f"Saved the match record to {self.save_path}.")
+
+
+def full_screen(rules: Rules, name: str, bots: list[str], *, seed: int,
+                save: str | None = None) -> int | None:
+    """Play in the full-screen table (the ``tui`` extra); None when Textual is missing."""
+    try:
+        from rummykit.tui import Setup, run
+    except ImportError:
+        print("(the full-screen table needs the 'tui' extra, pip install 'rummykit[tui]': "
+              "playing in line mode)")
+        return None
+    return run(Setup(rules, name, tuple(bots), seed), save_path=save)

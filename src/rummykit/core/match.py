@@ -1,0 +1,212 @@
+"""A match: hands in sequence, dealer rotation, scores, end of match (RULES.md §1.9-§1.10).
+
+>>> m = Match(find_rules("basic"), ["Ann", "Bob"], seed=1)
+>>> state = m.start_hand()
+>>> m.dealer_of(0), state.to_move
+(0, 1)
+>>> m.play("draw")
+Draw()
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rummykit.core.cards import JOKER, Card, rank_of, standard_pack
+from rummykit.core.engine import HandState
+from rummykit.core.errors import IllegalMoveError, RecordError
+from rummykit.core.moves import Move
+from rummykit.core.outcome import DRAW, HandResult
+from rummykit.core.rules import Rules, find_rules
+
+__all__ = ["HandLog", "Match", "SeatResult", "find_rules"]
+
+
+@dataclass(slots=True)
+class HandLog:
+    """What a record keeps of one hand: how it was dealt, its rebuilds and its moves."""
+
+    deck: tuple[Card, ...] | None
+    deal: tuple[tuple[tuple[Card, ...], ...], Card, tuple[Card, ...]] | None
+    moves: list[str] = field(default_factory=list)
+    result: HandResult | None = None
+    restocks: list[tuple[Card, ...]] = field(default_factory=list)  # the hand's, shared
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One seat's result of a finished match, for a statistics store (RULES.md §1.10)."""
+
+    seat: int
+    name: str
+    total: int
+    won: bool
+    drawn: bool  # the match ended with no winner (a drawn hand under draw_ends_match)
+    lost: bool  # what a statistics store records as a loss (a drawn match: every seat)
+
+
+class Match:
+    """A whole match: deals hands, keeps the totals and decides the winners."""
+
+    def __init__(self, rules: Rules, players: Sequence[str], *, seed: int | None = None,
+                 dealer: int | None = None) -> None:
+        rules.check_players(len(players))
+        HandState.check_supported(rules, len(players))
+        self.rules = rules
+        self.players = list(players)
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.first_dealer = self._choose_dealer() if dealer is None else dealer
+        if not 0 <= self.first_dealer < len(players):
+            raise RecordError(f"dealer {dealer}: expected a seat 0..{len(players) - 1}")
+        self.hands: list[HandLog] = []
+        self.state: HandState | None = None
+        self.totals = [0] * len(players)
+        self.over = False
+        self.winners: tuple[int, ...] = ()
+
+    def copy(self) -> Match:
+        """An independent copy that plays on exactly as this match would (same generator
+        state, same logs); the current hand's undo history is not copied."""
+        new = Match.__new__(Match)
+        new.rules = self.rules
+        new.players = self.players[:]
+        new.seed = self.seed
+        new.rng = random.Random.__new__(random.Random)  # no seeding from the OS: ~40x faster
+        new.rng.setstate(self.rng.getstate())
+        new.first_dealer = self.first_dealer
+        new.hands = self.hands[:]
+        new.state = None
+        if self.state is not None:
+            state = new.state = self.state.copy()
+            state.rng, state.detached = (new.rng if self.state.rng is not None else None,
+                                         self.state.detached)
+        if new.hands:
+            last = self.hands[-1]
+            new.hands[-1] = HandLog(last.deck, last.deal, last.moves[:], last.result,
+                                    new.state.restocks if new.state is not None
+                                    else last.restocks[:])
+        new.totals = self.totals[:]
+        new.over = self.over
+        new.winners = self.winners
+        return new
+
+    @property
+    def num_players(self) -> int:
+        """The number of seats."""
+        return len(self.players)
+
+    def _choose_dealer(self) -> int:
+        if self.rules.first_dealer == "random":
+            return self.rng.randrange(self.num_players)
+        decks, jokers = self.rules.pack_spec(self.num_players)
+        pack = list(standard_pack(decks, jokers))
+        self.rng.shuffle(pack)
+        drawing = list(range(self.num_players))
+        while True:
+            ranks: dict[int, int] = {}
+            waiting = drawing
+            while waiting:  # a joker does not count: who drew one draws again
+                if len(pack) < len(waiting):  # pragma: no cover - needs 100+ ties in a row
+                    pack = list(standard_pack(decks, jokers))
+                    self.rng.shuffle(pack)
+                drawn = {seat: pack.pop() for seat in waiting}
+                ranks.update({s: rank_of(c) for s, c in drawn.items() if c != JOKER})
+                waiting = [s for s, c in drawn.items() if c == JOKER]
+            low = min(ranks.values())
+            drawing = [seat for seat, r in ranks.items() if r == low]
+            if len(drawing) == 1:  # ties for lowest: only those players draw again
+                return drawing[0]
+
+    def dealer_of(self, hand_index: int) -> int:
+        """The dealer of hand ``hand_index`` (0-based): one seat left per hand."""
+        return (self.first_dealer + hand_index) % self.num_players
+
+    def start_hand(self, deck: Sequence[Card] | None = None, *,
+                   deal: tuple[Sequence[Sequence[Card]], Card, Sequence[Card]] | None = None,
+                   restocks: Sequence[Sequence[Card]] | None = None) -> HandState:
+        """Deal the next hand from ``deck`` or ``deal`` (hands, upcard, stock top first),
+        or from a pack shuffled with the match's generator."""
+        if self.over:
+            raise IllegalMoveError("the match is over")
+        if self.state is not None and not self.state.is_over:
+            raise IllegalMoveError("the current hand is not finished")
+        index = len(self.hands)
+        dealer = self.dealer_of(index)
+        if deal is not None:
+            hands, upcard, stock = deal
+            state = HandState.from_deal(self.rules, dealer, hands, upcard, stock, rng=self.rng,
+                                        deal_index=index, restocks=restocks)
+            self.hands.append(HandLog(None, (tuple(tuple(h) for h in hands), upcard,
+                                             tuple(stock))))
+        else:
+            if deck is None:
+                decks, jokers = self.rules.pack_spec(self.num_players)
+                shuffled = list(standard_pack(decks, jokers))
+                self.rng.shuffle(shuffled)
+                deck = shuffled
+            state = HandState.from_deck(self.rules, self.num_players, dealer, deck,
+                                        rng=self.rng, deal_index=index, restocks=restocks)
+            self.hands.append(HandLog(tuple(deck), None))
+        self.hands[-1].restocks = state.restocks
+        self.state = state
+        if state.result is not None:  # ended by the checks made when the deal is complete
+            self._finish_hand(state.result)
+        return state
+
+    def _current(self) -> HandState:
+        if self.state is None:
+            raise IllegalMoveError("no hand has been dealt")
+        return self.state
+
+    def play(self, move: Move | str) -> Move:
+        """Check and make a move in the current hand; returns its canonical form."""
+        state = self._current()
+        canonical = state.play(move)
+        self._after(canonical)
+        return canonical
+
+    def push(self, move: Move) -> None:
+        """Make a move known to be legal (no check), keeping the log and the scores."""
+        self._current().push(move)
+        self._after(move)
+
+    def _after(self, move: Move) -> None:
+        state = self._current()
+        log = self.hands[-1]
+        log.moves.append(str(move))
+        if state.result is not None:
+            self._finish_hand(state.result)
+
+    def _finish_hand(self, result: HandResult) -> None:
+        self.hands[-1].result = result
+        for seat, points in enumerate(result.scores):
+            self.totals[seat] += points
+        rules = self.rules
+        if result.result == DRAW and rules.draw_ends_match:
+            self.over, self.winners = True, ()
+            return
+        if rules.game_end == "target":
+            target = rules.target_for(self.num_players)
+            if max(self.totals) >= target:
+                self._close()
+        elif len(self.hands) >= rules.num_hands:
+            self._close()
+
+    def _close(self) -> None:
+        best = min(self.totals) if self.rules.scoring == "penalty" else max(self.totals)
+        self.over = True
+        self.winners = tuple(s for s, t in enumerate(self.totals) if t == best)
+
+    def results(self) -> tuple[SeatResult, ...]:
+        """Per-seat results of a finished match: co-winners win; a drawn match is lost by all."""
+        if not self.over:
+            raise IllegalMoveError("the match is not over")
+        drawn = not self.winners
+        draw_loses = drawn and self.rules.draw_counts_as_loss
+        return tuple(
+            SeatResult(s, name, self.totals[s], s in self.winners, drawn,
+                       s not in self.winners and (not drawn or draw_loses))
+            for s, name in enumerate(self.players))

@@ -1,0 +1,1 @@
+"""Cards and words as people read them, shared by the faces."""

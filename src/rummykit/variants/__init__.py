@@ -1,0 +1,1 @@
+"""The rule families, one folder each."""

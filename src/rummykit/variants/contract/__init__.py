@@ -1,0 +1,1 @@
+"""Contract Rummy: contracts, jokers, several decks, digs and swaps."""
