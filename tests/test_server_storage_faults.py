@@ -113,7 +113,7 @@ def check_record(client: TestClient, table_id: str) -> None:
 @contextmanager
 def small_tmpfs(where: Path) -> Iterator[Path]:
     where.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(where)], check=True)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(where)], check=True)
     try:
         yield where
     finally:

@@ -8,7 +8,7 @@ A variant is a value, not a subclass:
 (15, 1)
 >>> find_rules("traditional").target_for(3)
 150
->>> Rules.from_options("basic", {"ace_mode": "sideways"})
+>>> Rules.from_options("basic", {"ace_mode": "up"})
 Traceback (most recent call last):
 ...
 rummykit.core.errors.RecordError: option 'ace_mode': expected one of 'low', 'high_or_low', got 'up'
