@@ -1,0 +1,33 @@
+// This browser's player (docs/protocol.md, Players): GET /api/me makes an anonymous one on
+// the first visit and sets its HttpOnly session cookie (the page never sees the secret);
+// the reply's CSRF token goes with every write (api.js asks for it here).
+
+import { api, useCsrf } from "./api.js";
+
+let current = null; // the last /api/me reply
+let loading = null;
+
+/** The player, fetched once (and again after a sign-in, sign-up or sign-out). */
+export function me({ fresh = false } = {}) {
+  if (fresh || !loading) {
+    loading = api.me().then((found) => { current = found; return found; }, () => { loading = null; return null; });
+  }
+  return loading;
+}
+
+/** Take a reply that describes the player (sign-up, sign-in, rename). */
+export function adopt(found) {
+  current = found;
+  loading = Promise.resolve(found);
+  return found;
+}
+
+/** The player as last known, or null. */
+export function known() {
+  return current;
+}
+
+useCsrf(async () => {
+  const found = current || await me();
+  return found ? found.csrf : "";
+});
