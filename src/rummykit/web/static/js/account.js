@@ -22,7 +22,7 @@ export function recordView(player) {
 
 /** The lobby's "You" panel: who you play as, your record; links to sign up or in. */
 export async function statsInto(box) {
-  let player = await me();
+  let player = await me({ fresh: true });
   const typed = playerName();
   if (player && typed && player.name !== typed) { // a name typed before players existed
     await rename(typed);

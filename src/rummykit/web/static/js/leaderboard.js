@@ -24,7 +24,7 @@ export async function showLeaderboard(root) {
       h("p.muted", {}, "Every finished match against people or bots counts; resigning or staying away counts as a loss. "
         + "The rating is a cautious estimate: it grows with wins and with the number of matches."),
       lines.length
-        ? h("table.stats.board", {},
+        ? h("table.stats.leaders", {},
           h("thead", {}, h("tr", {}, ["#", "Player", "Rating", "Matches", "Won"].map((c) => h("th", { scope: "col" }, c)))),
           h("tbody", {}, lines.map((l) => h(`tr${l.id === mine ? ".me" : ""}`, { dataset: { player: l.id } },
             h("td", {}, `${l.rank}`),
