@@ -159,6 +159,7 @@ def test_the_others_see_a_countdown_and_the_absent_player_learns_why(
     ann.goto(f"/#/play/{ann_token}")  # back: told what happened
     ann.wait_for_selector(".left-notice.mine:has-text('You were away longer than the grace')")
     ann.wait_for_selector(".log-list li:has-text('Your bot')")
+    ann.screenshot(path=str(artifacts / "web-returned.png"))
     log = ann.locator(".log-list").inner_text()
     after = log.split("Your bot", 1)[1]
     assert "You " not in after.split("\n", 1)[0]
@@ -166,7 +167,8 @@ def test_the_others_see_a_countdown_and_the_absent_player_learns_why(
 
 
 def test_a_name_typed_elsewhere_reads_and_adds_nothing(browser: Browser, server: str,
-                                                       contexts: list[BrowserContext]) -> None:
+                                                       contexts: list[BrowserContext],
+                                                       artifacts: Path) -> None:
     ann = open_page(browser, server, contexts)
     ann.fill("input[name=name]", "Twin")
     ann.dispatch_event("input[name=name]", "change")
@@ -187,6 +189,7 @@ def test_a_name_typed_elsewhere_reads_and_adds_nothing(browser: Browser, server:
     twin.wait_for_selector(".left-notice.mine")
     assert re.search(r"Basic Rummy\s+1\s+0\s+1", lobby_record(twin))
     assert re.search(r"Basic Rummy\s+1\s+0\s+1", lobby_record(ann))  # nothing added
+    ann.locator("section.panel:has(#stats-title)").screenshot(path=str(artifacts / "web-you.png"))
 
 
 def test_the_leaderboard_page(browser: Browser, server: str, contexts: list[BrowserContext],
@@ -200,13 +203,13 @@ def test_the_leaderboard_page(browser: Browser, server: str, contexts: list[Brow
     page.wait_for_selector(".left-notice.mine")
     page.goto("/#/")
     page.click("a[href='#/leaderboard']")
-    page.wait_for_selector("table.board tbody tr")
-    rows = page.locator("table.board tbody tr")
+    page.wait_for_selector("table.leaders tbody tr")
+    rows = page.locator("table.leaders tbody tr")
     ratings = [float(r) for r in rows.evaluate_all(
         "rows => rows.map(r => r.children[2].textContent)")]
     assert ratings == sorted(ratings, reverse=True)
-    assert page.locator("table.board tr.me .badge.you").count() == 1
-    assert page.locator("table.board td .badge:text('bot')").count() >= 1
+    assert page.locator("table.leaders tr.me .badge.you").count() == 1
+    assert page.locator("table.leaders td .badge:text('bot')").count() >= 1
     page.screenshot(path=str(artifacts / "web-leaderboard.png"), full_page=True)
     assert page.errors == []  # type: ignore[attr-defined]
 

@@ -9,9 +9,9 @@ function secondsLeft(until) {
   return Math.max(0, Math.ceil(until - Date.now() / 1000));
 }
 
-function countdownText(name, until) {
+function countdownText(name, until, botPlays) {
   const left = secondsLeft(until);
-  return `${name} is away: resigns in ${left} s unless back (a bot plays meanwhile).`;
+  return `${name} is away: resigns in ${left} s unless back (${botPlays ? "a bot plays meanwhile" : "their turns wait"}).`;
 }
 
 /** The lines about seats that are away or left, for this viewer (`seat`: null for a
@@ -29,8 +29,9 @@ export function absenceNotes(table, seat) {
         ? `${name} resigned: a bot plays their seat.`
         : `${name} was away too long and resigned: a bot plays their seat.`));
     } else if (s.away_until && s.seat !== seat) {
-      lines.push(h("p.away", { role: "timer", "aria-live": "off", dataset: { seat: String(s.seat), until: String(s.away_until), name } },
-        countdownText(name, s.away_until)));
+      const bot = s.controller === "bot" ? "yes" : "";
+      lines.push(h("p.away", { role: "timer", "aria-live": "off", dataset: { seat: String(s.seat), until: String(s.away_until), name, bot } },
+        countdownText(name, s.away_until, bot)));
     }
   }
   return lines.length ? h("div.absence", {}, lines) : null;
@@ -39,7 +40,7 @@ export function absenceNotes(table, seat) {
 /** Count the shown countdowns down (called every second). */
 export function tickCountdowns(root) {
   for (const el of root.querySelectorAll(".away[data-until]")) {
-    el.textContent = countdownText(el.dataset.name, Number(el.dataset.until));
+    el.textContent = countdownText(el.dataset.name, Number(el.dataset.until), el.dataset.bot);
   }
 }
 

@@ -25,12 +25,11 @@ export async function showLeaderboard(root) {
         + "The rating is a cautious estimate: it grows with wins and with the number of matches."),
       lines.length
         ? h("table.stats.leaders", {},
-          h("thead", {}, h("tr", {}, ["#", "Player", "Rating", "Matches", "Won"].map((c) => h("th", { scope: "col" }, c)))),
+          h("thead", {}, h("tr", {}, ["#", "Player", "Rating", "Rated matches"].map((c) => h("th", { scope: "col" }, c)))),
           h("tbody", {}, lines.map((l) => h(`tr${l.id === mine ? ".me" : ""}`, { dataset: { player: l.id } },
             h("td", {}, `${l.rank}`),
             h("td", {}, l.name, l.kind === "bot" ? h("span.badge", {}, "bot") : null, l.id === mine ? h("span.badge.you", {}, "you") : null),
             h("td", {}, l.rating.toFixed(1)),
-            h("td", {}, `${l.played}`),
-            h("td", {}, `${l.won}`)))))
+            h("td", {}, `${l.rated}`)))))
         : h("p.muted", {}, "No rated matches yet."))));
 }
