@@ -6,32 +6,39 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import create_engine, text
 from websockets.sync.client import ClientConnection, connect
 
 from rummykit.server.identity import COOKIE
 from rummykit.server.loadbench import start_server
-from test_server_support import choose, pick_port
+from test_server_support import POSTGRES_URL, choose, fresh_postgres_schema, pick_port
 
 GRACE = 1.5
 
 
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    """A real server: bots move at once, a short grace period."""
+BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
+    POSTGRES_URL is None, reason="needs RUMMYKIT_TEST_POSTGRES_URL"))]
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def live(request: pytest.FixtureRequest,
+         tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """A real server (SQLite, or PostgreSQL when configured): bots move at once, a short
+    grace period; its URL and its database's."""
     folder = tmp_path_factory.mktemp("players-live")
     port = pick_port()
-    process = start_server(f"sqlite:///{folder / 'players.db'}", port, folder / "server.log",
+    url = f"sqlite:///{folder / 'players.db'}" if request.param == "sqlite" \
+        else fresh_postgres_schema()
+    process = start_server(url, port, folder / "server.log",
                            {"RUMMYKIT_BOT_DELAY": "0", "RUMMYKIT_GRACE_SECONDS": str(GRACE)})
     try:
-        yield f"http://127.0.0.1:{port}", folder / "players.db"
+        yield f"http://127.0.0.1:{port}", url
     finally:
         process.terminate()
         process.wait(10)
@@ -140,7 +147,7 @@ ANN_VS_BOT = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "easy"}
 
 # -- identity -------------------------------------------------------------------------
 
-def test_a_first_visit_makes_a_durable_anonymous_player(live: tuple[str, Path]) -> None:
+def test_a_first_visit_makes_a_durable_anonymous_player(live: tuple[str, str]) -> None:
     base, _ = live
     first = httpx.get(f"{base}/api/me")
     cookie = first.headers["set-cookie"]
@@ -157,7 +164,7 @@ def test_a_first_visit_makes_a_durable_anonymous_player(live: tuple[str, Path]) 
     assert void.json()["id"] != me["id"] and COOKIE in void.headers["set-cookie"]
 
 
-def test_writes_without_the_csrf_token_are_refused(live: tuple[str, Path]) -> None:
+def test_writes_without_the_csrf_token_are_refused(live: tuple[str, str]) -> None:
     base, _ = live
     ann = Browser(base)
     for sent in ({}, {"X-CSRF-Token": "wrong"}):
@@ -177,7 +184,7 @@ def test_writes_without_the_csrf_token_are_refused(live: tuple[str, Path]) -> No
     assert bad.status_code == 400 and "name" in bad.json()["error"]["message"]
 
 
-def test_a_typed_name_neither_reads_nor_adds_to_a_record(live: tuple[str, Path]) -> None:
+def test_a_typed_name_neither_reads_nor_adds_to_a_record(live: tuple[str, str]) -> None:
     base, _ = live
     ann, other = Browser(base), Browser(base)
     for browser in (ann, other):  # both call themselves Ann
@@ -206,7 +213,7 @@ def test_a_typed_name_neither_reads_nor_adds_to_a_record(live: tuple[str, Path])
 
 # -- accounts -----------------------------------------------------------------------
 
-def test_sign_up_keeps_the_record_and_sign_in_brings_it(live: tuple[str, Path]) -> None:
+def test_sign_up_keeps_the_record_and_sign_in_brings_it(live: tuple[str, str]) -> None:
     base, database = live
     ann = Browser(base)
     _, tokens = table_with(ann, ANN_VS_BOT)
@@ -228,9 +235,11 @@ def test_sign_up_keeps_the_record_and_sign_in_brings_it(live: tuple[str, Path]) 
     assert ann.cookie() != anonymous_cookie  # a new session; the old cookie is void
     stale = httpx.get(f"{base}/api/me", headers={"Cookie": anonymous_cookie}).json()
     assert stale["id"] != me["id"]
-    with sqlite3.connect(database) as db:
-        (stored,) = db.execute("SELECT password_hash FROM players WHERE id = ?",
-                               (me["id"],)).fetchone()
+    engine = create_engine(database)
+    with engine.connect() as db:
+        stored = db.execute(text("SELECT password_hash FROM players WHERE id = :id"),
+                            {"id": me["id"]}).scalar_one()
+    engine.dispose()
     assert stored.startswith("$argon2id$") and "s3cret" not in stored
     ann.get("/api/me")
     again = ann.write("POST", "/api/account/signup", {"name": name + "x", "password": "x" * 9})
@@ -282,7 +291,7 @@ def play_until(seats: list[Seat], done: Any, limit: int = 400) -> None:
     raise AssertionError("not done")
 
 
-def test_resign_is_a_loss_and_the_bot_plays_on(live: tuple[str, Path]) -> None:
+def test_resign_is_a_loss_and_the_bot_plays_on(live: tuple[str, str]) -> None:
     base, _ = live
     ann, bob, tokens, (a, b) = two_players(base)
     play_until([a, b], lambda: a.version >= 4)
@@ -314,7 +323,7 @@ def test_resign_is_a_loss_and_the_bot_plays_on(live: tuple[str, Path]) -> None:
     b.close()
 
 
-def test_resign_over_http_and_its_refusals(live: tuple[str, Path]) -> None:
+def test_resign_over_http_and_its_refusals(live: tuple[str, str]) -> None:
     base, _ = live
     ann = Browser(base)
     reply = ann.write("POST", "/api/tables", {"seats": [{"kind": "human", "name": "Ann"},
@@ -338,7 +347,7 @@ def test_resign_over_http_and_its_refusals(live: tuple[str, Path]) -> None:
     assert record(bob) == {"basic": {"played": 1, "won": 0, "lost": 1}}
 
 
-def test_absence_past_the_grace_period_is_a_resignation(live: tuple[str, Path]) -> None:
+def test_absence_past_the_grace_period_is_a_resignation(live: tuple[str, str]) -> None:
     base, _ = live
     ann, _, tokens, (a, b) = two_players(base)
     a.close()
@@ -355,7 +364,7 @@ def test_absence_past_the_grace_period_is_a_resignation(live: tuple[str, Path]) 
     b.close()
 
 
-def test_the_leaderboard_lists_rated_players_best_first(live: tuple[str, Path]) -> None:
+def test_the_leaderboard_lists_rated_players_best_first(live: tuple[str, str]) -> None:
     base, _ = live
     board = httpx.get(f"{base}/api/leaderboard").json()
     assert board, "earlier tests rated players"

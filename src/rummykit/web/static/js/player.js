@@ -7,12 +7,18 @@ import { api, useCsrf } from "./api.js";
 let current = null; // the last /api/me reply
 let loading = null;
 
-/** The player, fetched once (and again after a sign-in, sign-up or sign-out). */
+function fetchMe() {
+  return api.me().then((found) => { current = found; return found; }, () => null);
+}
+
+/** The player, fetched once; `fresh` asks again (after the request under way, whose reply
+ * sets the cookie: two first requests at once would make two players). */
 export function me({ fresh = false } = {}) {
-  if (fresh || !loading) {
-    loading = api.me().then((found) => { current = found; return found; }, () => { loading = null; return null; });
-  }
-  return loading;
+  if (!loading) loading = fetchMe();
+  else if (fresh) loading = loading.then(() => fetchMe());
+  const mine = loading;
+  mine.then((found) => { if (!found && loading === mine) loading = null; }); // failed: ask again next time
+  return mine;
 }
 
 /** Take a reply that describes the player (sign-up, sign-in, rename). */
