@@ -378,3 +378,40 @@ def test_the_leaderboard_lists_rated_players_best_first(live: tuple[str, str]) -
     assert refused.status_code == 400 and "limit" in refused.json()["error"]["message"]
     missing = httpx.get(f"{base}/api/players/nobody")
     assert missing.status_code == 404
+
+
+def test_back_within_the_grace_period_nothing_is_lost(live: tuple[str, str]) -> None:
+    base, _ = live
+    ann, _, tokens, (a, b) = two_players(base)
+    a.send({"type": "leave"})  # the bot plays meanwhile
+    seats = b.until_seats(lambda s: s[0]["away_until"] is not None)
+    assert seats[0]["controller"] == "bot" and seats[0]["left"] is None
+    back = Seat(ann, tokens[0])
+    seats = b.until_seats(lambda s: s[0]["away_until"] is None)
+    assert seats[0]["controller"] == "human" and seats[0]["left"] is None
+    time.sleep(GRACE + 0.5)  # the grace period would be over: no resignation
+    assert httpx.get(f"{base}/api/seats/{tokens[0]}").status_code == 200
+    b.send({"type": "sync"})
+    assert b.until("sync")["table"]["seats"][0]["left"] is None
+    assert record(ann) == {}
+    back.close()
+    b.close()
+
+
+def test_a_match_its_bot_finished_is_never_a_win_for_the_absent(live: tuple[str, str]) -> None:
+    """Ann leaves at once; her bot and the other bot play the short match out (or her
+    grace period ends first): either way it is a loss for Ann, whoever won."""
+    base, _ = live
+    ann = Browser(base)
+    reply = ann.write("POST", "/api/tables", {
+        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}],
+        "options": {"target_score": 10}})
+    created = reply.json()
+    table_id = created["table"]["id"]
+    seat = Seat(ann, created["tokens"][0]["token"])
+    seat.send({"type": "leave"})
+    deadline = time.monotonic() + 60
+    while httpx.get(f"{base}/api/tables/{table_id}").json()["status"] != "over":
+        assert time.monotonic() < deadline, "the match did not end"
+        time.sleep(0.1)
+    assert record(ann) == {"basic": {"played": 1, "won": 0, "lost": 1}}
