@@ -15,10 +15,11 @@ from playwright.sync_api import Browser, BrowserContext, Page
 
 from rummykit.server.identity import COOKIE
 from rummykit.server.loadbench import start_server
+from test_web_a11y import axe_source, serious
 from web_helpers import api, artifacts, browser, needs_browser, pick_port, play_turn
 
 pytestmark = needs_browser
-__all__ = ["artifacts", "browser"]  # fixtures used by name
+__all__ = ["artifacts", "axe_source", "browser"]  # fixtures used by name
 
 GRACE = 6
 
@@ -213,3 +214,22 @@ def test_the_leaderboard_page(browser: Browser, server: str, contexts: list[Brow
     page.screenshot(path=str(artifacts / "web-leaderboard.png"), full_page=True)
     assert page.errors == []  # type: ignore[attr-defined]
 
+
+
+def test_the_new_screens_pass_axe(browser: Browser, server: str, contexts: list[BrowserContext],
+                                  axe_source: str) -> None:
+    page = open_page(browser, server, contexts, "/#/account")
+    page.wait_for_selector("#signup")
+    assert serious(page, axe_source) == []
+    page.goto("/#/leaderboard")
+    page.wait_for_selector("table.leaders, .leaderboard p.muted")
+    assert serious(page, axe_source) == []
+    page.goto("/#/")
+    page.click("#play-bots")
+    page.wait_for_selector(".hand-cards button.card")
+    page.click("button.resign")
+    page.wait_for_selector("[role=alertdialog]")
+    assert serious(page, axe_source) == []
+    page.click("#confirm-resign")
+    page.wait_for_selector(".left-notice.mine")
+    assert serious(page, axe_source) == []

@@ -513,7 +513,7 @@ export class TableScreen {
       : "Leave the table?";
     if (!window.confirm(text)) return;
     this.socket.send({ type: "leave" });
-    forgetSeat(this.who.token);
+    if (!playing) forgetSeat(this.who.token); // in play: the lobby lists it, to come back
     location.hash = "#/";
   }
 
@@ -714,8 +714,7 @@ export class TableScreen {
         this.view.down.includes(this.seat) ? h("span.badge.down", {}, "you are down") : null),
       h("span.sort", {}, "Sort: ", sorter("suit", "by suit"), " ", sorter("rank", "by rank"))),
       cards,
-      this.actions(),
-      moveBox((text) => this.play(text), this.legal.length > 0),
+      this.state.left() ? null : [this.actions(), moveBox((text) => this.play(text), this.legal.length > 0)],
       h("p.keys", {}, "Keys: ← → cards, Space selects, D draw, T take, M meld, L lay off, X discard, H hint, S sort, ? rules, Esc clear."));
   }
 }
