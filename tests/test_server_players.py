@@ -415,3 +415,27 @@ def test_a_match_its_bot_finished_is_never_a_win_for_the_absent(live: tuple[str,
         assert time.monotonic() < deadline, "the match did not end"
         time.sleep(0.1)
     assert record(ann) == {"basic": {"played": 1, "won": 0, "lost": 1}}
+
+
+def test_a_player_who_resigned_and_votes_for_a_rematch_plays_it(live: tuple[str, str]) -> None:
+    base, _ = live
+    ann, bob = Browser(base), Browser(base)
+    reply = ann.write("POST", "/api/tables", {
+        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+        "options": {"target_score": 1}})
+    created = reply.json()
+    table_id = created["table"]["id"]
+    a, b = (Seat(p, t["token"]) for p, t in zip((ann, bob), created["tokens"], strict=True))
+    a.send({"type": "resign"})
+    b.until_seats(lambda s: s[0]["left"] == "resigned")
+    play_until([b], lambda: httpx.get(f"{base}/api/tables/{table_id}").json()["status"]
+               == "over")
+    for seat in (a, b):
+        seat.send({"type": "rematch"})
+    seats = b.until_seats(lambda s: s[0]["left"] is None)
+    assert seats[0]["controller"] == "human"
+    table = httpx.get(f"{base}/api/tables/{table_id}").json()
+    assert table["status"] == "playing" and table["match"]["number"] == 1
+    assert record(ann)["basic"]["lost"] == 1
+    a.close()
+    b.close()

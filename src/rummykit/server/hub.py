@@ -514,6 +514,11 @@ class Hub:
     async def _rematch_if_agreed(self, table: LiveTable) -> None:
         humans = {s.seat for s in table.seats if s.controller == "human"}
         if table.status == "over" and table.rematch_votes and humans <= table.rematch_votes:
+            for seat in sorted(table.rematch_votes):  # a player who left and wants more is back
+                if table.seats[seat].left is not None:
+                    back = dataclasses.replace(table.seats[seat], controller="human", left=None)
+                    await self.db(self.storage.save_seat, table.id, back)
+                    table.seats[seat] = back
             await self._commit(table, table.rematch())
             self._broadcast_seats(table)
 
