@@ -162,6 +162,9 @@ def test_a_first_visit_makes_a_durable_anonymous_player(live: tuple[str, str]) -
     assert httpx.get(f"{base}/api/me").json()["id"] != me["id"]  # another browser
     void = httpx.get(f"{base}/api/me", cookies={COOKIE: "made-up"})
     assert void.json()["id"] != me["id"] and COOKIE in void.headers["set-cookie"]
+    assert "Secure" not in cookie  # plain HTTP here; behind an HTTPS proxy it is Secure
+    behind = httpx.get(f"{base}/api/me", headers={"X-Forwarded-Proto": "https"})
+    assert "Secure" in behind.headers["set-cookie"]
 
 
 def test_writes_without_the_csrf_token_are_refused(live: tuple[str, str]) -> None:

@@ -67,13 +67,20 @@ async def player_of(request: Request, hub: Hub) -> str | None:
     return session.player.id
 
 
+def _secure(request: Request) -> bool:
+    """Whether the page was served over HTTPS (here, or at a proxy that says so: a
+    forged header only makes the cookie stricter)."""
+    return request.url.scheme == "https" or \
+        request.headers.get("x-forwarded-proto", "").split(",")[0].strip() == "https"
+
+
 def set_cookie(request: Request, response: Response, token: str) -> None:
-    """Give the browser its session cookie."""
+    """Give the browser its session cookie (``Secure`` over HTTPS)."""
     response.set_cookie(COOKIE, token, max_age=COOKIE_AGE, httponly=True, samesite="lax",
-                        secure=request.url.scheme == "https", path="/")
+                        secure=_secure(request), path="/")
 
 
 def clear_cookie(request: Request, response: Response) -> None:
     """Make the browser forget its session cookie."""
-    response.delete_cookie(COOKIE, httponly=True, samesite="lax",
-                           secure=request.url.scheme == "https", path="/")
+    response.delete_cookie(COOKIE, httponly=True, samesite="lax", secure=_secure(request),
+                           path="/")
