@@ -442,3 +442,28 @@ def test_a_player_who_resigned_and_votes_for_a_rematch_plays_it(live: tuple[str,
     assert record(ann)["basic"]["lost"] == 1
     a.close()
     b.close()
+
+
+def test_a_match_played_out_counts_for_both_players_and_rates_them(
+        live: tuple[str, str]) -> None:
+    base, _ = live
+    ann, bob = Browser(base), Browser(base)
+    reply = ann.write("POST", "/api/tables", {
+        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+        "options": {"target_score": 1}})
+    created = reply.json()
+    table_id = created["table"]["id"]
+    seats = [Seat(p, t["token"]) for p, t in zip((ann, bob), created["tokens"], strict=True)]
+    play_until(seats, lambda: httpx.get(f"{base}/api/tables/{table_id}").json()["status"]
+               == "over")
+    winners = httpx.get(f"{base}/api/tables/{table_id}").json()["match"]["winners"]
+    for seat, browser in enumerate((ann, bob)):
+        won = int(seat in winners)
+        assert record(browser) == {"basic": {"played": 1, "won": won, "lost": 1 - won}}
+    board = {line["id"]: line for line in httpx.get(f"{base}/api/leaderboard?limit=200").json()}
+    first, second = (board[p.me["id"]] for p in (ann, bob))
+    assert first["rated"] == second["rated"] == 1
+    if len(winners) == 1:
+        assert (first["rating"] > second["rating"]) == (winners == [0])
+    for seat in seats:
+        seat.close()
