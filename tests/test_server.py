@@ -347,7 +347,8 @@ def test_restart_loads_the_table_back(backend: str, tmp_path: Path) -> None:
             log0 = players[0].until("sync")["log"]
             events = [m for m in players[0].log if m["type"] == "event"]
             deal = max((m["version"] for m in events if m["kind"] == "deal"), default=1)
-            assert log0 == [{"version": m["version"], "seat": m["seat"], "move": m["move"]}
+            assert log0 == [{"version": m["version"], "seat": m["seat"], "move": m["move"],
+                             "bot": m["bot"]}
                             for m in events if m["kind"] == "move" and m["version"] > deal]
             assert log0 and log0[-1]["version"] == players[0].version
         version, view0 = players[0].version, players[0].view

@@ -124,7 +124,8 @@ def test_no_message_shows_a_card_its_view_hides(tmp_path: Path, rules: str, seat
     final = mirror.state
     assert final is not None
     start = max((e["version"] for e in events if e["kind"] == "deal"), default=1)
-    hand_moves = [{"version": e["version"], "seat": e["seat"], "move": e["move"]}
+    hand_moves = [{"version": e["version"], "seat": e["seat"], "move": e["move"],
+                   "bot": e["bot"]}
                   for e in events if e["kind"] == "move" and e["version"] > start]
     assert hand_moves or limit is None  # a match stopped midway has a hand in progress
     for recipient, p in enumerate((*players, watcher)):

@@ -481,7 +481,7 @@ def test_a_phone_has_44_pixel_targets_and_a_short_summary(browser: Browser, serv
 
 
 #: modules imported when their page or panel is opened, not at start
-LAZY = {"help.js", "hint.js", "lobby.js", "replay.js"}
+LAZY = {"account.js", "help.js", "hint.js", "leaderboard.js", "lobby.js", "replay.js"}
 
 
 def test_the_tables_modules_are_preloaded_and_the_others_imported_late() -> None:

@@ -23,7 +23,7 @@ import importlib.util
 EXTRAS: dict[str, tuple[str, ...]] = {
     "arena": ("openskill", "matplotlib", "ray"),
     "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "pydantic", "pydantic_settings",
-               "websockets"),
+               "websockets", "argon2", "openskill"),
     "tui": ("textual",),
     "rl": ("numpy", "gymnasium", "pettingzoo", "pyspiel"),
 }

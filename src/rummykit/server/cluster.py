@@ -371,8 +371,11 @@ class Cluster:
         async def rematch(table: Any, _: str, seat: int) -> None:
             await hub.vote_rematch(table, seat)
 
-        async def join(table: Any, _: str, name: str) -> Any:
-            return (await hub.join(table.id, name)).model_dump(mode="json")
+        async def resign(table: Any, _: str, seat: int) -> None:
+            await hub.resign(table, seat)
+
+        async def join(table: Any, _: str, name: str, player: str | None = None) -> Any:
+            return (await hub.join(table.id, name, player)).model_dump(mode="json")
 
         async def hint(table: Any, _: str, seat: int) -> Any:
             return (await hub.hint(table, seat)).model_dump(mode="json")
@@ -391,7 +394,7 @@ class Cluster:
                 hub.disconnect(outbox)
 
         return {"table": table_out, "move": move, "take_back": take_back, "leave": leave,
-                "rematch": rematch, "join": join, "hint": hint, "sync": sync,
+                "rematch": rematch, "resign": resign, "join": join, "hint": hint, "sync": sync,
                 "connect": connect}
 
     # -- local clients of remote tables -----------------------------------------------

@@ -12,6 +12,8 @@ STATUS = {
     "not_your_turn": 409, "spectator": 403, "stale_version": 409, "syntax": 422,
     "illegal": 422, "ambiguous": 422, "record": 422, "rate_limited": 429,
     "not_hello": 400, "unavailable": 503, "internal": 500,
+    "csrf": 403, "no_session": 401, "bad_login": 401, "name_taken": 409,
+    "has_account": 409, "resigned": 409,
 }
 
 

@@ -28,6 +28,7 @@ from rummykit.server.bots import BotRunner
 from rummykit.server.cluster import Cluster, OwnerGone, RemoteOutbox
 from rummykit.server.errors import ServerError
 from rummykit.server.hinting import advise
+from rummykit.server.players import PlayerStore
 from rummykit.server.render import legal_out, log_out, match_out, view_out
 from rummykit.server.settings import Settings
 from rummykit.server.storage import SeatRow, Storage, StoredTable, TableRow
@@ -94,6 +95,12 @@ class Hub:
         #: the link to the other nodes when several processes serve (``redis_url``)
         self.cluster: Cluster | None = None
         self._adopted_at = 0.0
+        #: players, their statistics and ratings (in the same database as the tables)
+        engine = getattr(storage, "engine", None)
+        self.players = PlayerStore(engine) if engine is not None else None
+        #: (table, seat) pairs whose player is away: when (Unix seconds) that becomes a
+        #: resignation (shown to the others as a countdown)
+        self._away: dict[tuple[str, int], float] = {}
 
     # -- plumbing -----------------------------------------------------------------
     async def db(self, call: Callable[..., _T], *args: object) -> _T:
@@ -266,7 +273,10 @@ class Hub:
         """The seats as everyone may see them."""
         return [SeatOut(seat=s.seat, name=s.name, kind=s.kind,  # type: ignore[arg-type]
                         level=s.level, controller=s.controller,  # type: ignore[arg-type]
-                        connected=self.connected(table.id, s.seat)) for s in table.seats]
+                        connected=self.connected(table.id, s.seat),
+                        left=s.left,  # type: ignore[arg-type]
+                        away_until=self._away.get((table.id, s.seat)))
+                for s in table.seats]
 
     def table_out(self, table: LiveTable) -> TableOut:
         """Public facts about ``table``."""
@@ -374,8 +384,10 @@ class Hub:
         self._schedule_bot(table)
 
     # -- tables and seats ---------------------------------------------------------
-    async def create(self, spec: CreateTable) -> tuple[LiveTable, list[SeatToken]]:
-        """Open a table; it starts as soon as every human seat is taken."""
+    async def create(self, spec: CreateTable,
+                     player: str | None = None) -> tuple[LiveTable, list[SeatToken]]:
+        """Open a table; it starts as soon as every human seat is taken. ``player`` (the
+        creator) sits at the first named human seat."""
         if spec.seed is not None and not self.settings.allow_seeds:
             raise ServerError("bad_request", "seed: this server does not accept seeds")
         rules = table_rules(spec.rules, spec.options, self.settings.max_turns_per_hand)
@@ -401,7 +413,7 @@ class Hub:
                 token = secrets.token_urlsafe(24)
                 tokens.append(SeatToken(seat=index, name=want.name, token=token))
                 seats.append(SeatRow(index, "human", want.name, None, hash_token(token),
-                                     "human"))
+                                     "human", player if len(tokens) == 1 else None))
         private = spec.private if spec.private is not None else \
             all(s.controller != "open" for s in seats)
         row = TableRow(secrets.token_urlsafe(8), spec.rules, dict(spec.options), "waiting",
@@ -427,18 +439,21 @@ class Hub:
         assert self.cluster is not None and table.owner is not None
         return await self.cluster.call(table.owner, op, table.id, **args)
 
-    async def join(self, table_id: str, name: str) -> SeatToken:
-        """Take the first open seat of a waiting table."""
+    async def join(self, table_id: str, name: str, player: str | None = None) -> SeatToken:
+        """Take the first open seat of a waiting table (as ``player``, when known)."""
         table = await self.get(table_id)
         if table.owner is not None:
-            return SeatToken.model_validate(await self._forward(table, "join", name=name))
+            return SeatToken.model_validate(await self._forward(table, "join", name=name,
+                                                                player=player))
         async with self.lock(table.id):
             seat = next((s for s in table.seats if s.controller == "open"), None)
             if table.status != "waiting" or seat is None:
                 raise ServerError("no_open_seat", "this table has no open seat")
             token = secrets.token_urlsafe(24)
+            if player is not None and any(s.player == player for s in table.seats):
+                player = None  # one record per player and match: a second seat is anonymous
             updated = dataclasses.replace(seat, name=name, token_hash=hash_token(token),
-                                          controller="human")
+                                          controller="human", player=player)
             await self.db(self.storage.save_seat, table.id, updated)
             table.seats[seat.seat] = updated
             self._broadcast_seats(table)
@@ -449,7 +464,7 @@ class Hub:
                               release: bool = False) -> None:
         updated = dataclasses.replace(table.seats[seat], controller=controller)
         if release:  # an open seat again: no name, the old token is void
-            updated.name = updated.token_hash = None
+            updated.name = updated.token_hash = updated.player = None
         await self.db(self.storage.save_seat, table.id, updated)
         table.seats[seat] = updated
         self._broadcast_seats(table)
@@ -466,6 +481,8 @@ class Hub:
                 await self._set_controller(table, seat, "open", release=True)
             elif table.seats[seat].controller == "human":
                 await self._set_controller(table, seat, "bot")
+                self._arrived.add((table.id, seat))  # away: a resignation after the grace
+                self._absent(table, seat)
             else:
                 self._broadcast_seats(table)
             if table.status == "over":
@@ -477,7 +494,8 @@ class Hub:
             await self._forward(table, "take_back", seat=seat)
             return
         self._cancel_timer(table.id, seat)
-        if table.seats[seat].kind == "human" and table.seats[seat].controller == "bot":
+        row = table.seats[seat]
+        if row.kind == "human" and row.controller == "bot" and row.left is None:
             async with self.lock(table.id):
                 await self._set_controller(table, seat, "human")
 
@@ -496,12 +514,21 @@ class Hub:
     async def _rematch_if_agreed(self, table: LiveTable) -> None:
         humans = {s.seat for s in table.seats if s.controller == "human"}
         if table.status == "over" and table.rematch_votes and humans <= table.rematch_votes:
+            for seat in sorted(table.rematch_votes):  # a player who left and wants more is back
+                if table.seats[seat].left is not None:
+                    back = dataclasses.replace(table.seats[seat], controller="human", left=None)
+                    await self.db(self.storage.save_seat, table.id, back)
+                    table.seats[seat] = back
             await self._commit(table, table.rematch())
             self._broadcast_seats(table)
 
     # -- moves --------------------------------------------------------------------
-    async def move(self, table: LiveTable, seat: int, text: str, version: int) -> int:
-        """Make a move; returns the version it was committed as."""
+    async def move(self, table: LiveTable, seat: int, text: str, version: int,
+                   by_bot: bool = False) -> int:
+        """Make a move (the seat's bot's when ``by_bot``); returns the version it was
+        committed as. A player who left the match moves no more (``resigned``)."""
+        if not by_bot and table.seats[seat].left is not None:
+            raise ServerError("resigned", "you left this match: the seat's bot plays it")
         if table.owner is not None:
             committed = await self._forward(table, "move", seat=seat, text=text,
                                             version=version)
@@ -509,7 +536,7 @@ class Hub:
             return committed
         async with self.lock(table.id):
             await self._heal(table)
-            change = table.play(seat, text, version)
+            change = table.play(seat, text, version, by_bot)
             committed = change.events[0].version
             await self._commit(table, change)
             return committed
@@ -666,8 +693,9 @@ class Hub:
 
     # -- grace periods and bots ---------------------------------------------------
     def _cancel_timer(self, table_id: str, seat: int) -> None:
+        self._away.pop((table_id, seat), None)
         timer = self._timers.pop((table_id, seat), None)
-        if timer is not None:
+        if timer is not None and timer is not asyncio.current_task():
             timer.cancel()
 
     def _watch(self, table: LiveTable, seat: int) -> None:
@@ -675,10 +703,11 @@ class Hub:
         if (table.status != "playing" or row.controller != "human"
                 or self.connected(table.id, seat) or (table.id, seat) in self._timers):
             return
-        wait = (self.settings.grace_seconds if (table.id, seat) in self._arrived
-                else self.settings.join_seconds)
+        if (table.id, seat) in self._arrived:
+            self._absent(table, seat)
+            return
         self._timers[table.id, seat] = asyncio.create_task(
-            self._take_over(table.id, seat, wait))
+            self._take_over(table.id, seat, self.settings.join_seconds))
 
     async def _take_over(self, table_id: str, seat: int, wait: float) -> None:
         while True:
@@ -688,13 +717,81 @@ class Hub:
                 break
             try:
                 async with self.lock(table_id):
-                    if table.status == "playing" and table.seats[seat].controller == "human":
+                    row = table.seats[seat]
+                    if table.status != "playing" or row.left is not None:
+                        pass
+                    elif (table_id, seat) in self._arrived:
+                        log.info("table %s: seat %d away past the grace period", table_id,
+                                 seat)
+                        await self._leave_match(table, seat, "absent")
+                    elif row.controller == "human":
                         log.info("table %s: a bot takes over seat %d", table_id, seat)
                         await self._set_controller(table, seat, "bot")
                 break
             except ServerError:  # storage is down: try again soon
                 wait = 1.0
+        self._away.pop((table_id, seat), None)
         self._timers.pop((table_id, seat), None)
+
+    # -- resigning and absence ----------------------------------------------------
+    def _absent(self, table: LiveTable, seat: int) -> None:
+        """``seat``'s player is away: its grace period runs, then it resigns (the
+        others see the countdown)."""
+        key = (table.id, seat)
+        if table.status != "playing" or table.seats[seat].left is not None or key in self._timers:
+            return
+        wait = self.settings.grace_seconds
+        self._away[key] = time.time() + wait
+        self._timers[key] = asyncio.create_task(self._take_over(table.id, seat, wait))
+        self._broadcast_seats(table)
+
+    async def resign(self, table: LiveTable, seat: int) -> None:
+        """``seat``'s player resigns: the match counts as lost for them, the seat's bot
+        plays on for the others (the match ends if no other player is left)."""
+        if table.owner is not None:
+            await self._forward(table, "resign", seat=seat)
+            return
+        async with self.lock(table.id):
+            if table.status == "waiting":
+                raise ServerError("not_started", "the match has not started: leave instead")
+            if table.status == "over":
+                raise ServerError("match_over", "the match is over")
+            if table.seats[seat].left is not None:
+                raise ServerError("resigned", "you have already left this match")
+            await self._leave_match(table, seat, "resigned")
+
+    async def _leave_match(self, table: LiveTable, seat: int, why: str) -> None:
+        """Under the table's lock: ``seat``'s player leaves the match (``resigned`` or
+        ``absent``), counted as a loss at once; its bot plays on while another player
+        is still in the match, else the match ends unfinished."""
+        updated = dataclasses.replace(table.seats[seat], controller="bot", left=why)
+        if self.players is not None:
+            await self.db(self.players.resign, table.id, updated, table.rules.name)
+        else:
+            await self.db(self.storage.save_seat, table.id, updated)
+        table.seats[seat] = updated
+        self._cancel_timer(table.id, seat)
+        table.rematch_votes.discard(seat)
+        log.info("table %s: seat %d left the match (%s)", table.id, seat, why)
+        if not any(s.kind == "human" and s.left is None for s in table.seats):
+            await self._commit(table, table.end_unfinished())
+            for conn in list(self.conns.get(table.id, ())):
+                conn.send(self.sync_text(table, conn.recipient))
+        self._broadcast_seats(table)
+        self._schedule_bot(table)
+
+    async def bind_player(self, table: LiveTable, seat: int, player: str) -> None:
+        """Seat ``seat`` is ``player``'s (its statistics and rating count there), unless
+        the seat has a player already or ``player`` sits at another seat."""
+        if table.owner is not None or table.seats[seat].kind != "human":
+            return
+        async with self.lock(table.id):
+            if table.seats[seat].player is not None or any(
+                    s.player == player for s in table.seats):
+                return
+            updated = dataclasses.replace(table.seats[seat], player=player)
+            await self.db(self.storage.save_seat, table.id, updated)
+            table.seats[seat] = updated
 
     def _schedule_bot(self, table: LiveTable) -> None:
         seat = table.to_move()
@@ -720,7 +817,7 @@ class Hub:
                 text, cpu = await self._bots.choose(level, seen, self._rng.getrandbits(63))
                 table.bot_cpu += cpu
                 try:
-                    await self.move(table, seat, text, version)
+                    await self.move(table, seat, text, version, by_bot=True)
                 except ServerError as error:
                     if error.code == "unavailable":
                         return  # rescheduled once storage answers again (see _heal)

@@ -76,9 +76,10 @@ def legal_out(seen: PlayerView) -> list[str]:
     return [str(m) for m in seen.legal]
 
 
-def log_out(moves: list[tuple[int, int, str]]) -> list[LoggedMove]:
+def log_out(moves: list[tuple[int, int, str, bool]]) -> list[LoggedMove]:
     """A hand's moves in wire form (notation is public: every viewer gets the same)."""
-    return [LoggedMove.model_construct(version=v, seat=s, move=m) for v, s, m in moves]
+    return [LoggedMove.model_construct(version=v, seat=s, move=m, bot=b)
+            for v, s, m, b in moves]
 
 
 def match_out(match: Match, number: int) -> MatchOut:

@@ -11,6 +11,7 @@ from rummykit.server.bounds import check_options
 from rummykit.server.edge import CLIENT_KEY
 from rummykit.server.errors import ServerError
 from rummykit.server.hub import Hub
+from rummykit.server.identity import player_of
 from rummykit.server.ratelimit import AddressBuckets
 from rummykit.server.wire import (
     Created,
@@ -61,10 +62,12 @@ TokenPath = Annotated[str, Path(min_length=1, max_length=100)]
 @router.post("/tables", status_code=201)
 async def create_table(spec: CreateTable, request: Request, hub: HubDep) -> Created:
     """Open a table: named human seats get their tokens, open ones wait for the lobby
-    (a table with no open seat is private unless ``private`` is false)."""
+    (a table with no open seat is private unless ``private`` is false). A browser's
+    player (session cookie and ``X-CSRF-Token``) sits at the first named human seat."""
     check_options(spec.options, hub.settings.max_turns_per_hand)
+    player = await player_of(request, hub)
     spend(request, request.app.state.quotas.tables, "tables")
-    table, tokens = await hub.create(spec)
+    table, tokens = await hub.create(spec, player)
     return Created(table=hub.table_out(table), tokens=tokens)
 
 
@@ -81,9 +84,11 @@ async def get_table(table_id: TableIdPath, hub: HubDep) -> TableOut:
 
 
 @router.post("/tables/{table_id}/join")
-async def join_table(table_id: TableIdPath, body: JoinTable, hub: HubDep) -> SeatToken:
-    """Take an open seat; the reply holds the seat's secret token."""
-    return await hub.join(table_id, body.name)
+async def join_table(table_id: TableIdPath, body: JoinTable, request: Request,
+                     hub: HubDep) -> SeatToken:
+    """Take an open seat; the reply holds the seat's secret token. A browser's player
+    (session cookie and ``X-CSRF-Token``) sits there."""
+    return await hub.join(table_id, body.name, await player_of(request, hub))
 
 
 @router.post("/tables/{table_id}/leave")

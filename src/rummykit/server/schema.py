@@ -43,6 +43,10 @@ seats = Table(
     Column("level", String(16), nullable=True),
     Column("token_hash", String(64), nullable=True, unique=True),
     Column("controller", String(8), nullable=False),  # human, bot, open
+    #: the player (``players.id``) who sits there, once known
+    Column("player_id", String(32), nullable=True),
+    #: ``resigned`` or ``absent`` (away past the grace period): the seat's bot plays on
+    Column("left", String(8), nullable=True),
 )
 
 #: the event log: a deal (the pack's order) or a move, with any stock rebuilds it caused;
@@ -69,6 +73,40 @@ matches = Table(
 stats = Table(
     "stats", metadata,
     Column("name", String(64), primary_key=True),
+    Column("rules", String(32), primary_key=True),
+    Column("played", Integer, nullable=False),
+    Column("won", Integer, nullable=False),
+    Column("lost", Integer, nullable=False),
+)
+
+#: a player: anonymous (a browser's secret) or with an account; bots are players too
+#: (``bot-LEVEL``); the rating is OpenSkill's (mu, sigma), ``rated`` the matches counted
+players = Table(
+    "players", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("kind", String(8), nullable=False),  # human, bot
+    Column("name", String(64), nullable=False),
+    Column("account", String(40), nullable=True, unique=True),
+    Column("password_hash", Text, nullable=True),
+    Column("created", Float, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("rated", Integer, nullable=False, server_default="0", index=True),
+)
+
+#: a browser's session (its cookie's SHA-256) and the CSRF token its writes must carry
+sessions = Table(
+    "sessions", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id"), nullable=False, index=True),
+    Column("csrf", String(64), nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+#: results per player and rule set
+player_stats = Table(
+    "player_stats", metadata,
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
     Column("rules", String(32), primary_key=True),
     Column("played", Integer, nullable=False),
     Column("won", Integer, nullable=False),

@@ -21,6 +21,7 @@ from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from rummykit.server import schema
+from rummykit.server.players import record_match
 
 log = logging.getLogger("rummykit.server")
 
@@ -42,7 +43,9 @@ class TableRow:
 
 @dataclass(slots=True)
 class SeatRow:
-    """A seat: ``controller`` is who plays it now (``open`` until a human takes it)."""
+    """A seat: ``controller`` is who plays it now (``open`` until a human takes it);
+    ``player`` who sits there (once known), ``left`` why its player left the match
+    (``resigned`` or ``absent``; its bot plays on)."""
 
     seat: int
     kind: str
@@ -50,6 +53,8 @@ class SeatRow:
     level: str | None
     token_hash: str | None
     controller: str
+    player: str | None = None
+    left: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +192,8 @@ def _table_values(table: TableRow) -> dict[str, Any]:
 
 def _seat_values(seat: SeatRow) -> dict[str, Any]:
     return {"seat": seat.seat, "kind": seat.kind, "name": seat.name, "level": seat.level,
-            "token_hash": seat.token_hash, "controller": seat.controller}
+            "token_hash": seat.token_hash, "controller": seat.controller,
+            "player_id": seat.player, "left": seat.left}
 
 
 class Checkpointer:
@@ -263,8 +269,10 @@ class SqlStorage:
             db.execute(insert(schema.matches).values(
                 table_id=table.id, match_no=finished.match_no, record=finished.record,
                 finished=time.time()))
-            for line in finished.results:
-                self._count(db, line, finished.rules)
+            by_player = record_match(db, table.id, finished)
+            for seat, line in enumerate(finished.results):
+                if seat not in by_player:  # no player known: counted under the seat name
+                    self._count(db, line, finished.rules)
 
     @staticmethod
     def _count(db: Connection, line: SeatResult, rules: str) -> None:
@@ -308,8 +316,8 @@ class SqlStorage:
             seat_rows = db.execute(select(schema.seats)
                                    .where(schema.seats.c.table_id == table_id)
                                    .order_by(schema.seats.c.seat))
-            seats = [SeatRow(s.seat, s.kind, s.name, s.level, s.token_hash, s.controller)
-                     for s in seat_rows]
+            seats = [SeatRow(s.seat, s.kind, s.name, s.level, s.token_hash, s.controller,
+                             s.player_id, s.left) for s in seat_rows]
             event_rows = db.execute(select(schema.events)
                                     .where(schema.events.c.table_id == table_id,
                                            schema.events.c.match_no == table.match_no)

@@ -54,12 +54,12 @@ class Event:
 
 
 def event_head(version: int, kind: str, seat: int | None, move: str | None,
-               match: MatchOut) -> str:
+               match: MatchOut, bot: bool = False) -> str:
     """The part of an ``event`` message every viewer shares (the fields before ``view``,
     as :class:`EventOut` orders them)."""
     return (f'{{"type":"event","version":{version},"kind":{json.dumps(kind)},'
             f'"seat":{json.dumps(seat)},"move":{json.dumps(move)},'
-            f'"match":{match.model_dump_json()}')
+            f'"bot":{json.dumps(bot)},"match":{match.model_dump_json()}')
 
 
 @dataclass(slots=True)
@@ -95,9 +95,10 @@ class LiveTable:
         self.history: deque[Event] = deque(maxlen=max(history, 1))
         self.rematch_votes: set[int] = set()
         self._restocks_logged = 0
-        #: the current hand's moves: (version, seat, move in notation); public, since
-        #: notation names no hidden card (``draw`` says nothing of the card drawn)
-        self.hand_log: list[tuple[int, int, str]] = []
+        #: the current hand's moves: (version, seat, move in notation, made by the seat's
+        #: bot); public, since notation names no hidden card (``draw`` says nothing of
+        #: the card drawn)
+        self.hand_log: list[tuple[int, int, str, bool]] = []
         #: monotonic clock: loaded; last commit or (dis)connection; last human presence
         self.loaded_at = self.touched = self.active_at = time.monotonic()
         #: CPU seconds its bots have spent since it was loaded
@@ -112,7 +113,7 @@ class LiveTable:
         requests on it are forwarded there."""
         row = TableRow(out.id, out.rules, out.options, out.status,
                        0 if out.match is None else out.match.number, out.version, None)
-        seats = [SeatRow(s.seat, s.kind, s.name, s.level, None, s.controller)
+        seats = [SeatRow(s.seat, s.kind, s.name, s.level, None, s.controller, left=s.left)
                  for s in out.seats]
         stub = cls(row, seats, Rules.from_options(out.rules, out.options), 1)
         stub.owner, stub.remote_out = owner, out
@@ -204,9 +205,10 @@ class LiveTable:
         self.rematch_votes.clear()
         return self._deal_until_playing(Change([], [], None, self))
 
-    def play(self, seat: int, text: str, version: int) -> Change:
-        """Make ``seat``'s move ``text`` made against ``version`` on a draft; raises
-        :class:`ServerError` (nothing changed) when it is refused."""
+    def play(self, seat: int, text: str, version: int, by_bot: bool = False) -> Change:
+        """Make ``seat``'s move ``text`` made against ``version`` (by the seat's bot when
+        ``by_bot``) on a draft; raises :class:`ServerError` (nothing changed) when it is
+        refused."""
         if self.row.status == "waiting":
             raise ServerError("not_started", "the match has not started: seats are open")
         if self.row.status == "over" or self.match is None or self.match.state is None:
@@ -224,7 +226,10 @@ class LiveTable:
         except RummyError as error:
             raise from_engine(error) from None
         change = Change([], [], None, new)
-        new._log(change, "move", seat, str(move), {"seat": seat, "move": str(move)})
+        data: dict[str, Any] = {"seat": seat, "move": str(move)}
+        if by_bot:
+            data["bot"] = True
+        new._log(change, "move", seat, str(move), data)
         return new._deal_until_playing(change)
 
     def _deal_until_playing(self, change: Change) -> Change:
@@ -259,10 +264,11 @@ class LiveTable:
         if kind == "deal":
             self.hand_log = []
         elif seat is not None and move is not None:
-            self.hand_log.append((version, seat, move))
+            self.hand_log.append((version, seat, move, bool(data.get("bot"))))
         views = {s: view(match.state, s) for s in range(match.num_players)}
         views[SPECTATOR] = public_view(match.state)
-        head = event_head(version, kind, seat, move, match_out(match, self.row.match_no))
+        head = event_head(version, kind, seat, move, match_out(match, self.row.match_no),
+                          bool(data.get("bot")))
         change.events.append(Event(version, head, views))
 
     def backlog(self, since: int) -> list[Event] | None:
@@ -298,7 +304,8 @@ class LiveTable:
             if event.kind == "deal":
                 table.hand_log = []
             else:
-                table.hand_log.append((event.version, event.data["seat"], event.data["move"]))
+                table.hand_log.append((event.version, event.data["seat"], event.data["move"],
+                                       bool(event.data.get("bot"))))
             if event.kind == "deal":
                 hands.append(HandRecord(deck=tuple(parse_card(c) for c in event.data["deck"])))
                 restocks.append([])

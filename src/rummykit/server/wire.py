@@ -68,10 +68,16 @@ class Leave(Strict):
     type: Literal["leave"]
 
 
-ClientMessage = Annotated[Hello | MoveIn | Ping | SyncIn | Rematch | Leave,
+class Resign(Strict):
+    """Resign the match: it counts as lost, and the seat's bot plays on for the others."""
+
+    type: Literal["resign"]
+
+
+ClientMessage = Annotated[Hello | MoveIn | Ping | SyncIn | Rematch | Leave | Resign,
                           Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-CLIENT_TYPES = ("hello", "move", "ping", "sync", "rematch", "leave")
+CLIENT_TYPES = ("hello", "move", "ping", "sync", "rematch", "leave", "resign")
 
 
 # -- what a viewer sees ---------------------------------------------------------------
@@ -142,6 +148,12 @@ class SeatOut(Strict):
     level: str | None
     controller: Literal["human", "bot", "open"]
     connected: bool
+    #: the player left the match (``resigned``, or ``absent`` past the grace period):
+    #: the match counts as lost for them and the seat's bot plays on
+    left: Literal["resigned", "absent"] | None = None
+    #: while the seat's player is away: when (Unix seconds) the absence becomes a
+    #: resignation
+    away_until: float | None = None
 
 
 class MatchOut(Strict):
@@ -190,6 +202,8 @@ class EventOut(Strict):
     kind: Literal["deal", "move"]
     seat: int | None
     move: str | None
+    #: the move was made by the seat's bot (for a player who left, or before arriving)
+    bot: bool = False
     match: MatchOut
     view: ViewOut
     legal: list[str]
@@ -202,6 +216,7 @@ class LoggedMove(Strict):
     version: int
     seat: int
     move: str
+    bot: bool = False
 
 
 class SyncOut(Strict):

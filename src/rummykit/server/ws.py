@@ -1,10 +1,10 @@
 """The WebSocket endpoint ``/ws``: one connection per seat or spectator.
 
-The first message is ``hello``; then moves, pings, resync requests, rematch votes and
-``leave``. Every message is parsed here; anything bad gets an ``error`` with a code and the
-connection stays open, except when the client floods, says no ``hello`` in time or
-does not read what it is sent; each close has a code and a reason that say which
-(docs/protocol.md, Close codes).
+The first message is ``hello``; then moves, pings, resync requests, rematch votes,
+``resign`` and ``leave``. Every message is parsed here; anything bad gets an ``error``
+with a code and the connection stays open, except when the client floods, says no
+``hello`` in time or does not read what it is sent; each close has a code and a reason
+that say which (docs/protocol.md, Close codes).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from rummykit.server.errors import ServerError
 from rummykit.server.hub import Hub
+from rummykit.server.identity import session_of
 from rummykit.server.ratelimit import Strikes, TokenBucket
 from rummykit.server.table import SPECTATOR, LiveTable
 from rummykit.server.wire import (
@@ -38,6 +39,7 @@ from rummykit.server.wire import (
     Ping,
     Pong,
     Rematch,
+    Resign,
     SyncIn,
 )
 
@@ -238,6 +240,8 @@ async def handle(hub: Hub, conn: Connection, table: LiveTable | None,
         conn.send(Ack(ack=message.ack, version=version).model_dump_json())
     elif isinstance(message, Rematch):
         await hub.vote_rematch(table, seat)
+    elif isinstance(message, Resign):
+        await hub.resign(table, seat)
     elif isinstance(message, Leave):
         await hub.leave(table, seat)
         raise _Leave
@@ -249,6 +253,9 @@ async def hello(hub: Hub, conn: Connection, message: Hello) -> LiveTable:
     if message.token is not None:
         table, seat = await hub.by_token(message.token, message.table)
         conn.recipient = seat
+        session = await session_of(conn.socket, hub)  # the browser's player sits there
+        if session is not None:
+            await hub.bind_player(table, seat, session.player.id)
     elif message.table is not None:
         table = await hub.get(message.table)
         conn.recipient = SPECTATOR

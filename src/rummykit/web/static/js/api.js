@@ -9,10 +9,20 @@ export class ApiError extends Error {
   }
 }
 
+/** Where writes get the player's CSRF token (player.js sets it). */
+let csrfSource = null;
+export function useCsrf(source) {
+  csrfSource = source;
+}
+
 async function call(method, path, { body, token, raw = false } = {}) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["X-Seat-Token"] = token;
+  if (method !== "GET" && csrfSource) {
+    const csrf = await csrfSource();
+    if (csrf) headers["X-CSRF-Token"] = csrf;
+  }
   let response;
   try {
     response = await fetch(path, {
@@ -53,6 +63,14 @@ export const api = {
   /** A finished match of a table, every seat's cards in each frame (409 while in play). */
   matchReplay: (id, n) => call("GET", `/api/tables/${encodeURIComponent(id)}/matches/${n}/replay?seat=all`),
   openapi: () => call("GET", "/api/openapi.json"),
+  resign: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/resign`, { token }),
+  me: () => call("GET", "/api/me"),
+  rename: (name) => call("PUT", "/api/me/name", { body: { name } }),
+  signUp: (name, password) => call("POST", "/api/account/signup", { body: { name, password } }),
+  signIn: (name, password) => call("POST", "/api/account/signin", { body: { name, password } }),
+  signOut: () => call("POST", "/api/account/signout"),
+  player: (id) => call("GET", `/api/players/${encodeURIComponent(id)}`),
+  leaderboard: (limit = 50) => call("GET", `/api/leaderboard?limit=${limit}`),
 };
 
 /** The paths the server offers, [{path, methods}] (to switch optional features on, e.g.

@@ -1,6 +1,7 @@
 // The lobby: your name, one-click play against the computer, a table for friends with a
 // link per seat, your running tables, the open tables, your statistics, and record upload.
 
+import { rename, statsInto } from "./account.js";
 import { ApiError, api } from "./api.js";
 import { fill, h, toast } from "./dom.js";
 import { forgetSeat, mySeats, playerName, rememberSeat, setPlayerName } from "./store.js";
@@ -207,24 +208,6 @@ async function join(tableId) {
   }
 }
 
-async function statsInto(box) {
-  const name = playerName();
-  if (!name) {
-    fill(box, h("p.muted", {}, "Enter your name above to keep statistics."));
-    return;
-  }
-  try {
-    const stats = await api.stats(name);
-    const rules = Object.entries(stats.rules || {});
-    fill(box, rules.length
-      ? h("table.stats", {}, h("thead", {}, h("tr", {}, ["Rules", "Played", "Won", "Lost"].map((c) => h("th", {}, c)))),
-        h("tbody", {}, rules.map(([r, s]) => h("tr", {}, h("td", {}, RULE_NAMES[r] || r), h("td", {}, `${s.played}`), h("td", {}, `${s.won}`), h("td", {}, `${s.lost}`)))))
-      : h("p.muted", {}, `No finished matches for ${name} yet.`));
-  } catch {
-    fill(box, h("p.muted", {}, `No finished matches for ${name} yet.`));
-  }
-}
-
 /** The upload form of the replay viewer (also used on its own page). */
 export function uploadForm() {
   const input = h("input", { type: "file", accept: ".json,application/json", "aria-label": "Record file (.rummy.json)" });
@@ -244,7 +227,7 @@ export function uploadForm() {
 export function showLobby(root) {
   const nameInput = h("input", { type: "text", name: "name", value: playerName(), maxlength: "40", placeholder: "Your name", autocomplete: "nickname" });
   const statsBox = h("div");
-  nameInput.onchange = () => { setPlayerName(nameInput.value.trim()); statsInto(statsBox); };
+  nameInput.onchange = async () => { setPlayerName(nameInput.value.trim()); await rename(nameInput.value.trim()); statsInto(statsBox); };
   const botForm = new SetupForm({ friends: false });
   const friendForm = new SetupForm({ friends: true });
   const friendOut = h("div");
@@ -253,6 +236,7 @@ export function showLobby(root) {
   fill(root, h("main.lobby", {},
     h("header.lobby-head", {}, h("h1", {}, h("span.logo", { "aria-hidden": "true" }, "♠♥"), " rummykit"),
       h("a.help-link", { href: "#/help/basic" }, "Rules and help"),
+      h("a.help-link", { href: "#/leaderboard" }, "Leaderboard"),
       h("label.name", {}, "Your name ", nameInput)),
     h("section.panel.play-bots", { "aria-labelledby": "bots-title" },
       h("h2#bots-title", {}, "Play against the computer"),
@@ -265,7 +249,7 @@ export function showLobby(root) {
       friendOut),
     h("section.panel", { "aria-labelledby": "mine-title" }, h("h2#mine-title", {}, "Your tables"), tablesBox),
     h("section.panel", { "aria-labelledby": "open-title" }, h("h2#open-title", {}, "Open tables"), openBox),
-    h("section.panel", { "aria-labelledby": "stats-title" }, h("h2#stats-title", {}, "Your statistics"), statsBox),
+    h("section.panel", { "aria-labelledby": "stats-title" }, h("h2#stats-title", {}, "You"), statsBox),
     h("section.panel", { "aria-labelledby": "replay-title" }, h("h2#replay-title", {}, "Replays"), uploadForm())));
   tableRows(tablesBox);
   openTables(openBox);

@@ -1,11 +1,12 @@
 // The router: #/ lobby, #/play/TOKEN a seat, #/watch/TABLE a spectator,
 // #/replay/ID an uploaded record, #/replay/table/TABLE/N a finished match, #/help/RULES
-// the rules and help.
+// the rules and help, #/account signing up or in, #/leaderboard the ratings.
 
 // The table is what a player opens most (a seat's link), so only its modules load up
 // front (index.html preloads them); the lobby, the replay viewer and the help pages are
 // imported when they are opened.
 
+import { me } from "./player.js";
 import { TableScreen } from "./table.js";
 
 const root = document.getElementById("app");
@@ -32,6 +33,12 @@ async function route() {
     screen = new ReplayScreen(root, a === "table" && b ? { table: b, match: Number(c || 0) } : { id: a });
     document.title = "Replay · rummykit";
     screen.start();
+  } else if (page === "account" || page === "leaderboard") {
+    const module = await import(page === "account" ? "./account.js" : "./leaderboard.js");
+    if (turn !== routed) return;
+    document.title = `${page === "account" ? "Account" : "Leaderboard"} · rummykit`;
+    if (page === "account") module.showAccount(root);
+    else module.showLeaderboard(root);
   } else if (page === "help") {
     const { showHelp } = await import("./help.js");
     if (turn !== routed) return;
@@ -46,4 +53,5 @@ async function route() {
 }
 
 window.addEventListener("hashchange", route);
+me(); // this browser's player: made on the first visit, its cookie kept by the browser
 route();

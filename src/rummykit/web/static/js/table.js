@@ -2,6 +2,7 @@
 // feeds the server's messages to a TableState, turns clicks, drags and keys into moves,
 // and redraws.
 
+import { absenceNotes, resignDialog, tickCountdowns } from "./absence.js";
 import { actionBar, moveBox } from "./actions.js";
 import { ApiError, api, serverPaths } from "./api.js";
 import { meldsView, pilesView, playersView } from "./board.js";
@@ -10,6 +11,7 @@ import { announce, fill, h } from "./dom.js";
 import { handView } from "./hand.js";
 import { hasKind, movesOntoMeld, offeredMoves } from "./moves.js";
 import { humanize } from "./notation.js";
+import { me } from "./player.js";
 import { TableSocket } from "./socket.js";
 import { forgetSeat, mySeats, rememberSeat } from "./store.js";
 import { handPanel, summaryDialog } from "./summary.js";
@@ -63,6 +65,8 @@ export class TableScreen {
     this.anim = null; // {seat, kind, melds}: another seat's move, animated once
     this.focusAt = 0; // the hand position that holds the Tab stop
     this.socket = null;
+    this.confirmResign = false; // the resign confirmation is open
+    this.ticker = null; // counts the away seats' countdowns down
     this.stopped = false;
     this.onKey = (event) => this.key(event);
     this.onFocus = (event) => {
@@ -80,7 +84,7 @@ export class TableScreen {
   }
 
   get legal() {
-    return this.state.legal;
+    return this.state.left() ? [] : this.state.legal; // a seat that left moves no more
   }
 
   async start() {
@@ -109,7 +113,9 @@ export class TableScreen {
         // the sync brings it
       }
     }
+    await me(); // the browser's player first: the seat becomes theirs at the hello
     if (this.stopped) return;
+    this.ticker = setInterval(() => tickCountdowns(this.root), 1000);
     this.socket = new TableSocket(this.who, {
       version: Number.isInteger(seen) ? seen : null,
       onMessage: (msg) => this.receive(msg),
@@ -148,6 +154,7 @@ export class TableScreen {
 
   stop() {
     this.stopped = true;
+    clearInterval(this.ticker);
     document.removeEventListener("keydown", this.onKey);
     this.root.removeEventListener("focusin", this.onFocus);
     if (this.socket) this.socket.close();
@@ -434,7 +441,8 @@ export class TableScreen {
     const k = event.key.toLowerCase();
     const mine = this.state.myTurn() && this.pending === null;
     if (k === "escape") {
-      if (this.showHelp) this.showHelp = false;
+      if (this.confirmResign) this.confirmResign = false;
+      else if (this.showHelp) this.showHelp = false;
       else if (this.state.over && !this.state.over.match.over) this.state.over = null;
       else this.selected = new Set();
       this.render();
@@ -496,12 +504,29 @@ export class TableScreen {
     this.render();
   }
 
-  /** Leave the seat: a bot plays it until this link is opened again. */
+  /** Leave the seat: a bot plays it; back within the grace period, the seat is yours
+   * again, else you have resigned. */
   leave() {
-    if (!window.confirm("Leave the table? A bot plays your seat until you open its link again.")) return;
+    const playing = this.state.table && this.state.table.status === "playing" && !this.state.left();
+    const text = playing
+      ? "Leave the table? A bot plays your seat meanwhile; if you are not back soon, you resign and the match counts as a loss."
+      : "Leave the table?";
+    if (!window.confirm(text)) return;
     this.socket.send({ type: "leave" });
-    forgetSeat(this.who.token);
+    if (!playing) forgetSeat(this.who.token); // in play: the lobby lists it, to come back
     location.hash = "#/";
+  }
+
+  /** Resign the match, once confirmed: a loss; the seat's bot plays on for the others. */
+  resign() {
+    this.confirmResign = false;
+    this.socket.send({ type: "resign" });
+    this.render();
+  }
+
+  canResign() {
+    const t = this.state.table;
+    return this.seat !== null && t && t.status === "playing" && !this.state.left();
   }
 
   vote() {
@@ -559,6 +584,7 @@ export class TableScreen {
     const { table } = this.state;
     const top = topBar(this.state, this.status, {
       onLeave: this.seat !== null ? () => this.leave() : null,
+      onResign: this.canResign() ? () => { this.confirmResign = true; this.render(); } : null,
       onHelp: table ? () => this.openHelp() : null,
     });
     if (!table) {
@@ -573,7 +599,9 @@ export class TableScreen {
       top,
       h("div.table-grid", {}, body, sidePanels(this.state)),
       this.matchOver(),
-      this.helpDialog());
+      this.helpDialog(),
+      this.confirmResign && this.canResign()
+        ? resignDialog({ onResign: () => this.resign(), onCancel: () => { this.confirmResign = false; this.render(); } }) : null);
   }
 
   helpDialog() {
@@ -625,6 +653,7 @@ export class TableScreen {
           onTogglePile: () => { this.showPile = !this.showPile; this.render(); },
         }),
         meldsView(shown, { onMeld: (n) => this.onMeld(n) })),
+      absenceNotes(this.state.table, this.seat),
       h("p.turn", { dataset: { mine: mine ? "yes" : "no" } }, turnText(this.state, this.pending !== null)),
       this.seat !== null ? this.handPanel() : null,
       this.messages());
@@ -685,8 +714,7 @@ export class TableScreen {
         this.view.down.includes(this.seat) ? h("span.badge.down", {}, "you are down") : null),
       h("span.sort", {}, "Sort: ", sorter("suit", "by suit"), " ", sorter("rank", "by rank"))),
       cards,
-      this.actions(),
-      moveBox((text) => this.play(text), this.legal.length > 0),
+      this.state.left() ? null : [this.actions(), moveBox((text) => this.play(text), this.legal.length > 0)],
       h("p.keys", {}, "Keys: ← → cards, Space selects, D draw, T take, M meld, L lay off, X discard, H hint, S sort, ? rules, Esc clear."));
   }
 }

@@ -77,8 +77,8 @@ export class TableState {
       // a take picks up the card the move before discarded (the upcard is not in the log)
       const before = i > 0 ? moves[i - 1].move : "";
       const taken = m.move === "take" && before.startsWith("discard ") ? before.slice(8) : null;
-      const yours = m.seat === this.seat;
-      this.note(moveSentence(names[m.seat], m.move, { taken, yours }), m.version, yours ? "mine" : "");
+      const [name, yours] = this.mover(names, m.seat, m.bot);
+      this.note(moveSentence(name, m.move, { taken, yours }), m.version, yours ? "mine" : "");
     });
   }
 
@@ -97,12 +97,12 @@ export class TableState {
       this.table.status = "playing";
     } else {
       const taken = msg.move.startsWith("take") ? msg.view.taken : null;
-      const yours = msg.seat === this.seat;
+      const [name, yours] = this.mover(names, msg.seat, msg.bot);
       const cards = takenCards(msg.move, this.view);
       this.lastMove = { seat: msg.seat, move: msg.move, version: msg.version, cards, before: this.view };
       if (yours && /^take \d/.test(msg.move)) this.dig = cards[cards.length - 1] || null;
       if (yours && msg.move.startsWith("discard")) this.dig = null;
-      this.note(moveSentence(names[msg.seat], msg.move, { taken, yours, cards }), msg.version, yours ? "mine" : "");
+      this.note(moveSentence(name, msg.move, { taken, yours, cards }), msg.version, yours ? "mine" : "");
     }
     if (msg.view.result) {
       this.note(resultWords(msg.view.result, names), msg.version, "result");
@@ -117,6 +117,20 @@ export class TableState {
     this.notes.version = msg.version;
     this.save();
     return true;
+  }
+
+  /** Who made a move, as the log says it: [name, made by you]; a human seat's bot
+   * ("Your bot", "Ann's bot") is never "You". */
+  mover(names, seat, bot) {
+    const info = this.table && this.table.seats[seat];
+    if (bot && info && info.kind === "human") return [seat === this.seat ? "Your bot" : `${names[seat]}'s bot`, false];
+    return [names[seat], seat === this.seat];
+  }
+
+  /** How this seat's player left the match ("resigned", "absent"), or null. */
+  left() {
+    const info = this.seat !== null && this.table ? this.table.seats[this.seat] : null;
+    return (info && info.left) || null;
   }
 
   seats(msg) {
@@ -145,6 +159,6 @@ export class TableState {
 
   /** True when it is this seat's turn in a hand being played. */
   myTurn() {
-    return this.seat !== null && this.view !== null && this.view.to_move === this.seat && !this.view.result;
+    return this.seat !== null && this.view !== null && this.view.to_move === this.seat && !this.view.result && !this.left();
   }
 }

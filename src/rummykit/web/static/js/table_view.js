@@ -19,8 +19,8 @@ export function tableScoring(table) {
 }
 
 /** Rule set, deal, dealer, contract, the goal, role, the connection's state, the rules
- * button; onLeave for players. */
-export function topBar(state, status, { onLeave = null, onHelp = null } = {}) {
+ * button; onLeave and onResign for players. */
+export function topBar(state, status, { onLeave = null, onResign = null, onHelp = null } = {}) {
   const t = state.table;
   const v = state.view;
   const contract = t && v ? viewContract(v, t.rules, t.options) : null;
@@ -35,6 +35,7 @@ export function topBar(state, status, { onLeave = null, onHelp = null } = {}) {
     state.seat === null ? h("span.badge", {}, "spectator") : null,
     h("span.conn", { dataset: { status }, role: "status" }, STATUS_TEXT[status]),
     onHelp ? h("button.link.help-button", { type: "button", onclick: onHelp, "aria-haspopup": "dialog", dataset: { key: "top:help" } }, "Rules") : null,
+    onResign ? h("button.link.resign", { type: "button", onclick: onResign, "aria-haspopup": "dialog" }, "Resign") : null,
     onLeave ? h("button.link.leave", { type: "button", onclick: onLeave }, "Leave") : null);
 }
 
@@ -44,6 +45,7 @@ export function turnText(state, pending) {
   if (v.result) return resultWords(v.result, state.names());
   if (state.table.status === "waiting") return "Waiting for players to join.";
   if (!state.myTurn()) {
+    if (state.seat !== null && v.to_move === state.seat) return "Your bot is playing your seat.";
     const who = seatName(state.table.seats, v.to_move);
     return state.seat === null ? `${who} to play.` : `Waiting for ${who}…`;
   }

@@ -1,0 +1,289 @@
+"""Players in storage: identities, sessions, statistics and ratings per player id.
+
+A player is anonymous (a browser's session cookie is its only key) until it signs up;
+its display name is only a label, never a key. Bots are players too (``bot-LEVEL``), so
+that ratings count games against them. The calls block: the hub makes them on its
+storage thread (``Hub.db``); :func:`record_match` runs inside a match's commit.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Engine, delete, func, insert, select, update
+from sqlalchemy.engine import Connection, Row
+from sqlalchemy.exc import IntegrityError
+
+from rummykit.server import ratings, schema
+from rummykit.server.errors import ServerError
+
+if TYPE_CHECKING:
+    from rummykit.server.storage import Finished, SeatRow
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """A player as others may see it (no secret)."""
+
+    id: str
+    kind: str
+    name: str
+    account: str | None
+    mu: float
+    sigma: float
+    rated: int
+
+    @property
+    def rating(self) -> float:
+        """What the leaderboard shows and sorts by."""
+        return ratings.shown(self.mu, self.sigma)
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """A browser's session: its player and the CSRF token its writes must carry."""
+
+    player: PlayerRow
+    csrf: str
+
+
+def bot_player(level: str) -> str:
+    """The player id of a bot level."""
+    return f"bot-{level}"
+
+
+def _player(row: Row[Any]) -> PlayerRow:
+    return PlayerRow(row.id, row.kind, row.name, row.account, row.mu, row.sigma, row.rated)
+
+
+def _new_player(db: Connection, player_id: str, kind: str, name: str) -> None:
+    mu, sigma = ratings.START
+    db.execute(insert(schema.players).values(id=player_id, kind=kind, name=name,
+                                             created=time.time(), mu=mu, sigma=sigma,
+                                             rated=0))
+
+
+def _bump(db: Connection, player_id: str, rules: str, won: bool, lost: bool) -> None:
+    """Count one match for ``player_id`` under ``rules``."""
+    table = schema.player_stats
+    key = (table.c.player_id == player_id, table.c.rules == rules)
+    row = db.execute(select(table).where(*key)).first()
+    if row is None:
+        db.execute(insert(table).values(player_id=player_id, rules=rules, played=1,
+                                        won=int(won), lost=int(lost)))
+    else:
+        db.execute(update(table).where(*key).values(
+            played=row.played + 1, won=row.won + int(won), lost=row.lost + int(lost)))
+
+
+def _bump_name(db: Connection, name: str, rules: str, lost: bool) -> None:
+    """Count one match under a seat name (a seat no player was known for)."""
+    table = schema.stats
+    key = (table.c.name == name, table.c.rules == rules)
+    row = db.execute(select(table).where(*key)).first()
+    if row is None:
+        db.execute(insert(table).values(name=name, rules=rules, played=1, won=0,
+                                        lost=int(lost)))
+    else:
+        db.execute(update(table).where(*key).values(played=row.played + 1,
+                                                    lost=row.lost + int(lost)))
+
+
+def _seat_player(db: Connection, seat: Row[Any]) -> str | None:
+    """Who is rated for a seat: its player, or the bot level's player (made on first
+    use); None for a human seat no player was known for."""
+    if seat.kind != "bot":
+        return str(seat.player_id) if seat.player_id is not None else None
+    player_id = bot_player(seat.level or "medium")
+    if db.execute(select(schema.players.c.id)
+                  .where(schema.players.c.id == player_id)).first() is None:
+        _new_player(db, player_id, "bot", f"Bot ({seat.level or 'medium'})")
+    return player_id
+
+
+def _rate(db: Connection, placed: Sequence[tuple[str, int]]) -> None:
+    """Rate one result: (player id, rank) pairs, each player once (its best rank)."""
+    best: dict[str, int] = {}
+    for player_id, rank in placed:
+        best[player_id] = min(rank, best.get(player_id, rank))
+    if len(best) < 2:
+        return
+    ids = list(best)
+    rows = {r.id: r for r in db.execute(select(schema.players)
+                                        .where(schema.players.c.id.in_(ids)))}
+    before = [(rows[i].mu, rows[i].sigma) for i in ids]
+    after = ratings.rate(before, [best[i] for i in ids])
+    for player_id, (mu, sigma) in zip(ids, after, strict=True):
+        db.execute(update(schema.players).where(schema.players.c.id == player_id)
+                   .values(mu=mu, sigma=sigma, rated=rows[player_id].rated + 1))
+
+
+def _seats(db: Connection, table_id: str) -> list[Row[Any]]:
+    return list(db.execute(select(schema.seats).where(schema.seats.c.table_id == table_id)
+                           .order_by(schema.seats.c.seat)))
+
+
+def record_match(db: Connection, table_id: str, finished: Finished) -> set[int]:
+    """Count a finished match for its players and rate it (inside the match's commit).
+    Seats that left were counted when they left; a human seat its bot was playing at the
+    end counts as lost. Returns the seats handled here or then, which the statistics
+    per seat name skip."""
+    handled: set[int] = set()
+    placed: list[tuple[str, int]] = []
+    counted: set[str] = set()
+    for seat, line in zip(_seats(db, table_id), finished.results, strict=False):
+        if seat.left is not None:
+            handled.add(seat.seat)
+            continue
+        player_id = _seat_player(db, seat)
+        if player_id is None:
+            continue
+        won, lost, rank = line.won, line.lost, 0 if line.won else 1
+        if seat.kind == "human":
+            handled.add(seat.seat)
+            if seat.controller == "bot":  # its bot ended the match: never a win for them
+                won, lost, rank = False, True, 2
+        if player_id not in counted:
+            counted.add(player_id)
+            _bump(db, player_id, finished.rules, won, lost)
+        placed.append((player_id, rank))
+    _rate(db, placed)
+    return handled
+
+
+class PlayerStore:
+    """Players, sessions and accounts in the server's database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    # -- sessions -------------------------------------------------------------------
+    def session(self, token_hash: str) -> Session | None:
+        """The session of a cookie's hash, or None."""
+        with self.engine.connect() as db:
+            row = db.execute(select(schema.players, schema.sessions.c.csrf)
+                             .join(schema.sessions,
+                                   schema.sessions.c.player_id == schema.players.c.id)
+                             .where(schema.sessions.c.token_hash == token_hash)).first()
+            return None if row is None else Session(_player(row), row.csrf)
+
+    def create_anonymous(self, token_hash: str, csrf: str) -> PlayerRow:
+        """A new anonymous player with its first session."""
+        player_id = secrets.token_urlsafe(12)
+        with self.engine.begin() as db:
+            _new_player(db, player_id, "human", f"Player {player_id[:4]}")
+            self._open(db, player_id, token_hash, csrf)
+            row = db.execute(select(schema.players)
+                             .where(schema.players.c.id == player_id)).one()
+            return _player(row)
+
+    @staticmethod
+    def _open(db: Connection, player_id: str, token_hash: str, csrf: str) -> None:
+        db.execute(insert(schema.sessions).values(token_hash=token_hash, player_id=player_id,
+                                                  csrf=csrf, created=time.time()))
+
+    def end_session(self, token_hash: str) -> None:
+        """Sign a browser out: its cookie is void."""
+        with self.engine.begin() as db:
+            db.execute(delete(schema.sessions)
+                       .where(schema.sessions.c.token_hash == token_hash))
+
+    def rename(self, player_id: str, name: str) -> None:
+        """Change a player's display name (a label: several players may share one)."""
+        with self.engine.begin() as db:
+            db.execute(update(schema.players).where(schema.players.c.id == player_id)
+                       .values(name=name))
+
+    # -- accounts -------------------------------------------------------------------
+    def sign_up(self, old_hash: str, account: str, password_hash: str, new_hash: str,
+                csrf: str) -> None:
+        """Give the session's anonymous player an account (its record stays its own) and
+        replace the session by a new one; ``name_taken`` or ``has_account`` refuse."""
+        try:
+            with self.engine.begin() as db:
+                row = db.execute(select(schema.players)
+                                 .join(schema.sessions,
+                                       schema.sessions.c.player_id == schema.players.c.id)
+                                 .where(schema.sessions.c.token_hash == old_hash)).first()
+                if row is None:
+                    raise ServerError("no_session", "no session: reload the page")
+                if row.account is not None:
+                    raise ServerError("has_account", f"you are signed in as {row.account!r}: "
+                                      "sign out first")
+                db.execute(update(schema.players).where(schema.players.c.id == row.id)
+                           .values(account=account, password_hash=password_hash))
+                db.execute(delete(schema.sessions)
+                           .where(schema.sessions.c.token_hash == old_hash))
+                self._open(db, row.id, new_hash, csrf)
+        except IntegrityError:
+            raise ServerError("name_taken", f"the name {account!r} is taken") from None
+
+    def password_of(self, account: str) -> tuple[str, str] | None:
+        """An account's player id and password hash."""
+        with self.engine.connect() as db:
+            row = db.execute(select(schema.players.c.id, schema.players.c.password_hash)
+                             .where(schema.players.c.account == account)).first()
+            return None if row is None else (row.id, row.password_hash)
+
+    def sign_in(self, player_id: str, old_hash: str | None, new_hash: str, csrf: str) -> None:
+        """Open a session for an account's player (the browser's old session ends)."""
+        with self.engine.begin() as db:
+            if old_hash is not None:
+                db.execute(delete(schema.sessions)
+                           .where(schema.sessions.c.token_hash == old_hash))
+            self._open(db, player_id, new_hash, csrf)
+
+    # -- records --------------------------------------------------------------------
+    def profile(self, player_id: str) -> tuple[PlayerRow, dict[str, tuple[int, int, int]]] | None:
+        """A player and its results per rule set (played, won, lost)."""
+        with self.engine.connect() as db:
+            row = db.execute(select(schema.players)
+                             .where(schema.players.c.id == player_id)).first()
+            if row is None:
+                return None
+            lines = db.execute(select(schema.player_stats)
+                               .where(schema.player_stats.c.player_id == player_id)
+                               .order_by(schema.player_stats.c.rules))
+            return _player(row), {r.rules: (r.played, r.won, r.lost) for r in lines}
+
+    def leaderboard(self, limit: int) -> list[tuple[PlayerRow, int, int]]:
+        """The rated players, best first: (player, matches played, won)."""
+        played = (select(schema.player_stats.c.player_id,
+                         func.sum(schema.player_stats.c.played).label("played"),
+                         func.sum(schema.player_stats.c.won).label("won"))
+                  .group_by(schema.player_stats.c.player_id).subquery())
+        shown = schema.players.c.mu - 3 * schema.players.c.sigma
+        with self.engine.connect() as db:
+            rows = db.execute(select(schema.players, played.c.played, played.c.won)
+                              .outerjoin(played, played.c.player_id == schema.players.c.id)
+                              .where(schema.players.c.rated > 0)
+                              .order_by(shown.desc(), schema.players.c.id).limit(limit))
+            return [(_player(r), int(r.played or 0), int(r.won or 0)) for r in rows]
+
+    # -- leaving a match --------------------------------------------------------------
+    def resign(self, table_id: str, seat: SeatRow, rules: str) -> None:
+        """Store that ``seat`` left its match (its ``left`` and ``controller`` as given)
+        and count the match as lost for its player, rated below every other seat still
+        in it, in one transaction."""
+        with self.engine.begin() as db:
+            db.execute(update(schema.seats)
+                       .where(schema.seats.c.table_id == table_id,
+                              schema.seats.c.seat == seat.seat)
+                       .values(controller=seat.controller, left=seat.left))
+            others: list[tuple[str, int]] = []
+            mine: str | None = None
+            for row in _seats(db, table_id):
+                if row.seat == seat.seat:
+                    mine = _seat_player(db, row)
+                elif row.left is None and (player_id := _seat_player(db, row)) is not None:
+                    others.append((player_id, 0))
+            if mine is None:
+                if seat.name:
+                    _bump_name(db, seat.name, rules, lost=True)
+                return
+            _bump(db, mine, rules, won=False, lost=True)
+            _rate(db, [(p, r) for p, r in others if p != mine] + [(mine, 1)])
