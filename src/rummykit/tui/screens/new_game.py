@@ -13,7 +13,8 @@ from textual.widgets import Button, Checkbox, Input, Label, Select
 
 from rummykit.bots import BOTS, LEVELS
 from rummykit.core.errors import RummyError
-from rummykit.core.rules import PRESET_NAMES, Rules
+from rummykit.core.rules import Rules, find_rules
+from rummykit.variants.registry import rule_set_names
 from rummykit.tui.game import Setup
 
 ACE_CHOICES = [("preset default", "default"), ("low only", "low"),
@@ -80,7 +81,8 @@ class NewGameScreen(ModalScreen[Setup | None]):
             yield Label("New game", classes="dialog-title")
             with Grid(id="new-game-grid"):
                 yield Label("Rule set")
-                yield Select([(n, n) for n in PRESET_NAMES], value="basic", allow_blank=False,
+                names = rule_set_names()
+                yield Select([(n, n) for n in names], value=names[0], allow_blank=False,
                              id="rules", compact=True)
                 yield Label("Players")
                 yield Input("2", id="players", compact=True)
@@ -104,10 +106,12 @@ class NewGameScreen(ModalScreen[Setup | None]):
                 yield Button("Cancel", id="cancel")
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "rules" and event.value == "contract":
+        if event.select.id == "rules" and isinstance(event.value, str):
+            low, high = find_rules(event.value).player_range
             players = self.query_one("#players", Input)
-            if players.value.strip() in ("", "2"):
-                players.value = "3"
+            count = players.value.strip()
+            if not count.isdigit() or not low <= int(count) <= high:
+                players.value = str(low)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
