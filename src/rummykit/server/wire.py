@@ -360,6 +360,8 @@ class TermsOut(Strict):
     score: str
     lowest_wins: bool
     match: str
+    #: what a seat that has laid its contract is ("down"); empty where there is none
+    down: str
 
 
 class OptionOut(Strict):
