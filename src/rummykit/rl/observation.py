@@ -75,6 +75,7 @@ from rummykit.core.cards import JOKER, NUM_NATURALS
 from rummykit.core.melds import JOKER_AS, TableMeld
 from rummykit.core.rules import Rules
 from rummykit.core.views import PlayerView
+from rummykit.display.terms import terms_of
 from rummykit.rl.bounds import fill_high
 
 __all__ = ["Observation"]
@@ -96,7 +97,9 @@ class Observation:
         self.multi = (decks, jokers) != (1, 0)
         self.num_cards = c = NUM_NATURALS + (1 if jokers else 0)
         self.max_melds = m = (decks * NUM_NATURALS + jokers) // 3
-        contract = bool(rules.contract_schedule)
+        #: the parts of a family whose seats lay a contract down (dig and joker duties, the
+        #: deal's contract, who is down)
+        contract = bool(terms_of(rules).down)
         self.contract = contract
         self.digs = rules.discard_dig
         single = 0  # rows of a plane that is one card vector, of shape (C,)
