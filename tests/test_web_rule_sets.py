@@ -30,7 +30,7 @@ def test_the_endpoint_lists_every_registered_rule_set(server: str) -> None:
         assert entry["terms"] == {"title": terms.title, "hand": terms.hand,
                                   "hands": terms.hands, "score": terms.score,
                                   "lowest_wins": terms.lowest_wins, "match": terms.match,
-                                  "down": terms.down}
+                                  "down": terms.down, "meld_owners": terms.meld_owners}
         assert entry["help"] == family.help_text(rules) and entry["help"]
         assert [o["knob"] for o in entry["options"]] == [o.knob for o in family.options(rules)]
         for option in entry["options"]:

@@ -99,7 +99,7 @@ def rule_set_out(name: str) -> RuleSetOut:
         name=name, family=family.name, players=rules.player_range,
         terms=TermsOut(title=terms.title, hand=terms.hand, hands=terms.hands,
                        score=terms.score, lowest_wins=terms.lowest_wins, match=terms.match,
-                       down=terms.down),
+                       down=terms.down, meld_owners=terms.meld_owners),
         options=options, knobs={knob: json_value(rules, knob) for knob in knob_names()},
         help=family.help_text(rules))
 

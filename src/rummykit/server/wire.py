@@ -362,6 +362,8 @@ class TermsOut(Strict):
     match: str
     #: what a seat that has laid its contract is ("down"); empty where there is none
     down: str
+    #: show who placed each table card (not where melds belong to nobody)
+    meld_owners: bool
 
 
 class OptionOut(Strict):

@@ -40,7 +40,7 @@ export function ruleTitle(name) {
 /** What one hand of the rule set is called: {hand: "deal", hands: "deals", ...}. */
 export function ruleTerms(name) {
   const set = byName.get(name);
-  return set ? set.terms : { title: name, hand: "hand", hands: "hands", score: "points", lowest_wins: false, match: "match" };
+  return set ? set.terms : { title: name, hand: "hand", hands: "hands", score: "points", lowest_wins: false, match: "match", down: "", meld_owners: true };
 }
 
 /** "deal" as "Deal". */
