@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from web_helpers import Opener, api, browser, needs_browser, new_page, server
-
 from rummykit.core.knobs import json_value
 from rummykit.core.rules import find_rules
 from rummykit.variants.registry import rule_set_names, variant_for
+from web_helpers import Opener, api, browser, needs_browser, new_page, server
 
 pytestmark = needs_browser
 __all__ = ["browser", "new_page", "server"]  # fixtures used by name
