@@ -32,21 +32,21 @@ class Shape:
     """The hand's best arrangement: melds in notation, the cards left over and their points.
 
     ``points`` is the deadwood, or the penalty left in hand where melds come only with a
-    contract laid down; ``contract`` is then (melds of the contract made, melds the
+    contract laid down; ``progress`` is then (melds of the contract made, melds the
     contract asks for), else None.
     """
 
     melds: tuple[str, ...]
     left: tuple[Card, ...]
     points: int
-    contract: tuple[int, int] | None = None
+    progress: tuple[int, int] | None = None
 
     def __str__(self) -> str:
         melds = ", ".join(self.melds) or "no melds"
         left = format_cards(self.left) or "nothing"
-        if self.contract is None:
+        if self.progress is None:
             return f"{melds}; deadwood {left} = {self.points}"
-        made, needed = self.contract
+        made, needed = self.progress
         return (f"{made} of the {needed} contract melds: {melds}; left {left} = "
                 f"{self.points} penalty points")
 
@@ -140,11 +140,11 @@ def to_json(advice: Hint, top: int) -> dict[str, Any]:
     seen, found, best = advice.view, advice.analysis, advice.shape
     arrangement: dict[str, Any] = {"melds": list(best.melds),
                                    "left": [format_card(c) for c in best.left]}
-    if best.contract is None:
+    if best.progress is None:
         arrangement["deadwood"] = best.points
     else:
         arrangement["penalty"] = best.points
-        arrangement["contract_melds"] = list(best.contract)
+        arrangement["contract_melds"] = list(best.progress)
     return {
         "seat": seen.seat,
         "level": advice.level,

@@ -2,7 +2,7 @@
 
 Everything shown to you comes from ``view(state, seat)``; bots see only their own views.
 
->>> from rummykit.core.rules import BASIC
+>>> from rummykit.variants import BASIC
 >>> lines: list[str] = []
 >>> session = PlaySession(BASIC, "Ann", ["greedy"], seed=3, out=lines.append,
 ...                       ask=lambda prompt: "quit")
@@ -276,7 +276,7 @@ class PlaySession:
         self._show_scores(seen)
         self._show_hand(seen)
         if self.down:
-            self._show_contract_status(seen)
+            self._show_down_status(seen)
         if seen.phase == DRAW_PHASE:
             top = seen.discard_top
             choices = ["draw from the stock (draw)"] if seen.stock_size or any(
@@ -291,7 +291,7 @@ class PlaySession:
             text = " or ".join(choices)
             self.out(text[:1].upper() + text[1:] + ".")
 
-    def _show_contract_status(self, seen: PlayerView) -> None:
+    def _show_down_status(self, seen: PlayerView) -> None:
         """Whether you have laid the deal's contract down yet."""
         facts = facts_of(seen.rules, seen.num_players, seen.deal_index)
         if seen.down >> self.seat & 1:

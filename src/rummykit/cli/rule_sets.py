@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from rummykit.display.terms import DEFAULT_RULE_SET
 from rummykit.variants.registry import rule_set_names
 
 #: every registered rule set, in registration order
 SUPPORTED_RULES = rule_set_names()
 #: what ``--rules`` is when not given
-DEFAULT_RULES = SUPPORTED_RULES[0]
+DEFAULT_RULES = DEFAULT_RULE_SET
 #: the help of ``--rules``
 RULES_HELP = f"The rule set: {', '.join(SUPPORTED_RULES)}."

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 from rummykit.core.rules import Rules
 from rummykit.variants.base import Fact, Terms
-from rummykit.variants.registry import variant_of
+from rummykit.variants.registry import rule_set_names, variant_of
 
-__all__ = ["Fact", "Terms", "facts_clause", "facts_of", "facts_words", "goal_words",
-           "score_label", "sheet_title", "terms_of", "title_of", "unit"]
+#: the rule set a face starts with: the first registered
+DEFAULT_RULE_SET = rule_set_names()[0]
+
+__all__ = ["DEFAULT_RULE_SET", "Fact", "Terms", "facts_clause", "facts_of", "facts_words",
+           "goal_words", "score_label", "sheet_title", "terms_of", "title_of", "unit"]
 
 
 def terms_of(rules: Rules) -> Terms:

@@ -100,7 +100,7 @@ class Observation:
         #: the parts of a family whose seats lay a contract down (dig and joker duties, the
         #: deal's contract, who is down)
         contract = bool(terms_of(rules).down)
-        self.contract = contract
+        self.goes_down = contract
         self.digs = rules.discard_dig
         single = 0  # rows of a plane that is one card vector, of shape (C,)
         planes: list[tuple[str, int]] = [
@@ -246,7 +246,7 @@ class Observation:
         if self.num_cards > NUM_NATURALS:
             at = write(out, at, [_bits_to_hand(jokers) for _, jokers in melds],
                        self.max_melds)
-        if self.contract:
+        if self.goes_down:
             at = write(out, at, [_one(seen.dig_duty)], 1)
         c = self.num_cards
         if self.digs:
@@ -257,7 +257,7 @@ class Observation:
                     depth[card] = i + 1
             at += c
         scalars = self._scalars(seen, sizes, totals)
-        if self.contract:
+        if self.goes_down:
             schedule = self.rules.contract_schedule
             scalars += (*schedule[seen.deal_index % len(schedule)],
                         *self._seat_bits[_rotate(seen.down, seat, n)], seen.joker_duty)

@@ -18,6 +18,7 @@ from pydantic import (
     TypeAdapter,
 )
 
+from rummykit.display.terms import DEFAULT_RULE_SET
 from rummykit.variants.registry import rule_set_names
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40,
@@ -289,7 +290,7 @@ class SeatSpec(Strict):
 class CreateTable(Strict):
     """``POST /api/tables``."""
 
-    rules: RuleSetName = "basic"
+    rules: RuleSetName = DEFAULT_RULE_SET
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatSpec] = Field(min_length=2, max_length=8)
     seed: int | None = Field(default=None, ge=0, le=2**63)

@@ -14,8 +14,8 @@ from textual.widgets import Button, Checkbox, Input, Label, Select
 from rummykit.bots import BOTS, LEVELS
 from rummykit.core.errors import RummyError
 from rummykit.core.rules import Rules, find_rules
-from rummykit.variants.registry import rule_set_names
 from rummykit.tui.game import Setup
+from rummykit.variants.registry import rule_set_names
 
 ACE_CHOICES = [("preset default", "default"), ("low only", "low"),
                ("high or low", "high_or_low")]
