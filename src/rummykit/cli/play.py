@@ -38,7 +38,7 @@ from rummykit.display.terms import (
     sheet_title,
     terms_of,
 )
-from rummykit.display.wording import agree, bot_names, drawn_words, gained, plural
+from rummykit.display.wording import agree, bot_names, drawn_words, gained, plural, wrapped
 from rummykit.variants.registry import variant_of
 
 PROMPT = "Your move> "
@@ -169,7 +169,7 @@ class PlaySession:
 
     def _show_help(self, seen: PlayerView) -> None:
         self.out(HELP)
-        self.out(variant_of(seen.rules).help_text(seen.rules))
+        self.out(wrapped(variant_of(seen.rules).help_text(seen.rules)))
 
     def _show_hint(self, seen: PlayerView, words: list[str]) -> None:
         """The search bot's advice for your decision (the game does not change)."""

@@ -5,6 +5,7 @@ Shared by the line-mode game, the full-screen table, hints and replays.
 
 from __future__ import annotations
 
+import textwrap
 from collections import Counter
 
 from rummykit.core import handset
@@ -12,6 +13,19 @@ from rummykit.core.outcome import BLOCKED, DEADLOCK, HandResult
 
 #: names given to bot seats, skipping the human's
 BOT_NAMES = ("Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy")
+
+
+def wrapped(text: str, width: int = 88) -> str:
+    r"""A rules text for a terminal: each long line folded to ``width`` columns, indented
+    lines (examples, lists) kept as they are.
+
+    >>> print(wrapped("Aim: be first to get rid of your cards.\n  draw", 20))
+    Aim: be first to get
+    rid of your cards.
+      draw
+    """
+    return "\n".join(line if line.startswith(" ") else textwrap.fill(line, width)
+                     for line in text.splitlines())
 
 
 def bot_names(human: str, count: int) -> list[str]:
