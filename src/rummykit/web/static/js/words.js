@@ -83,6 +83,7 @@ export function resultWords(result, names) {
     case "win":
       return `${who(result.winner)} went out${result.rummy ? " and went rummy (all at once)" : ""}.`;
     case "draw":
+      if (result.reason === "blocked") return "Blocked: no card can be placed any more, every hand scores its cards.";
       return `The hand is drawn (${result.reason === "deadlock" ? "deadlock" : "the stock ran out"}).`;
     case "aborted":
       return "The hand was stopped at the turn limit.";
