@@ -19,7 +19,7 @@ from rummykit.core.moves import Move, parse_move
 from rummykit.core.rule_options import apply_options
 from rummykit.core.rules import Rules
 from rummykit.core.scoring import RotationScorer
-from rummykit.variants.base import Deal
+from rummykit.variants.base import Deal, Hand
 
 
 class DrawDiscardFamily:
@@ -78,3 +78,7 @@ class DrawDiscardFamily:
     def parse_move(self, text: str) -> Move:
         """The FORMATS.md §1 notation."""
         return parse_move(text)
+
+
+#: the engine's hand has the hand protocol (checked by mypy)
+_ENGINE_HAND: type[Hand] = HandState
