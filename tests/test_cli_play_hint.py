@@ -10,7 +10,7 @@ from cli_helpers import PROMPT, command, legal_moves, shown_hand, spawn
 from rummykit.bots.hints import HINT_LEVELS
 from rummykit.cli.main import app
 from rummykit.cli.play import PlaySession
-from rummykit.core.rules import BASIC
+from rummykit.variants import BASIC
 
 
 def test_hint_advises_and_the_game_goes_on() -> None:
@@ -54,7 +54,7 @@ def test_bots_by_level() -> None:
     session = PlaySession(BASIC, "Ann", ["easy", "greedy"], seed=5, out=lines.append,
                           ask=lambda prompt: next(answers))
     assert session.run() == 0
-    assert lines[0] == "Rummy (basic), 3 players: Ann, Bob, Cy. Seed 5."
+    assert lines[0] == "Basic Rummy, 3 players: Ann, Bob, Cy. Seed 5."
     result = CliRunner().invoke(app, ["play", "--bots", "easy,random", "--players", "3",
                                       "--seed", "1"], input="quit\n")
     assert result.exit_code == 0, result.output

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, Select
+from textual.widgets import Checkbox, Input, Select
 
 from rummykit.core.cards import card_points, format_card, rank_of
 from rummykit.core.engine import DRAW_PHASE
 from rummykit.core.moves import Discard, LayOff, Meld, Take
 from rummykit.core.record import replay_file
-from rummykit.core.rules import BASIC, CONTRACT, TRADITIONAL, Rules
+from rummykit.core.rules import Rules
 from rummykit.display.faces import card_face
 from rummykit.tui import RummyApp, Setup
 from rummykit.tui.screens.dialogs import ConfirmScreen, PathScreen, TextScreen
@@ -23,6 +23,7 @@ from rummykit.tui.screens.new_game import NewGameScreen
 from rummykit.tui.screens.pile import PileScreen
 from rummykit.tui.screens.results import HandEndScreen, MatchEndScreen
 from rummykit.tui.widgets import Melds
+from rummykit.variants import BASIC, CONTRACT, TRADITIONAL
 from test_tui_support import SIZE, screen_text, select_cards, settle, table, wait_for
 
 LONG_BASIC = dataclasses.replace(BASIC, target_score=1000)
@@ -279,14 +280,38 @@ async def test_sort_pile_help_and_hint_keys() -> None:
 
 
 @pytest.mark.asyncio
+async def test_the_new_game_dialog_offers_the_familys_options() -> None:
+    app = RummyApp(None, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        melds = app.screen.query_one("#opt-max_melds_per_turn", Select)
+        assert melds.value is None and "no limit" in screen_text(app)
+        melds.value = 1
+        app.screen.query_one("#opt-target_score", Input).value = "60"
+        app.screen.query_one("#seed", Input).value = "5"
+        await pilot.click("#start")
+        await wait_for(pilot, lambda: app.table is not None)
+        rules = table(app).game.match.rules
+        assert (rules.max_melds_per_turn, rules.target_score) == (1, 60)
+        assert rules.ace_mode == "low"  # left as the preset has it
+
+
+@pytest.mark.asyncio
 async def test_the_new_game_dialog_starts_a_contract_game() -> None:
     app = RummyApp(None, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, NewGameScreen)
+        offered = {w.id for w in app.screen.query("#new-game-options > *") if w.id}
+        assert "opt-target_score" in offered
         app.screen.query_one("#rules", Select).value = "contract"
         await pilot.pause()
         assert app.screen.query_one("#players", Input).value == "3"
+        offered = {w.id for w in app.screen.query("#new-game-options > *") if w.id}
+        assert offered == {f"opt-{o.knob}" for o in NewGameScreen.specs("contract")}
+        assert "opt-target_score" not in offered
+        app.screen.query_one("#opt-discard_dig", Checkbox).value = False
         app.screen.query_one("#bots", Input).value = "wizard"
         await pilot.click("#start")
         await pilot.pause()
@@ -300,7 +325,7 @@ async def test_the_new_game_dialog_starts_a_contract_game() -> None:
         await wait_for(pilot, lambda: app.table is not None)
         await settle(pilot)
         game = table(app).game
-        assert game.match.rules == CONTRACT
+        assert game.match.rules == Rules.from_options("contract", {"discard_dig": False})
         assert game.names == ["Zed", "Bob", "Cy"]
         assert "Contract: 2 sets" in screen_text(app)
 

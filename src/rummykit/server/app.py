@@ -24,6 +24,7 @@ from rummykit.server import (
     apidocs,
     routes_players,
     routes_records,
+    routes_rules,
     routes_stats,
     routes_tables,
     ws,
@@ -119,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes_stats.router)
     app.include_router(routes_players.router)
     app.include_router(routes_records.router)
+    app.include_router(routes_rules.router)
     app.include_router(ws.router)
     mount_web(app)
     return app

@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { fill, h, toast } from "./dom.js";
 import { adopt, me } from "./player.js";
 import { playerName } from "./store.js";
-import { RULE_NAMES } from "./words.js";
+import { ruleTitle } from "./rulesets.js";
 
 /** Your results per rule set, and your rating. */
 export function recordView(player) {
@@ -16,7 +16,7 @@ export function recordView(player) {
       " · ", h("a", { href: "#/leaderboard" }, "leaderboard")),
     rules.length
       ? h("table.stats", {}, h("thead", {}, h("tr", {}, ["Rules", "Played", "Won", "Lost"].map((c) => h("th", { scope: "col" }, c)))),
-        h("tbody", {}, rules.map(([r, s]) => h("tr", {}, h("td", {}, RULE_NAMES[r] || r), h("td", {}, `${s.played}`), h("td", {}, `${s.won}`), h("td", {}, `${s.lost}`)))))
+        h("tbody", {}, rules.map(([r, s]) => h("tr", {}, h("td", {}, ruleTitle(r)), h("td", {}, `${s.played}`), h("td", {}, `${s.won}`), h("td", {}, `${s.lost}`)))))
       : h("p.muted", {}, "No finished matches yet."));
 }
 

@@ -7,6 +7,7 @@
 // imported when they are opened.
 
 import { me } from "./player.js";
+import { loadRuleSets } from "./rulesets.js";
 import { TableScreen } from "./table.js";
 
 const root = document.getElementById("app");
@@ -54,4 +55,4 @@ async function route() {
 
 window.addEventListener("hashchange", route);
 me(); // this browser's player: made on the first visit, its cookie kept by the browser
-route();
+loadRuleSets().then(route);
