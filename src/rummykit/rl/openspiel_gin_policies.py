@@ -29,9 +29,7 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from rummykit.rl.openspiel_gin import (
-    DRAW_STOCK, KNOCK, MELD_BASE, PASS, TAKE, OsHand, utils,
-)
+from rummykit.rl.openspiel_gin import DRAW_STOCK, KNOCK, MELD_BASE, PASS, TAKE, OsHand, utils
 
 __all__ = ["POLICIES", "Adversarial", "Greedy", "Policy", "Uniform", "make_policy"]
 
