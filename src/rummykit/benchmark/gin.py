@@ -1,0 +1,156 @@
+"""Gin measures (``python -m rummykit.benchmark --only gin``): our gin against OpenSpiel's
+``gin_rummy`` and RLCard's gin, the same game on both sides.
+
+- ``gin_random_playout_hands`` / ``_moves`` (ours): random playouts of our gin hand under the
+  OpenSpiel profile (RULES.md §6.14.1), a new seeded deal per hand
+  (:meth:`GinHand.deal`), each move uniform over ``legal_moves()``, played with ``push``.
+  A knock is one of our moves but 3 or more OpenSpiel actions; random play seldom knocks.
+- OpenSpiel's Python loop is the existing ``random playout gin_rummy`` measure
+  (:mod:`.anchors`: chance outcomes and actions uniform, from Python). Its all-C++ loop is
+  ``gin_cpp_random_hands``: ``pyspiel.evaluate_bots`` with two
+  ``make_uniform_random_bot`` bots plays a whole game, chance included, in C++.
+- ``gin_min_deadwood`` (10 cards) and ``gin_knock_test`` (11 cards: OpenSpiel's
+  ``MinDeadwood`` heuristic, §6.14.2) on the same distinct random hands for every engine:
+  ours :func:`~rummykit.variants.gin.deadwood.min_deadwood` /
+  :func:`~rummykit.variants.gin.deadwood.os_min_deadwood` on bit sets, OpenSpiel's
+  ``GinRummyUtils.min_deadwood`` on index lists, RLCard's ``get_best_meld_clusters``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from rummykit.benchmark.measures import playout_measures, time_solver
+from rummykit.benchmark.report import OPENSPIEL, OURS, RLCARD, Measure
+from rummykit.benchmark.timing import Config, random_hands, timed
+
+Task = tuple[str, Callable[[], list[Measure]]]
+
+#: seeds offset from the run's seed (distinct from the other measures' hands)
+HANDS_SEED = 30
+KNOCK_SEED = 31
+
+
+def ours_tasks(cfg: Config) -> list[Task]:
+    """Our gin measures."""
+    from rummykit.variants.gin import deadwood
+
+    return [
+        ("gin random playout (OpenSpiel profile)", lambda: _our_playout(cfg)),
+        ("gin min_deadwood 10 cards", lambda: _renamed(cfg, OURS, deadwood.min_deadwood, 10)),
+        ("gin knock test 11 cards", lambda: _renamed(cfg, OURS, deadwood.os_min_deadwood, 11)),
+    ]
+
+
+def _masks(cfg: Config, size: int, seed: int) -> list[int]:
+    return [sum(1 << c for c in h) for h in random_hands(_count(cfg), size, cfg.seed + seed)]
+
+
+def _count(cfg: Config) -> int:
+    return cfg.hands // 4
+
+
+def _solver_params(cfg: Config, cards: int, function: str) -> dict[str, Any]:
+    return {"cards": cards, "function": function,
+            "seed": cfg.seed + (HANDS_SEED if cards == 10 else KNOCK_SEED)}
+
+
+def _renamed(cfg: Config, engine: str, solve: Callable[[Any], object], cards: int,
+             hands: list[Any] | None = None, function: str = "") -> list[Measure]:
+    """A solver measure named ``gin_min_deadwood`` (10 cards) or ``gin_knock_test`` (11)."""
+    seed = HANDS_SEED if cards == 10 else KNOCK_SEED
+    if hands is None:
+        hands = _masks(cfg, cards, seed)
+    name = "gin_min_deadwood" if cards == 10 else "gin_knock_test"
+    if not function:
+        function = f"variants.gin.deadwood.{getattr(solve, '__name__', 'solve')}(mask)"
+    found = time_solver(cfg, engine, solve, hands, _solver_params(cfg, cards, function))
+    return [Measure(name=name, engine=m.engine, unit=m.unit, value=m.value, params=m.params)
+            for m in found]
+
+
+def _our_playout(cfg: Config) -> list[Measure]:
+    from rummykit.variants.gin.hand import GinHand
+    from rummykit.variants.gin.rules import openspiel_profile
+
+    rules = openspiel_profile()
+    rng = random.Random(cfg.seed)
+    choice = rng.choice
+
+    def one_hand() -> int:
+        hand = GinHand.deal(rules, 1, rng)
+        moves = 0
+        while hand.phase != "over":
+            hand.push(choice(hand.legal_moves()))
+            moves += 1
+        return moves
+
+    t = timed(cfg.seconds, one_hand)
+    params = {"rules": "gin", "profile": "openspiel", "players": 2, "hands": t.batches,
+              "moves": t.units, "mean_moves": round(t.units / max(t.batches, 1), 1),
+              "note": "GinHand.deal per hand; moves uniform over legal_moves(), push()",
+              "seconds": round(t.elapsed, 3), "seed": cfg.seed}
+    found = playout_measures(OURS, t, params)
+    return [Measure(name="gin_" + m.name, engine=m.engine, unit=m.unit, value=m.value,
+                    params=m.params) for m in found]
+
+
+def openspiel_tasks(cfg: Config) -> list[Task]:
+    """OpenSpiel's gin measures; raises ImportError when open_spiel is not installed."""
+    import pyspiel
+
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    return [
+        ("gin all-C++ random games (OpenSpiel evaluate_bots)", lambda: _os_cpp_loop(cfg)),
+        ("gin min_deadwood 10 cards (OpenSpiel)", lambda: _renamed(
+            cfg, OPENSPIEL, utils.min_deadwood, 10, _lists(cfg, 10, HANDS_SEED),
+            "GinRummyUtils(13, 4, 10).min_deadwood(hand)")),
+        ("gin knock test 11 cards (OpenSpiel)", lambda: _renamed(
+            cfg, OPENSPIEL, utils.min_deadwood, 11, _lists(cfg, 11, KNOCK_SEED),
+            "GinRummyUtils(13, 4, 10).min_deadwood(hand), 11 cards")),
+    ]
+
+
+def _lists(cfg: Config, size: int, seed: int) -> list[list[int]]:
+    """The same hands as :func:`_masks`, as OpenSpiel index lists (suits S, C, D, H)."""
+    return [[13 * ((c // 13 + 1) % 4) + c % 13 for c in h]
+            for h in random_hands(_count(cfg), size, cfg.seed + seed)]
+
+
+def _os_cpp_loop(cfg: Config) -> list[Measure]:
+    import pyspiel
+
+    game = pyspiel.load_game("gin_rummy")
+    bots = [pyspiel.make_uniform_random_bot(p, cfg.seed + p) for p in (0, 1)]
+    games = 0
+
+    def one_game() -> int:
+        nonlocal games
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, cfg.seed + games)
+        games += 1
+        return 1
+
+    t = timed(cfg.seconds, one_game)
+    return [Measure(name="gin_cpp_random_hands", engine=OPENSPIEL, unit="hands/s",
+                    value=t.rate, params={
+                        "game": "gin_rummy", "players": 2, "hands": t.units,
+                        "function": "pyspiel.evaluate_bots(state, [uniform random bots], "
+                                    "seed): one whole game in C++ per call",
+                        "seconds": round(t.elapsed, 3), "seed": cfg.seed})]
+
+
+def rlcard_tasks(cfg: Config) -> list[Task]:
+    """RLCard's gin measures; raises ImportError when rlcard is not installed."""
+    from rlcard.games.gin_rummy.utils import melding, utils
+
+    def solve(hand: list[Any]) -> object:
+        return melding.get_best_meld_clusters(hand)
+
+    def hands() -> list[list[Any]]:
+        return [[utils.get_card(c) for c in h]
+                for h in random_hands(_count(cfg), 10, cfg.seed + HANDS_SEED)]
+
+    return [("gin min_deadwood 10 cards (RLCard)", lambda: _renamed(
+        cfg, RLCARD, solve, 10, hands(), "melding.get_best_meld_clusters(hand)"))]
