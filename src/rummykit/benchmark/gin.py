@@ -5,10 +5,16 @@
   OpenSpiel profile (RULES.md §6.14.1), a new seeded deal per hand
   (:meth:`GinHand.deal`), each move uniform over ``legal_moves()``, played with ``push``.
   A knock is one of our moves but 3 or more OpenSpiel actions; random play seldom knocks.
-- OpenSpiel's Python loop is the existing ``random playout gin_rummy`` measure
-  (:mod:`.anchors`: chance outcomes and actions uniform, from Python). Its all-C++ loop is
-  ``gin_cpp_random_hands``: ``pyspiel.evaluate_bots`` with two
-  ``make_uniform_random_bot`` bots plays a whole game, chance included, in C++.
+- OpenSpiel from Python, ``gin_os_random_playout_hands`` / ``_moves``: each hand starts from
+  ``clone()`` of one initial state (a chance node before the deal, so a new deal), chance
+  outcomes and player actions uniform from Python; moves are player actions. It clones
+  because ``new_initial_state()`` costs about 7 ms in ``gin_rummy`` (its constructor builds
+  the meld tables), more than a whole random hand; the older ``random playout gin_rummy``
+  measure of :mod:`.anchors` pays it every hand. The all-C++ loop is
+  ``gin_cpp_random_hands``: ``pyspiel.evaluate_bots`` with two ``make_uniform_random_bot``
+  bots plays a whole game, chance included, in C++, on a clone of the initial state
+  (``evaluate_bots`` plays the state it is given to the end). ``random_sim_test`` also runs
+  in C++ but checks every state (about 8 hands/s), so it is not used.
 - ``gin_min_deadwood`` (10 cards) and ``gin_knock_test`` (11 cards: OpenSpiel's
   ``MinDeadwood`` heuristic, §6.14.2) on the same distinct random hands for every engine:
   ours :func:`~rummykit.variants.gin.deadwood.min_deadwood` /
@@ -103,6 +109,7 @@ def openspiel_tasks(cfg: Config) -> list[Task]:
 
     utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
     return [
+        ("gin random playout (OpenSpiel, Python loop)", lambda: _os_python_loop(cfg)),
         ("gin all-C++ random games (OpenSpiel evaluate_bots)", lambda: _os_cpp_loop(cfg)),
         ("gin min_deadwood 10 cards (OpenSpiel)", lambda: _renamed(
             cfg, OPENSPIEL, utils.min_deadwood, 10, _lists(cfg, 10, HANDS_SEED),
@@ -119,16 +126,43 @@ def _lists(cfg: Config, size: int, seed: int) -> list[list[int]]:
             for h in random_hands(_count(cfg), size, cfg.seed + seed)]
 
 
+def _os_python_loop(cfg: Config) -> list[Measure]:
+    import pyspiel
+
+    initial = pyspiel.load_game("gin_rummy").new_initial_state()
+    rng = random.Random(cfg.seed)
+    choice = rng.choice
+
+    def one_game() -> int:
+        s = initial.clone()
+        moves = 0
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(choice(s.legal_actions()))
+            else:
+                s.apply_action(choice(s.legal_actions()))
+                moves += 1
+        return moves
+
+    t = timed(cfg.seconds, one_game)
+    params = {"game": "gin_rummy", "players": 2, "hands": t.batches, "moves": t.units,
+              "mean_moves": round(t.units / max(t.batches, 1), 1),
+              "note": "clone() of the initial state per hand; moves = player actions",
+              "seconds": round(t.elapsed, 3), "seed": cfg.seed}
+    return [Measure(name="gin_os_" + m.name, engine=m.engine, unit=m.unit, value=m.value,
+                    params=m.params) for m in playout_measures(OPENSPIEL, t, params)]
+
+
 def _os_cpp_loop(cfg: Config) -> list[Measure]:
     import pyspiel
 
-    game = pyspiel.load_game("gin_rummy")
+    initial = pyspiel.load_game("gin_rummy").new_initial_state()
     bots = [pyspiel.make_uniform_random_bot(p, cfg.seed + p) for p in (0, 1)]
     games = 0
 
     def one_game() -> int:
         nonlocal games
-        pyspiel.evaluate_bots(game.new_initial_state(), bots, cfg.seed + games)
+        pyspiel.evaluate_bots(initial.clone(), bots, cfg.seed + games)
         games += 1
         return 1
 

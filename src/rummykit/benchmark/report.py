@@ -133,7 +133,7 @@ GIN_RATIOS: tuple[RatioSpec, ...] = (
     RatioSpec(
         title="gin random playout moves/s: ours vs OpenSpiel gin_rummy (Python loop)",
         ours=Selector(name="gin_random_playout_moves", engine=OURS),
-        theirs=Selector(name="random_playout_moves", engine=OPENSPIEL),
+        theirs=Selector(name="gin_os_random_playout_moves", engine=OPENSPIEL),
         target=3.0,
     ),
     RatioSpec(
@@ -145,7 +145,7 @@ GIN_RATIOS: tuple[RatioSpec, ...] = (
     RatioSpec(
         title="gin random playout hands/s: ours vs OpenSpiel gin_rummy (Python loop)",
         ours=Selector(name="gin_random_playout_hands", engine=OURS),
-        theirs=Selector(name="random_playout_hands", engine=OPENSPIEL),
+        theirs=Selector(name="gin_os_random_playout_hands", engine=OPENSPIEL),
         target=1.0,
     ),
     RatioSpec(

@@ -12,9 +12,9 @@ Each policy picks one of ``hand.legal()`` for the player to move of an
   melds left as lay-off targets), every lay-off it can, shows without melds, wall passes.
   Its appetite for each is drawn once per hand (:meth:`Adversarial.reset`).
 
->>> from rummykit.rl.openspiel_gin import Deal, OsHand, game
+>>> from rummykit.rl.openspiel_gin import Deal, OsHand
 >>> rng = random.Random(3)
->>> hand = OsHand(game(), Deal.shuffled(rng))
+>>> hand = OsHand(False, Deal.shuffled(rng))
 >>> players = [make_policy("greedy"), make_policy("adversarial")]
 >>> for p in players:
 ...     p.reset(rng)
@@ -31,7 +31,7 @@ from typing import Any, Protocol
 
 from rummykit.rl.openspiel_gin import DRAW_STOCK, KNOCK, MELD_BASE, PASS, TAKE, OsHand, utils
 
-__all__ = ["POLICIES", "Adversarial", "Greedy", "Policy", "Uniform", "make_policy"]
+__all__ = ["POLICIES", "Adversarial", "Greedy", "Policy", "Scripted", "Uniform", "make_policy"]
 
 
 class Policy(Protocol):
@@ -180,6 +180,22 @@ class Adversarial:
         if melds and rng.random() < self.meld:
             return rng.choice(melds)
         return PASS
+
+
+class Scripted:
+    """Plays the given OpenSpiel actions in order, whoever is to move (a reproduction)."""
+
+    def __init__(self, actions: list[int]) -> None:
+        self.actions = list(actions)
+        self.at = 0
+
+    def reset(self, rng: random.Random) -> None:
+        self.at = 0
+
+    def choose(self, hand: OsHand, rng: random.Random) -> int:
+        action = self.actions[self.at]
+        self.at += 1
+        return action
 
 
 POLICIES = ("random", "greedy", "adversarial")
