@@ -58,9 +58,9 @@ from rummykit.rl.openspiel_gin_policies import POLICIES, Policy, make_policy
 from rummykit.variants.gin.deadwood import implied_arrangement, is_set
 from rummykit.variants.gin.hand import GinHand
 from rummykit.variants.gin.moves import Gin, Knock
-from rummykit.variants.gin.rules import openspiel_profile
+from rummykit.variants.gin.rules import GinRules, openspiel_profile
 
-__all__ = ["HandReport", "Tally", "compare_hand", "fitting_melds", "main", "run"]
+__all__ = ["HandReport", "Lockstep", "Tally", "compare_hand", "fitting_melds", "main", "run"]
 
 PAIRINGS: tuple[tuple[str, str], ...] = (
     ("random", "random"), ("greedy", "greedy"), ("adversarial", "adversarial"),
@@ -132,13 +132,14 @@ def _ends(run: tuple[Card, ...]) -> set[Card]:
     return out
 
 
-class _Lockstep:
-    """Both engines on one deal; one instance per hand."""
+class Lockstep:
+    """Both engines on one deal (ours under ``rules``, default the OpenSpiel profile)."""
 
-    def __init__(self, deal: Deal, oklahoma: bool) -> None:
+    def __init__(self, deal: Deal, oklahoma: bool, rules: GinRules | None = None) -> None:
         self.os = OsHand(oklahoma, deal)
-        self.ours = GinHand.from_deal(openspiel_profile(oklahoma), 1, deal.hands, deal.upcard,
-                                      list(deal.stock))
+        if rules is None:
+            rules = openspiel_profile(oklahoma)
+        self.ours = GinHand.from_deal(rules, 1, deal.hands, deal.upcard, list(deal.stock))
         self.report = HandReport(deal, oklahoma)
         self.knock_card: Card | None = None
         self.knock_groups: list[tuple[Card, ...]] = []
@@ -333,11 +334,11 @@ def _reason(hand: GinHand) -> str:
     return "unfinished" if hand.result is None else f"{hand.result.result} {hand.result.reason}"
 
 
-def compare_hand(deal: Deal, oklahoma: bool, players: Sequence[Policy], rng: random.Random
-                 ) -> HandReport:
+def compare_hand(deal: Deal, oklahoma: bool, players: Sequence[Policy], rng: random.Random,
+                 rules: GinRules | None = None) -> HandReport:
     """Play ``deal`` on both engines, OpenSpiel player p choosing with ``players[p]``
     (the same object twice for a :class:`Scripted` reproduction)."""
-    step = _Lockstep(deal, oklahoma)
+    step = Lockstep(deal, oklahoma, rules)
     for player in set(players):
         player.reset(rng)
     report = step.report
@@ -379,7 +380,8 @@ class Tally:
 
 
 def run(hands: int, seed: int, oklahoma_values: Sequence[bool] = (False, True),
-        pairings: Sequence[tuple[str, str]] = PAIRINGS) -> Tally:
+        pairings: Sequence[tuple[str, str]] = PAIRINGS, rules: GinRules | None = None
+        ) -> Tally:
     """``hands`` hands per variant, spread over ``pairings``, seeded."""
     tally = Tally()
     for oklahoma in oklahoma_values:
@@ -388,7 +390,7 @@ def run(hands: int, seed: int, oklahoma_values: Sequence[bool] = (False, True),
         for i in range(hands):
             pairing = pairings[i % len(pairings)]
             players = [make_policy(name) for name in pairing]
-            report = compare_hand(Deal.shuffled(rng), oklahoma, players, rng)
+            report = compare_hand(Deal.shuffled(rng), oklahoma, players, rng, rules)
             tally.add(variant, report)
     return tally
 
