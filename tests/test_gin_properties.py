@@ -144,7 +144,8 @@ def test_legal_list_agrees_with_is_legal(seed: int, profile: int, steps: int) ->
             assert ok == expected, move
         elif isinstance(move, BigGin):
             assert ok == any(isinstance(m, BigGin) for m in legal)
-        elif (isinstance(move, LayOff) and move.target == 0) or (isinstance(move, LayOff) and hand.rules.layoff_rule == "openspiel"):
+        elif isinstance(move, LayOff) and (
+                move.target == 0 or hand.rules.layoff_rule == "openspiel"):
             assert not ok or move.card in lay_cards
         else:
             assert ok == (move in listed), move
