@@ -9,65 +9,12 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gin_hand_helpers import PROFILES, choose, fingerprint, position
 from rummykit.core.errors import RummyError
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Take
-from rummykit.variants.gin.deadwood import ALL_MELDS, min_deadwood
+from rummykit.variants.gin.deadwood import ALL_MELDS
 from rummykit.variants.gin.hand import GinHand
 from rummykit.variants.gin.moves import BigGin, Done, Gin, GinMove, Knock, Pass
-from rummykit.variants.gin.rules import (
-    GIN,
-    OKLAHOMA,
-    GinRules,
-    gin_rules_from_options,
-    openspiel_profile,
-)
-
-PROFILES: list[GinRules] = [
-    GIN, OKLAHOMA, openspiel_profile(), openspiel_profile(oklahoma=True),
-    gin_rules_from_options("gin", {"big_gin_bonus": 31, "layoff_rule": "openspiel"}),
-    gin_rules_from_options("gin", {"defender_melds": "explicit", "tie_rule": "knocker_wins",
-                                   "wall_knock": False}),
-    gin_rules_from_options("oklahoma", {"oklahoma_ace": "one", "knock_test": "openspiel",
-                                        "max_turns_per_hand": 40}),
-]
-
-
-def fingerprint(hand: GinHand) -> tuple[object, ...]:
-    return tuple(list(v) if isinstance(v, list) else v
-                 for n in GinHand.__slots__ if n != "_undo"
-                 for v in [getattr(hand, n)])
-
-
-def choose(hand: GinHand, rng: random.Random) -> GinMove:
-    """A random legal move, biased so that shows happen: mostly greedy discards, knocks
-    when the deadwood is low, frequent takes and lay-offs."""
-    moves = hand.legal_moves()
-    knocks = [m for m in moves if isinstance(m, (Knock, Gin, BigGin))]
-    if knocks and (hand.phase == "wall_knock" or rng.random() < 0.25
-                   or any(isinstance(m, (Gin, BigGin)) for m in knocks)):
-        return rng.choice(knocks)
-    discards = [m for m in moves if isinstance(m, Discard)]
-    if discards and rng.random() < 0.8:
-        held = hand.hands[hand.to_move]
-        return min(discards, key=lambda m: (min_deadwood(held & ~(1 << m.card)),
-                                            rng.random()))
-    if hand.phase == "show":
-        lays = [m for m in moves if isinstance(m, LayOff)]
-        if lays and rng.random() < 0.7:
-            return rng.choice(lays)
-    if hand.phase == "draw" and rng.random() < 0.3 and Take() in moves:
-        return Take()
-    return rng.choice(moves)
-
-
-def position(seed: int, profile: int, steps: int) -> tuple[GinHand, random.Random]:
-    rng = random.Random(seed)
-    hand = GinHand.deal(PROFILES[profile], rng.randrange(2), rng)
-    for _ in range(steps):
-        if hand.is_over:
-            break
-        hand.push(choose(hand, rng))
-    return hand, rng
 
 
 def candidates(hand: GinHand, rng: random.Random) -> list[GinMove]:
