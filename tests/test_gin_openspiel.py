@@ -12,12 +12,23 @@ import dataclasses
 import os
 import random
 
+import pyspiel
 import pytest
 
 from rummykit.core.cards import parse_card, parse_cards
-from rummykit.rl.openspiel_gin import KNOCK, MELD_BASE, PASS, TAKE, Deal, OsHand, os_card
-from rummykit.rl.openspiel_gin_diff import Lockstep, compare_hand, run
-from rummykit.rl.openspiel_gin_policies import Scripted
+from rummykit.rl.openspiel_gin import (
+    KNOCK,
+    MELD_BASE,
+    PASS,
+    TAKE,
+    Deal,
+    OsHand,
+    game,
+    new_state,
+    os_card,
+)
+from rummykit.rl.openspiel_gin_diff import PAIRINGS, Lockstep, compare_hand, run
+from rummykit.rl.openspiel_gin_policies import Scripted, make_policy
 from rummykit.variants.gin.moves import Gin, Knock
 from rummykit.variants.gin.rules import openspiel_profile
 
@@ -127,12 +138,23 @@ def test_a_knock_sequence_is_compared_meld_by_meld() -> None:
     ("tie_rule", "undercut", "returns"),
     ("defender_melds", "auto", "returns"),
     ("wall_knock", False, "our hand is over"),
+    ("layoff_rule", "standard", "lay"),
+    ("repeated_move_draw", False, "OpenSpiel's hand is over"),
+    ("upcard_take_limit", 49, "our hand is over (draw upcard_limit)"),
+    ("undercut_bonus", 20, "returns"),
 ])
 def test_the_harness_sees_a_rule_difference(knob: str, value: object, found: str) -> None:
     rules = dataclasses.replace(openspiel_profile(), **{knob: value})
-    tally = run(150, seed=7, oklahoma_values=(False,), rules=rules)
-    assert tally.disagreements > 0
-    assert any(found in r.disagreements[0] for r in tally.examples)
+    rng = random.Random(7)
+    seen: list[str] = []
+    for i in range(300):
+        pairing = PAIRINGS[i % len(PAIRINGS)]
+        report = compare_hand(Deal.shuffled(rng), False, [make_policy(p) for p in pairing],
+                              rng, rules)
+        if report.disagreements:
+            seen = report.disagreements
+            break
+    assert seen and found in seen[0], seen
 
 
 def test_os_hand_feeds_the_stock_in_deal_order() -> None:
@@ -144,3 +166,28 @@ def test_os_hand_feeds_the_stock_in_deal_order() -> None:
     hand.apply(53)
     assert os_card(deal.stock[1]) in hand.hand(1)
     assert int(hand.state.stock_size()) == 29
+
+
+@pytest.mark.parametrize("oklahoma", [False, True], ids=["gin", "oklahoma"])
+def test_games_openspiel_played_alone_replay_on_our_engine(oklahoma: bool) -> None:
+    # OpenSpiel plays whole games in C++ with its own chance (SimpleGinRummyBot against a
+    # uniform random bot); the deal is read back from the chance outcomes and both engines
+    # replay the actions.
+    params = game(oklahoma).get_parameters()
+    for seed in range(12):
+        simple = seed % 2  # the seat SimpleGinRummyBot plays
+        bots = [pyspiel.make_simple_gin_rummy_bot(params, p) if p == simple else
+                pyspiel.make_uniform_random_bot(p, seed) for p in (0, 1)]
+        state = new_state(oklahoma)
+        returns = pyspiel.evaluate_bots(state, bots, seed)
+        deal, actions = Deal.from_openspiel(state)
+        script = Scripted(actions)
+        report = compare_hand(deal, oklahoma, [script, script], random.Random(0))
+        assert report.disagreements == [], report.reproduction()
+        step = Lockstep(deal, oklahoma)
+        for action in actions:
+            step.apply(action)
+        assert step.os.returns() == tuple(int(r) for r in returns)
+        assert step.ours.result is not None
+        scores = step.ours.result.scores
+        assert scores[0] - scores[1] == int(returns[0])

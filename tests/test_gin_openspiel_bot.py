@@ -20,7 +20,7 @@ from rummykit.rl.openspiel_gin import Deal, OsHand, game, os_card, utils
 from rummykit.rl.openspiel_gin_diff import Lockstep
 from rummykit.variants.gin.view import gin_view
 
-HANDS = 150
+HANDS = 80
 
 
 class _CppBot:

@@ -22,6 +22,9 @@ True
 >>> hand.apply(54); hand.apply(54); hand.apply(53)   # pass, pass, draw
 >>> hand.phase, our_card(hand.state.hands()[0][-1]) == deal.stock[0]
 ('Discard', True)
+>>> again, actions = Deal.from_openspiel(hand.state)
+>>> again.hands == deal.hands and again.stock[0] == deal.stock[0], actions
+(True, [54, 54, 53])
 """
 
 from __future__ import annotations
@@ -124,6 +127,24 @@ class Deal:
         return {"hands": [format_cards(h).split() for h in self.hands],
                 "upcard": format_cards([self.upcard]),
                 "stock": format_cards(self.stock).split()}
+
+    @classmethod
+    def from_openspiel(cls, state: Any) -> tuple[Deal, list[int]]:
+        """The deal of an OpenSpiel ``gin_rummy`` state played with its own chance, and its
+        player actions: the 21 first chance outcomes give the hands and the upcard, the later
+        ones (one per stock draw) the stock top first; the cards never drawn follow in
+        index order. Replaying the actions on :class:`OsHand` of the deal gives the same game.
+        """
+        dealt: list[int] = []
+        actions: list[int] = []
+        for step in state.full_history():
+            (dealt if step.player == pyspiel.PlayerId.CHANCE else actions).append(step.action)
+        if len(dealt) < 21:
+            raise ValueError(f"the state has dealt only {len(dealt)} of the first 21 cards")
+        cards = [our_card(i) for i in dealt]
+        rest = [c for c in range(52) if c not in set(cards)]
+        return (cls((tuple(cards[:10]), tuple(cards[10:20])), cards[20],
+                    tuple(cards[21:] + sorted(rest, key=os_card))), actions)
 
     def chance_outcomes(self) -> list[int]:
         """OpenSpiel's 21 dealing chance outcomes."""
