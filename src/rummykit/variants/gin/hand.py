@@ -72,6 +72,7 @@ WALL_STOCK = 2
 NO_KNOCK, PLAIN_KNOCK, GIN_KNOCK, BIG_GIN_KNOCK = 0, 1, 2, 3
 
 _DRAW, _TAKE, _PASS, _DONE = Draw(), Take(), Pass(), Done()
+_DISCARDS = tuple(Discard(c) for c in range(52))
 _ZERO = (0, 0)
 
 
@@ -191,7 +192,15 @@ class GinHand:
 
     def legal_moves(self) -> list[GinMove]:
         """Every legal move in a fixed order (one knock per discard, see the module doc)."""
-        return list(self.iter_legal_moves())
+        if self.phase != DISCARD_STEP:
+            return list(self.iter_legal_moves())
+        hand = self.hands[self.to_move]
+        taken = self.taken
+        banned = 1 << taken if taken >= 0 and self.rules.rediscard_ban else 0
+        discards = _DISCARDS
+        moves: list[GinMove] = [discards[c] for c in _cards(hand & ~banned)]
+        moves.extend(self._knocks(hand, banned))
+        return moves
 
     def iter_legal_moves(self) -> Iterator[GinMove]:
         """The legal moves, generated lazily, in the order of :meth:`legal_moves`."""
@@ -199,11 +208,9 @@ class GinHand:
         if phase == DISCARD_STEP:
             hand = self.hands[self.to_move]
             banned = 1 << self.taken if self.taken >= 0 and self.rules.rediscard_ban else 0
-            rest = hand & ~banned
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                yield Discard(low.bit_length() - 1)
+            discards = _DISCARDS
+            for card in _cards(hand & ~banned):
+                yield discards[card]
             yield from self._knocks(hand, banned)
         elif phase == DRAW_STEP:
             yield _DRAW
@@ -667,6 +674,16 @@ class GinHand:
     def __repr__(self) -> str:
         return (f"GinHand({self.rules.name}, dealer={self.dealer}, phase={self.phase!r}, "
                 f"to_move={self.to_move}, stock={len(self.stock)})")
+
+
+def _cards(mask: int) -> list[Card]:
+    """The cards of a bit set in code order."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
 
 
 def _ends(run: int) -> int:
