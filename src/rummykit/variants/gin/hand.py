@@ -76,6 +76,14 @@ _DISCARDS = tuple(Discard(c) for c in range(52))
 _ZERO = (0, 0)
 
 
+#: what push saves for pop: every scalar field, then the stock's and the pile's length and
+#: top card (a move changes each list by at most one card at its top)
+_Snapshot = tuple[
+    int, str, int, int, int, int, bool, bool, int, int, int | None, int, int, Arrangement,
+    int, tuple[int, ...], int, Arrangement, bool, tuple[int, int], tuple[int, int],
+    HandResult | None, GinOutcome | None, int, int, int, int]
+
+
 def _cards_text(mask: int) -> str:
     return format_cards(cards_of(mask))
 
@@ -125,7 +133,7 @@ class GinHand:
         self.discarded = _ZERO  # per seat: cards discarded face up this hand
         self.result: HandResult | None = None
         self.outcome: GinOutcome | None = None
-        self._undo: list[tuple[object, ...]] = []
+        self._undo: list[_Snapshot] = []
 
     # -- dealing ------------------------------------------------------------------
     @classmethod
@@ -482,7 +490,7 @@ class GinHand:
         return Meld(tuple(groups))
 
     # -- unchecked play with undo ---------------------------------------------------
-    def _snapshot(self) -> tuple[object, ...]:
+    def _snapshot(self) -> _Snapshot:
         return (self.to_move, self.phase, self.hands[0], self.hands[1], self.offer_step,
                 self.taken, self.stock_only, self.echo, self.take_count, self.turn_count,
                 self.knocker, self.kind, self.knock_card, self.knock_groups,
@@ -497,16 +505,16 @@ class GinHand:
          self.echo, self.take_count, self.turn_count, self.knocker, self.kind,
          self.knock_card, self.knock_groups, self.knocker_deadwood, self.table, self.laid,
          self.defender_groups, self.melded, self.known, self.discarded, self.result,
-         self.outcome, stock_len, stock_top, discard_len, top) = self._undo.pop()  # type: ignore[assignment]
-        self.hands[0], self.hands[1] = h0, h1  # type: ignore[call-overload]
+         self.outcome, stock_len, stock_top, discard_len, top) = self._undo.pop()
+        self.hands[0], self.hands[1] = h0, h1
         stock = self.stock
-        if len(stock) < stock_len:  # type: ignore[operator]
-            stock.append(stock_top)  # type: ignore[arg-type]
+        if len(stock) < stock_len:
+            stock.append(stock_top)
         discard = self.discard
-        if len(discard) > discard_len:  # type: ignore[operator]
+        if len(discard) > discard_len:
             discard.pop()
-        elif len(discard) < discard_len:  # type: ignore[operator]
-            discard.append(top)  # type: ignore[arg-type]
+        elif len(discard) < discard_len:
+            discard.append(top)
 
     def push(self, move: GinMove) -> None:
         """Play a canonical legal ``move`` without checking it (undo with :meth:`pop`)."""
