@@ -129,7 +129,7 @@ def _runs_only(hand: int) -> int:
 
 
 _CACHE: dict[int, int] = {}
-_CACHE_LIMIT = 1 << 20
+_CACHE_LIMIT = 1 << 18
 
 
 def min_deadwood(hand: int) -> int:
