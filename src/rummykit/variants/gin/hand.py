@@ -535,21 +535,27 @@ class GinHand:
             self._knock(seat, move)
         elif isinstance(move, LayOff):
             bit = 1 << move.card
-            self.hands[seat] &= ~bit
+            self._leave(seat, bit)
             self.laid |= bit
             table = list(self.table)
             table[move.target - 1] |= bit
             self.table = tuple(table)
         elif isinstance(move, Meld):
-            for group in move.groups:
-                for card in group:
-                    self.hands[seat] &= ~(1 << card)
+            self._leave(seat, sum(1 << c for group in move.groups for c in group))
             self.defender_groups += tuple(move.groups)
             self.melded = True
         elif isinstance(move, Done):
             self._score()
         else:  # pragma: no cover - push takes canonical moves only
             raise IllegalMoveError(f"{move!r}: not a gin move")
+
+    def _leave(self, seat: int, cards: int) -> None:
+        """``cards`` leave ``seat``'s hand for the table or the pile."""
+        self.hands[seat] &= ~cards
+        known = self.known
+        if known[seat] & cards:
+            self.known = (known[0] & ~cards, known[1]) if seat == 0 else (
+                known[0], known[1] & ~cards)
 
     def _take(self, seat: int) -> None:
         phase = self.phase
@@ -621,10 +627,10 @@ class GinHand:
         else:
             bit = 1 << move.card
             hand &= ~bit
+            self._leave(seat, bit)
             self.discard.append(move.card)
             self.knock_card = move.card
             self.kind = GIN_KNOCK if isinstance(move, Gin) else PLAIN_KNOCK
-        self.hands[seat] = hand
         groups = move.groups or ()
         self.knock_groups = groups
         self.table = tuple(sum(1 << c for c in g) for g in groups)
