@@ -133,3 +133,26 @@ def test_playouts_reach_every_ending() -> None:
             assert hand.result is not None
             reasons.add(hand.result.reason)
     assert {"knock", "gin", "undercut", "dead_hand", "repeated_move"} <= reasons
+
+
+TOKENS = ["draw", "take", "discard", "knock", "gin", "pass", "lay", "meld", "done", "on",
+          ":", "/", "SA", "h10", "CK", "D7", "S2", "JK", "JK=H6", "X9", "1", "2", "7", "0",
+          "high", "swap", "é", "take 3", "", "  "]
+
+
+@given(SEEDS, PROFILE, STEPS, st.lists(st.sampled_from(TOKENS), max_size=9))
+@settings(max_examples=300, deadline=None)
+def test_any_text_is_played_or_refused_cleanly(seed: int, profile: int, steps: int,
+                                                words: list[str]) -> None:
+    hand, _ = position(seed, profile, steps)
+    before = fingerprint(hand)
+    text = " ".join(words)
+    try:
+        move = hand.play(text)
+    except RummyError as exc:
+        assert str(exc)
+        assert fingerprint(hand) == before
+    else:
+        hand.pop()
+        assert fingerprint(hand) == before
+        assert hand.is_legal(move)
