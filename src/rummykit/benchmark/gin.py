@@ -1,10 +1,8 @@
 """Gin measures (``python -m rummykit.benchmark --only gin``): our gin against OpenSpiel's
 ``gin_rummy`` and RLCard's gin, the same game on both sides.
 
-- ``gin_random_playout_hands`` / ``_moves`` (ours): random playouts of our gin hand under the
-  OpenSpiel profile (RULES.md §6.14.1), a new seeded deal per hand
-  (:meth:`GinHand.deal`), each move uniform over ``legal_moves()``, played with ``push``.
-  A knock is one of our moves but 3 or more OpenSpiel actions; random play seldom knocks.
+- Ours, in :mod:`.gin_hand`: ``gin_random_playout_hands`` / ``_moves`` (the ratios use
+  ``rules = "openspiel profile"``, the same game as OpenSpiel's) and ``gin_min_deadwood``.
 - OpenSpiel from Python, ``gin_os_random_playout_hands`` / ``_moves``: each hand starts from
   ``clone()`` of one initial state (a chance node before the deal, so a new deal), chance
   outcomes and player actions uniform from Python; moves are player actions. It clones
@@ -15,11 +13,11 @@
   bots plays a whole game, chance included, in C++, on a clone of the initial state
   (``evaluate_bots`` plays the state it is given to the end). ``random_sim_test`` also runs
   in C++ but checks every state (about 8 hands/s), so it is not used.
-- ``gin_min_deadwood`` (10 cards) and ``gin_knock_test`` (11 cards: OpenSpiel's
-  ``MinDeadwood`` heuristic, §6.14.2) on the same distinct random hands for every engine:
-  ours :func:`~rummykit.variants.gin.deadwood.min_deadwood` /
-  :func:`~rummykit.variants.gin.deadwood.os_min_deadwood` on bit sets, OpenSpiel's
-  ``GinRummyUtils.min_deadwood`` on index lists, RLCard's ``get_best_meld_clusters``.
+- ``gin_min_deadwood`` (10 cards) of OpenSpiel (``GinRummyUtils.min_deadwood`` on index
+  lists) and RLCard (``get_best_meld_clusters``) on the hands of ours; ``gin_knock_test``
+  (11 cards: OpenSpiel's ``MinDeadwood`` heuristic, RULES.md §6.14.2), ours
+  (:func:`~rummykit.variants.gin.deadwood.os_min_deadwood` on bit sets) and OpenSpiel's, on
+  the same hands.
 """
 
 from __future__ import annotations
@@ -34,20 +32,19 @@ from rummykit.benchmark.timing import Config, random_hands, timed
 
 Task = tuple[str, Callable[[], list[Measure]]]
 
-#: seeds offset from the run's seed (distinct from the other measures' hands)
-HANDS_SEED = 30
+#: seeds offset from the run's seed: the 10-card hands are those of :mod:`.gin_hand`'s and
+#: :mod:`.anchors`' ``min_deadwood`` measures (the same lists, in the same order)
+HANDS_SEED = 10
 KNOCK_SEED = 31
 
 
 def ours_tasks(cfg: Config) -> list[Task]:
-    """Our gin measures."""
+    """Our gin measure not in :mod:`.gin_hand`: the 11-card knock test."""
     from rummykit.variants.gin import deadwood
 
-    return [
-        ("gin random playout (OpenSpiel profile)", lambda: _our_playout(cfg)),
-        ("gin min_deadwood 10 cards", lambda: _renamed(cfg, OURS, deadwood.min_deadwood, 10)),
-        ("gin knock test 11 cards", lambda: _renamed(cfg, OURS, deadwood.os_min_deadwood, 11)),
-    ]
+    return [("gin knock test 11 cards", lambda: _solver(
+        cfg, OURS, deadwood.os_min_deadwood, 11, _masks(cfg, 11, KNOCK_SEED),
+        "variants.gin.deadwood.os_min_deadwood(mask)"))]
 
 
 def _masks(cfg: Config, size: int, seed: int) -> list[int]:
@@ -55,52 +52,18 @@ def _masks(cfg: Config, size: int, seed: int) -> list[int]:
 
 
 def _count(cfg: Config) -> int:
-    return cfg.hands // 4
+    return cfg.hands
 
 
-def _solver_params(cfg: Config, cards: int, function: str) -> dict[str, Any]:
-    return {"cards": cards, "function": function,
-            "seed": cfg.seed + (HANDS_SEED if cards == 10 else KNOCK_SEED)}
-
-
-def _renamed(cfg: Config, engine: str, solve: Callable[[Any], object], cards: int,
-             hands: list[Any] | None = None, function: str = "") -> list[Measure]:
+def _solver(cfg: Config, engine: str, solve: Callable[[Any], object], cards: int,
+            hands: list[Any], function: str) -> list[Measure]:
     """A solver measure named ``gin_min_deadwood`` (10 cards) or ``gin_knock_test`` (11)."""
     seed = HANDS_SEED if cards == 10 else KNOCK_SEED
-    if hands is None:
-        hands = _masks(cfg, cards, seed)
     name = "gin_min_deadwood" if cards == 10 else "gin_knock_test"
-    if not function:
-        function = f"variants.gin.deadwood.{getattr(solve, '__name__', 'solve')}(mask)"
-    found = time_solver(cfg, engine, solve, hands, _solver_params(cfg, cards, function))
+    found = time_solver(cfg, engine, solve, hands,
+                        {"cards": cards, "function": function, "seed": cfg.seed + seed})
     return [Measure(name=name, engine=m.engine, unit=m.unit, value=m.value, params=m.params)
             for m in found]
-
-
-def _our_playout(cfg: Config) -> list[Measure]:
-    from rummykit.variants.gin.hand import GinHand
-    from rummykit.variants.gin.rules import openspiel_profile
-
-    rules = openspiel_profile()
-    rng = random.Random(cfg.seed)
-    choice = rng.choice
-
-    def one_hand() -> int:
-        hand = GinHand.deal(rules, 1, rng)
-        moves = 0
-        while hand.phase != "over":
-            hand.push(choice(hand.legal_moves()))
-            moves += 1
-        return moves
-
-    t = timed(cfg.seconds, one_hand)
-    params = {"rules": "gin", "profile": "openspiel", "players": 2, "hands": t.batches,
-              "moves": t.units, "mean_moves": round(t.units / max(t.batches, 1), 1),
-              "note": "GinHand.deal per hand; moves uniform over legal_moves(), push()",
-              "seconds": round(t.elapsed, 3), "seed": cfg.seed}
-    found = playout_measures(OURS, t, params)
-    return [Measure(name="gin_" + m.name, engine=m.engine, unit=m.unit, value=m.value,
-                    params=m.params) for m in found]
 
 
 def openspiel_tasks(cfg: Config) -> list[Task]:
@@ -111,10 +74,10 @@ def openspiel_tasks(cfg: Config) -> list[Task]:
     return [
         ("gin random playout (OpenSpiel, Python loop)", lambda: _os_python_loop(cfg)),
         ("gin all-C++ random games (OpenSpiel evaluate_bots)", lambda: _os_cpp_loop(cfg)),
-        ("gin min_deadwood 10 cards (OpenSpiel)", lambda: _renamed(
+        ("gin min_deadwood 10 cards (OpenSpiel)", lambda: _solver(
             cfg, OPENSPIEL, utils.min_deadwood, 10, _lists(cfg, 10, HANDS_SEED),
             "GinRummyUtils(13, 4, 10).min_deadwood(hand)")),
-        ("gin knock test 11 cards (OpenSpiel)", lambda: _renamed(
+        ("gin knock test 11 cards (OpenSpiel)", lambda: _solver(
             cfg, OPENSPIEL, utils.min_deadwood, 11, _lists(cfg, 11, KNOCK_SEED),
             "GinRummyUtils(13, 4, 10).min_deadwood(hand), 11 cards")),
     ]
@@ -186,5 +149,5 @@ def rlcard_tasks(cfg: Config) -> list[Task]:
         return [[utils.get_card(c) for c in h]
                 for h in random_hands(_count(cfg), 10, cfg.seed + HANDS_SEED)]
 
-    return [("gin min_deadwood 10 cards (RLCard)", lambda: _renamed(
+    return [("gin min_deadwood 10 cards (RLCard)", lambda: _solver(
         cfg, RLCARD, solve, 10, hands(), "melding.get_best_meld_clusters(hand)"))]
