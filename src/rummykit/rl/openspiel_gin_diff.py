@@ -55,7 +55,7 @@ from rummykit.rl.openspiel_gin import (
     our_card,
 )
 from rummykit.rl.openspiel_gin_policies import POLICIES, Policy, make_policy
-from rummykit.variants.gin.deadwood import implied_arrangement, is_set
+from rummykit.variants.gin.deadwood import implied_arrangement, is_set, mask_value
 from rummykit.variants.gin.hand import GinHand
 from rummykit.variants.gin.moves import Gin, Knock
 from rummykit.variants.gin.rules import GinRules, openspiel_profile
@@ -79,6 +79,8 @@ class HandReport:
     decisions: int = 0
     disagreements: list[str] = field(default_factory=list)
     reason: str | None = None
+    #: decisions compared by kind, and the edges met (knocks at the limit, lay-offs, ...)
+    kinds: Counter[str] = field(default_factory=Counter)
 
     def reproduction(self) -> str:
         """A record-like JSON of the deal and our moves up to the disagreement."""
@@ -179,6 +181,7 @@ class Lockstep:
         os = self.os
         legal = os.legal()
         phase = os.phase
+        self.report.kinds[_kind(phase, len(os.hand(os.player)), os.state)] += 1
         if phase == "Knock":
             if len(os.hand(os.player)) == 11:
                 self._compare_set("knock discards", {our_card(a) for a in legal},
@@ -263,8 +266,16 @@ class Lockstep:
             self.fail(f"ours refuses {text!r}, which OpenSpiel played: {exc}")
             return
         self.report.moves.append(str(move))
+        if isinstance(move, (Knock, Gin)):
+            if mask_value(self.ours.knocker_loose) == self.ours.knock_limit:
+                self.report.kinds["edge: knock at the limit"] += 1
         if isinstance(move, LayOff):
+            self.report.kinds["edge: lay-off"] += 1
             fits = fitting_melds(move.card, self.knocker_melds, self.laid)
+            if len(fits) > 1:
+                self.report.kinds["edge: lay-off fitting two melds"] += 1
+            if any(_beyond(move.card, self.knocker_melds[n - 1]) == 2 for n in fits):
+                self.report.kinds["edge: lay-off two beyond a run's end"] += 1
             if not fits or move.target != fits[0]:
                 self.fail(f"{text!r} became {str(move)!r}; §6.14.3 gives meld {fits[:1]}")
             self.laid.append(move.card)
@@ -314,6 +325,21 @@ class Lockstep:
         if mine != self.os.returns():
             self.fail(f"returns: OpenSpiel {self.os.returns()}, ours {mine} from scores "
                       f"{list(s)} ({result.result}, {result.reason})")
+
+
+def _kind(phase: str, held: int, state: Any) -> str:
+    if phase == "Knock":
+        return "knock discard" if held == 11 else "knock meld"
+    if phase == "Layoff":
+        return "meld step" if state.finished_layoffs() else "lay-off"
+    return phase.lower()
+
+
+def _beyond(card: Card, meld: Sequence[Card]) -> int:
+    """How far ``card`` lies beyond the ends of run ``meld`` (0 for a set or inside)."""
+    if card // 13 != meld[0] // 13 or is_set(mask_of(meld)):
+        return 0
+    return max(min(meld) - card, card - max(meld), 0)
 
 
 def _bits(mask: int) -> list[Card]:
@@ -366,11 +392,13 @@ class Tally:
     decisions: int = 0
     disagreements: int = 0
     reasons: Counter[str] = field(default_factory=Counter)
+    kinds: Counter[str] = field(default_factory=Counter)
     examples: list[HandReport] = field(default_factory=list)
 
     def add(self, variant: str, report: HandReport, keep: int = 5) -> None:
         self.hands[variant] += 1
         self.decisions += report.decisions
+        self.kinds.update(report.kinds)
         if report.disagreements:
             self.disagreements += 1
             if len(self.examples) < keep:
@@ -406,7 +434,11 @@ def main(argv: list[str] | None = None) -> int:
     spent = time.perf_counter() - started
     print(f"hands: {dict(tally.hands)} ({sum(tally.hands.values())} in {spent:.0f} s; "
           f"policies {', '.join(POLICIES)}; pairings {len(PAIRINGS)})")
-    print(f"decisions compared: {tally.decisions}")
+    print(f"decisions compared: {tally.decisions} ("
+          + ", ".join(f"{k} {v}" for k, v in sorted(tally.kinds.items())
+                      if not k.startswith("edge")) + ")")
+    print("edges met: " + ", ".join(f"{k[6:]} {v}" for k, v in sorted(tally.kinds.items())
+                                    if k.startswith("edge")))
     print(f"disagreements: {tally.disagreements}")
     print("reasons seen: " + ", ".join(f"{k} {v}" for k, v in sorted(tally.reasons.items())))
     for report in tally.examples:
