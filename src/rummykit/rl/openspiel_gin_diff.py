@@ -266,9 +266,9 @@ class Lockstep:
             self.fail(f"ours refuses {text!r}, which OpenSpiel played: {exc}")
             return
         self.report.moves.append(str(move))
-        if isinstance(move, (Knock, Gin)):
-            if mask_value(self.ours.knocker_loose) == self.ours.knock_limit:
-                self.report.kinds["edge: knock at the limit"] += 1
+        if (isinstance(move, (Knock, Gin))
+                and mask_value(self.ours.knocker_loose) == self.ours.knock_limit):
+            self.report.kinds["edge: knock at the limit"] += 1
         if isinstance(move, LayOff):
             self.report.kinds["edge: lay-off"] += 1
             fits = fitting_melds(move.card, self.knocker_melds, self.laid)
