@@ -602,3 +602,32 @@ def test_moves_out_of_their_step_are_refused() -> None:
     play(hand, "done")
     illegal(hand, "done", "the hand is over")
     assert hand.legal_moves() == []
+
+
+def test_hand_object_of_the_replay_output() -> None:
+    from rummykit.variants.gin.outcome import hand_json
+
+    hand = dealt(CASE8_KNOCKER, CASE8_DEFENDER, "DJ")
+    play(hand, "take", "knock SQ: SK CK DK / S5 S6 S7 / C9 CT CJ", "lay S8 on 2",
+         "lay S9 on 2", "lay C8 on 3", "lay C7 on 3", "meld S2 C2 D2 H2", "done")
+    assert hand.result is not None and hand.outcome is not None
+    assert hand_json(hand.result, hand.outcome) == {
+        "result": "win", "winner": 0, "reason": "undercut", "rummy": False, "knocker": 1,
+        "knock_limit": 10, "multiplier": 1, "deadwood": [9, 10], "scores": [26, 0]}
+
+
+def test_immediate_boxes_are_in_the_hand_scores() -> None:
+    rules = gin_rules_from_options("gin", {"immediate_boxes": True,
+                                           "tie_rule": "knocker_wins"})
+    hand = dealt(CASE9_KNOCKER, CASE9_DEFENDER, "C8", "CK", rules=rules)
+    play(hand, "pass", "pass", "draw", "knock CK: H2 H3 H4 / C9 D9 S9 / DJ DQ DK", "done")
+    assert hand.result is not None and hand.result.scores == (0, 25)  # 0 points + a box
+
+
+def test_spade_doubling_doubles_big_gin_and_bonuses() -> None:
+    rules = gin_rules_from_options("oklahoma", {"big_gin_bonus": 31})
+    defender = "CA C2 C4 D3 D5 H9 HJ SQ D9 H2"
+    hand = dealt(BIG, defender, "S8", "HK", rules=rules)
+    assert hand.multiplier == 2 and hand.knock_limit == 8
+    play(hand, "pass", "pass", "draw", "gin", "done")
+    assert hand.result is not None and hand.result.scores == (0, (55 + 31) * 2)
