@@ -565,6 +565,8 @@ def test_bad_deals_are_refused_with_the_reason() -> None:
         GinHand.from_deal(GIN, 0, hands, 52, list(range(21, 52)))
     with pytest.raises(RecordError, match="S2 dealt twice"):
         GinHand.from_deal(GIN, 0, hands, 20, [*range(21, 51), parse_card("S2")])
+    with pytest.raises(RecordError, match="dealer -1: expected seat 0 or 1"):
+        GinHand.from_deck(GIN, -1, list(range(52)))
     with pytest.raises(RecordError, match="deck: expected 52 cards, got 51"):
         GinHand.from_deck(GIN, 0, list(range(51)))
 
