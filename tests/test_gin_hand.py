@@ -551,3 +551,85 @@ def test_case_35_drawn_hand_under_single_hand() -> None:
     assert (hand.result.result, hand.result.winner, hand.result.scores) == (
         "draw", None, (0, 0))
     assert hand.outcome is not None and hand.outcome.deadwood is None
+
+
+def test_bad_deals_are_refused_with_the_reason() -> None:
+    hands = [list(range(0, 10)), list(range(10, 20))]
+    with pytest.raises(RecordError, match="dealer 2: expected seat 0 or 1"):
+        GinHand.from_deal(GIN, 2, hands, 20, list(range(21, 52)))
+    with pytest.raises(RecordError, match="two hands of 10 cards"):
+        GinHand.from_deal(GIN, 0, [hands[0][:9], hands[1]], 20, list(range(21, 52)))
+    with pytest.raises(RecordError, match="a stock of 31 cards, got 30"):
+        GinHand.from_deal(GIN, 0, hands, 20, list(range(21, 51)))
+    with pytest.raises(RecordError, match="without jokers"):
+        GinHand.from_deal(GIN, 0, hands, 52, list(range(21, 52)))
+    with pytest.raises(RecordError, match="S2 dealt twice"):
+        GinHand.from_deal(GIN, 0, hands, 20, [*range(21, 51), parse_card("S2")])
+    with pytest.raises(RecordError, match="dealer -1: expected seat 0 or 1"):
+        GinHand.from_deck(GIN, -1, list(range(52)))
+    with pytest.raises(RecordError, match="deck: expected 52 cards, got 51"):
+        GinHand.from_deck(GIN, 0, list(range(51)))
+
+
+def test_deal_is_seeded_and_the_dealer_gives_the_first_move() -> None:
+    import random
+
+    one = GinHand.deal(OKLAHOMA, 1, random.Random(9))
+    two = GinHand.deal(OKLAHOMA, 1, random.Random(9))
+    assert (one.hands, one.stock, one.discard) == (two.hands, two.stock, two.discard)
+    assert one.to_move == 0 and one.dealer == 1 and one.phase == "offer"
+    assert one.knock_limit == OKLAHOMA.hand_knock_limit(one.upcard % 13 + 1)
+
+
+def test_moves_out_of_their_step_are_refused() -> None:
+    hand = dealt(CASE8_KNOCKER, CASE8_DEFENDER, "DJ")
+    illegal(hand, "discard SQ", "draw first")
+    illegal(hand, "knock SQ", "a knock comes after the draw")
+    illegal(hand, "lay S8 on 1", "only the defender's show")
+    illegal(hand, "done", "only the defender's show")
+    illegal(hand, "take 2", "there is no dig in gin")
+    play(hand, "take")
+    illegal(hand, "draw", "already drawn")
+    illegal(hand, "discard H2", "H2 is not in your hand")
+    illegal(hand, "gin SQ: SK CK DK / S5 S6 S7 / C9 CT CJ", "not gin: deadwood 10 (DJ)")
+    illegal(hand, "knock SQ: SK CK DK / S5 S6 S7 / C9 CT DJ", "C9 CT DJ is not a meld")
+    illegal(hand, "knock SQ: SK CK DK / SK S6 S7", "in two melds")
+    play(hand, "knock SQ: SK CK DK / S5 S6 S7 / C9 CT CJ")
+    illegal(hand, "lay S8 on 4", "there is no meld 4")
+    illegal(hand, "lay S8 on 1 high", "no END in gin")
+    illegal(hand, "meld S8 C8 D8 S9", "is not a meld")
+    play(hand, "meld S8 C8 D8")
+    illegal(hand, "lay S9 on 2", "cannot lay off after melding")
+    illegal(hand, "lay S9 on 4", "cannot lay off after melding")
+    play(hand, "done")
+    illegal(hand, "done", "the hand is over")
+    assert hand.legal_moves() == []
+
+
+def test_hand_object_of_the_replay_output() -> None:
+    from rummykit.variants.gin.outcome import hand_json
+
+    hand = dealt(CASE8_KNOCKER, CASE8_DEFENDER, "DJ")
+    play(hand, "take", "knock SQ: SK CK DK / S5 S6 S7 / C9 CT CJ", "lay S8 on 2",
+         "lay S9 on 2", "lay C8 on 3", "lay C7 on 3", "meld S2 C2 D2 H2", "done")
+    assert hand.result is not None and hand.outcome is not None
+    assert hand_json(hand.result, hand.outcome) == {
+        "result": "win", "winner": 0, "reason": "undercut", "rummy": False, "knocker": 1,
+        "knock_limit": 10, "multiplier": 1, "deadwood": [9, 10], "scores": [26, 0]}
+
+
+def test_immediate_boxes_are_in_the_hand_scores() -> None:
+    rules = gin_rules_from_options("gin", {"immediate_boxes": True,
+                                           "tie_rule": "knocker_wins"})
+    hand = dealt(CASE9_KNOCKER, CASE9_DEFENDER, "C8", "CK", rules=rules)
+    play(hand, "pass", "pass", "draw", "knock CK: H2 H3 H4 / C9 D9 S9 / DJ DQ DK", "done")
+    assert hand.result is not None and hand.result.scores == (0, 25)  # 0 points + a box
+
+
+def test_spade_doubling_doubles_big_gin_and_bonuses() -> None:
+    rules = gin_rules_from_options("oklahoma", {"big_gin_bonus": 31})
+    defender = "CA C2 C4 D3 D5 H9 HJ SQ D9 H2"
+    hand = dealt(BIG, defender, "S8", "HK", rules=rules)
+    assert hand.multiplier == 2 and hand.knock_limit == 8
+    play(hand, "pass", "pass", "draw", "gin", "done")
+    assert hand.result is not None and hand.result.scores == (0, (55 + 31) * 2)

@@ -243,10 +243,16 @@ def _canonical_order(meld: int) -> tuple[bool, int, int]:
     return (True, low % 13, low // 13)
 
 
+_IMPLIED_CACHE: dict[int, Arrangement] = {}
+
+
 def implied_arrangement(hand: int) -> Arrangement:
     """The implied arrangement of FORMATS.md §4.1: minimum deadwood, then the most cards in
     sets, then the smallest sorted list of group texts; written sets first, then runs, each
     by its lowest card (rank, then suit C, D, H, S)."""
+    found = _IMPLIED_CACHE.get(hand)
+    if found is not None:
+        return found
     target = min_deadwood(hand)
     best: tuple[int, list[str]] | None = None
     best_melds: tuple[int, ...] = ()
@@ -256,7 +262,11 @@ def implied_arrangement(hand: int) -> Arrangement:
         if best is None or key < best:
             best, best_melds = key, melds
     ordered = sorted(best_melds, key=_canonical_order)
-    return tuple(tuple(cards_of(m)) for m in ordered)
+    result = tuple(tuple(cards_of(m)) for m in ordered)
+    if len(_IMPLIED_CACHE) >= _CACHE_LIMIT:
+        _IMPLIED_CACHE.clear()
+    _IMPLIED_CACHE[hand] = result
+    return result
 
 
 def arrangement_error(hand: int, groups: Arrangement) -> str | None:

@@ -161,6 +161,8 @@ class GinHand:
                   deal_index: int = 0) -> GinHand:
         """A hand from the record form ``deck`` (FORMATS.md §4.2): elements 0, 2, ..., 18
         to the non-dealer, 1, ..., 19 to the dealer, 20 the upcard, 21-51 the stock."""
+        if dealer not in (0, 1):
+            raise RecordError(f"dealer {dealer!r}: expected seat 0 or 1")
         if len(deck) != 52:
             raise RecordError(f"deck: expected 52 cards, got {len(deck)}")
         hands: list[Sequence[Card]] = [(), ()]
