@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import random
+import subprocess
+import sys
 
 import pyspiel
 import pytest
@@ -194,3 +196,13 @@ def test_games_openspiel_played_alone_replay_on_our_engine(oklahoma: bool) -> No
         assert step.ours.result is not None
         scores = step.ours.result.scores
         assert scores[0] - scores[1] == int(returns[0])
+
+
+def test_without_open_spiel_the_harness_names_the_extra() -> None:
+    code = ("import sys\nsys.modules['pyspiel'] = None\n"
+            "try:\n    import rummykit.rl.openspiel_gin_diff\n"
+            "except ImportError as error:\n    print(type(error).__name__, error)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("MissingExtraError rummykit.rl.openspiel_gin needs the 'rl'")
