@@ -195,10 +195,33 @@ def _cpu_rate(one: Callable[[], int], seconds: float) -> tuple[float, float]:
             return hands / spent, moves / spent
 
 
+def _cpu_solves(seed: int, count: int = 20_000) -> tuple[float, float]:
+    """10-card minimum deadwood solves per CPU second, ours and OpenSpiel's, on ``count``
+    fresh distinct hands (new ones each round: our solver memoises hands)."""
+    import pyspiel
+
+    from rummykit.variants.gin.deadwood import min_deadwood
+
+    hands = random_hands(count, 10, seed)
+    masks = [sum(1 << c for c in h) for h in hands]
+    lists = [[13 * ((c // 13 + 1) % 4) + c % 13 for c in h] for h in hands]
+    solve = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10).min_deadwood
+    start = time.process_time()
+    for mask in masks:
+        min_deadwood(mask)
+    ours = time.process_time() - start
+    start = time.process_time()
+    for cards in lists:
+        solve(cards)
+    theirs = time.process_time() - start
+    return count / ours, count / theirs
+
+
 def cpu_rounds(rounds: int, seconds: float, seed: int) -> list[dict[str, float]]:
     """Our random playouts (OpenSpiel profile), OpenSpiel's Python loop and its all-C++
-    loop, interleaved ``rounds`` times, each timed on ``seconds`` of CPU time: rates that
-    other processes on a loaded machine do not change (the wall-clock measures do)."""
+    loop, and 10-card minimum deadwood on both sides, interleaved ``rounds`` times, each
+    loop timed on ``seconds`` of CPU time: rates that other processes on a loaded machine
+    move far less than the wall-clock measures."""
     import pyspiel
 
     initial = pyspiel.load_game("gin_rummy").new_initial_state()
@@ -214,11 +237,15 @@ def cpu_rounds(rounds: int, seconds: float, seed: int) -> list[dict[str, float]]
         return 0
 
     out = []
-    for _ in range(rounds):
+    for k in range(rounds):
         our_hands, our_moves = _cpu_rate(ours, seconds)
         os_hands, os_moves = _cpu_rate(theirs, seconds)
         cpp_hands, _ = _cpu_rate(cpp, seconds)
-        out.append({"ours hands/s": our_hands, "ours moves/s": our_moves,
+        our_solves, os_solves = _cpu_solves(seed + 100 + k)
+        out.append({"ours min_deadwood solves/s": our_solves,
+                    "OpenSpiel min_deadwood solves/s": os_solves,
+                    "min_deadwood ours / OpenSpiel": our_solves / os_solves,
+                    "ours hands/s": our_hands, "ours moves/s": our_moves,
                     "OpenSpiel Python hands/s": os_hands, "OpenSpiel Python moves/s": os_moves,
                     "OpenSpiel C++ hands/s": cpp_hands,
                     "moves/s ours / OpenSpiel Python": our_moves / os_moves,
