@@ -9,8 +9,8 @@ A heuristic policy sharper than the greedy one (:mod:`rummykit.bots.greedy_contr
   level that searches enough (:func:`weighs_waiting`) plays going down against waiting a
   turn in sampled worlds and waits only when that measured better.
 - **Once down**: every lay-off and useful swap; a joker is laid off while the table still
-  has a place for it; discards go toward going out (first the cards no meld can ever
-  take, then those furthest from a run's end).
+  has a place for it; discards shed the most points (among cards of one value, first
+  the one no run can reach).
 - **Discards before going down** keep the contract's partial melds and never feed a seat
   that is down (a card it could lay off).
 
@@ -38,6 +38,7 @@ from rummykit.bots.greedy_contract import (
     go_down,
     greedy_draw,
     kept_and_partners,
+    meld_partners,
     play_down,
 )
 from rummykit.core import handset
@@ -171,7 +172,7 @@ def ranked(view: PlayerView) -> list[tuple[Move, float]]:
         return _seventh(view)
     down = bool(view.down >> view.seat & 1)
     if view.phase == DRAW_PHASE:
-        return [(greedy_draw(view, legal), 0.0)]
+        return [(_draw(view, legal, down), 0.0)]
     if not down:
         melds = [m for m in legal[:MELDS_INSPECTED] if isinstance(m, Meld)]
         if melds:
@@ -181,6 +182,25 @@ def ranked(view: PlayerView) -> list[tuple[Move, float]]:
         if move is not None:
             return [(move, 0.0)]
     return _discards(view, down)
+
+
+def _draw(view: PlayerView, legal: tuple[Move, ...], down: bool) -> Move:
+    """The greedy draw, except that a seat not down also takes a discard top that pairs
+    with one of its loose cards toward a meld of the contract (240 mirrored deals 1-6
+    against greedy: 3.9 +- 1.5 points a deal better than drawing)."""
+    move = greedy_draw(view, legal)
+    top = view.discard_top
+    if down or not isinstance(move, Draw) or top is None or top == JOKER:
+        return move
+    single = next((m for m in legal if isinstance(m, Take) and m.count == 1), None)
+    if single is None or _feeds(view, top):
+        return move
+    hand = handset.cards(view.hand)
+    if top in hand:
+        return move
+    kept, _ = kept_and_partners(hand, view, down)
+    loose = [c for c in hand if c not in kept]
+    return single if top in meld_partners([*loose, top], view) else move
 
 
 def _play_down(view: PlayerView, legal: tuple[Move, ...]) -> Move | None:
@@ -238,9 +258,11 @@ def _discards(view: PlayerView, down: bool) -> list[tuple[Move, float]]:
     def key(move: Discard) -> tuple[tuple[bool, ...], int, int]:
         c = move.card
         kind: tuple[bool, ...]
-        if down:  # toward going out: the cards no meld can ever take first
-            kind = (c != JOKER, c not in reach, not _feeds(view, c))
-            return kind, -reach.get(c, 0) * 100 + values[c], c % NUM_RANKS
+        if down:  # shed points (measured better than keeping cards a run may reach:
+            # 240 mirrored deals 1-6 against greedy, 3.9 +- 1.8 points a deal worse);
+            # among cards of one value, the one no run can reach first
+            kind = (c != JOKER,)
+            return kind, values[c] * 100 - reach.get(c, 0), c % NUM_RANKS
         kind = (c != JOKER, c not in kept, c not in partners, not _feeds(view, c))
         return kind, values[c], c % NUM_RANKS
 
@@ -279,15 +301,14 @@ def _reach(view: PlayerView) -> dict[Card, int]:
 # -- deal 7: three runs, every card --------------------------------------------------------
 
 def _shape(cards: list[Card], left: list[int]) -> tuple[int, int]:
-    """(cards three runs can hold, tie-break) of a hand waiting for one more card."""
+    """(cards three runs can hold, tie-break) of a hand waiting for one more card: the
+    unseen copies of the cards that would bring it closer (its outs when one card away)."""
     size = len(cards) + 1
-    held, ways = contract_shape.coverage(cards, size)
-    if held == size - 1:
-        outs = contract_shape.outs(cards, size, left)
-        if outs == 0:  # every card that completes it is held for good elsewhere
-            return held - 1, ways
-        return held, 1000 + outs
-    return held, ways
+    held, _ = contract_shape.coverage(cards, size)
+    draws = contract_shape.improving(cards, size, left)
+    if held == size - 1 and draws == 0:  # every card that completes it is held elsewhere
+        return held - 1, 0
+    return held, draws
 
 
 def _available(view: PlayerView) -> list[int]:
@@ -329,7 +350,7 @@ def _seventh(view: PlayerView) -> list[tuple[Move, float]]:
             shaped = _shape(rest, left)
             if best is None or shaped > best:
                 best = shaped
-        if best is not None and best[0] > now[0]:
+        if best is not None and best > now:
             return [(single, 1.0), (draw, 0.0)]
         return [(draw, 0.0), (single, -1.0)]
     melds = [m for m in legal if isinstance(m, Meld)]
