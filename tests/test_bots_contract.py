@@ -301,3 +301,14 @@ def test_levels_dig_to_go_down(level: str) -> None:
     state.play(move)
     move = bot.choose(view(state, 0), rng)
     assert isinstance(move, Meld) and parse_cards("H8")[0] in {c for g in move.groups for c in g}
+
+
+def test_strength_table_plays_every_rotation_of_every_deal() -> None:
+    from rummykit.benchmark.contract_bots import table
+
+    found = table(["easy", "greedy"], 3, [0, 6], 1, 5)
+    assert len(found["easy"]) == len(found["greedy"]) == 2 * 3  # 2 deals x 3 rotations
+    for i in range(6):  # at most one bot wins a deal; a deal won is scored 0 for its winner
+        assert found["wins:easy"][i] + found["wins:greedy"][i] <= 1
+        if found["wins:easy"][i]:
+            assert found["easy"][i] == 0
