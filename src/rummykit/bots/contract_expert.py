@@ -21,11 +21,14 @@ The levels differ by what they know (:class:`Skill`, :func:`skill_for`):
 - ``expert``, **drawing before going down**: also takes a discard top that pairs with a
   loose card toward a meld of the contract.
 
-Measured on mirrored seeded single deals, 4 players, against three greedy seats: in
-deals 1-6 the shared heuristics save 1.8 +- 1.6 points a deal, the pair takes 2.7 more
-(240 deals); deal 7's draws 10.9 +- 6.7 (80 deals). Searching the discards of a race
-(once another seat is down) or the draw in sampled worlds with greedy playouts measured
-no better than the heuristics (120 deals: 0.9 and 6.9 points a deal worse), so the
+Measured on mirrored seeded single deals, 4 players, against three greedy seats
+(``python -m rummykit.benchmark.contract_bots --table``): in deals 1-6 the shared
+heuristics save 0.7 +- 0.9 points a deal and the pair takes about 0.9 more (960 deals);
+deal 7's draws gave -10.9 +- 6.7 and +7.3 +- 6.2 points on two sets of 80 deals (not told
+apart from greedy's count); all seven deals, 560 deals: ``expert`` 1.4 +- 1.4, ``hard``
+1.2 +- 1.4 points a deal below greedy. Searching the discards of a race (once another
+seat is down) or the draw in sampled worlds with greedy playouts measured no better than
+the heuristics (120 deals: 0.9 and 6.9 points a deal worse), so the
 levels search only going down against waiting. A hint searches the move and its
 alternatives (:func:`alternatives`, :mod:`rummykit.bots.contract_search`).
 :class:`~rummykit.bots.expert.ExpertBot` hands every contract decision here.
