@@ -8,6 +8,12 @@ plays seeded 4-player deals 1-7 with one ``expert`` seat against greedy ones and
 the median, 95th percentile and worst of the expert's decision times (all decisions, and
 the searched ones: those over 5 ms). One process, one core; times are the process's CPU
 seconds (``time.process_time``), so a machine busy with other work does not inflate them.
+
+``--table BOTS`` measures strength instead, far cheaper than whole matches: seeded single
+deals (``--only 1,2,...``, default all seven) played once per seat rotation of the lineup
+(``expert,greedy`` fills the other seats with the last name), and the mean penalty per
+deal of each bot, the paired difference of the first two with its standard error, and the
+deals each bot won.
 """
 
 from __future__ import annotations
@@ -63,6 +69,46 @@ def expert_times(deals: int, seed: int) -> list[float]:
     return times
 
 
+def table(lineup: list[str], players: int, deals: list[int], sets: int,
+          seed: int) -> dict[str, list[float]]:
+    """Per bot name, its mean penalty in every (deal, rotation) played; ``"wins:NAME"``
+    holds 1.0 per deal it won."""
+    names = lineup + [lineup[-1]] * (players - len(lineup))
+    found: dict[str, list[float]] = {}
+    for number in range(sets):
+        for deal in deals:
+            for turn in range(players):
+                seated = names[turn:] + names[:turn]
+                bots = [make_bot(n) for n in seated]
+                rng = random.Random(seed * 100_003 + number * 101 + deal)
+                state = HandState.deal(CONTRACT, players, dealer=0, deal_index=deal,
+                                       rng=random.Random(seed * 7919 + number * 31 + deal))
+                while state.result is None:
+                    state.push(bots[state.to_move].choose(view(state, state.to_move), rng))
+                scores = state.result.scores
+                for name in dict.fromkeys(names):
+                    mine = [scores[i] for i, n in enumerate(seated) if n == name]
+                    found.setdefault(name, []).append(sum(mine) / len(mine))
+                    found.setdefault(f"wins:{name}", []).append(
+                        float(state.result.winner is not None
+                              and seated[state.result.winner] == name))
+    return found
+
+
+def _table_report(found: dict[str, list[float]]) -> None:
+    names = [n for n in found if not n.startswith("wins:")]
+    for name in names:
+        print(f"{name}: mean penalty {statistics.mean(found[name]):.2f} a deal over "
+              f"{len(found[name])} deals, won {sum(found['wins:' + name]):.0f}")
+    if len(names) >= 2:
+        a, b = names[0], names[1]
+        diffs = [x - y for x, y in zip(found[a], found[b], strict=True)]
+        error = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
+        print(f"{a} - {b}: {statistics.mean(diffs):+.2f} +- {error:.2f} a deal; "
+              f"{a} {1 - statistics.mean(found[a]) / statistics.mean(found[b]):.1%} "
+              f"below {b}")
+
+
 def _summary(times: list[float]) -> str:
     if not times:
         return "none"
@@ -77,7 +123,17 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=24, help="deals per measure")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--table", metavar="BOTS",
+                        help="strength instead: mirrored single deals of this lineup")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--only", default="1,2,3,4,5,6,7", help="the deals (1-7) played")
+    parser.add_argument("--sets", type=int, default=10, help="deal sets per deal")
     args = parser.parse_args(argv)
+    if args.table:
+        deals = [int(d) - 1 for d in args.only.split(",")]
+        _table_report(table(args.table.split(","), args.players, deals, args.sets,
+                            args.seed))
+        return
     slow = playout_rate(args.deals, args.seed, fast=False)
     fast = playout_rate(args.deals, args.seed, fast=True)
     print(f"contract 4p playouts: greedy bot on legal moves {slow:,.0f} moves/s; "
