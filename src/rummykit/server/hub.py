@@ -30,7 +30,7 @@ from rummykit.server.errors import ServerError
 from rummykit.server.hinting import advise
 from rummykit.server.render import legal_out, log_out, match_out, view_out
 from rummykit.server.settings import Settings
-from rummykit.server.storage import SeatRow, Storage, StoredTable, TableRow
+from rummykit.server.storage import Fenced, SeatRow, Storage, StoredTable, TableRow
 from rummykit.server.table import SPECTATOR, Change, Event, LiveTable, table_rules
 from rummykit.server.wire import (
     CreateTable,
@@ -287,11 +287,48 @@ class Hub:
                        log=[] if seen is None else log_out(table.hand_log)
                        ).model_dump_json()
 
-    def lobby(self) -> list[TableOut]:
-        """The newest public tables in memory (private ones are reached by link only)."""
+    async def lobby(self) -> list[TableOut]:
+        """The newest public tables (private ones are reached by link only): on its own,
+        those in memory; as a node of a cluster, every node's, from storage (see
+        :meth:`_cluster_lobby`)."""
+        if self.cluster is not None:
+            return await self._cluster_lobby()
         listed = (t for t in self.tables.values() if not t.row.private)
         newest = sorted(listed, key=lambda t: t.row.created, reverse=True)
         return [self.table_out(t) for t in newest[:self.settings.lobby_size]]
+
+    async def _cluster_lobby(self) -> list[TableOut]:
+        """The newest public tables waiting or playing, whichever node owns them: the list,
+        statuses, versions and seats from storage; for a table owned elsewhere, which
+        seats are connected and the match's standing from the summary its owner keeps in
+        Redis (none yet: nobody connected, no match shown)."""
+        assert self.cluster is not None
+        rows = await self.db(self.storage.lobby, self.settings.lobby_size)
+        remote = [row.id for row, _ in rows if row.id not in self.tables]
+        summaries = await self.cluster.summaries(remote)
+        listed = []
+        for row, seats in rows:
+            live = self.tables.get(row.id)
+            if live is not None:
+                listed.append(self.table_out(live))
+                continue
+            summary = summaries.get(row.id)
+            connected = {} if summary is None else {s.seat: s.connected for s in summary.seats}
+            listed.append(TableOut(
+                id=row.id, rules=row.rules, options=row.options,
+                status=row.status, version=row.version,  # type: ignore[arg-type]
+                seats=[SeatOut(seat=s.seat, name=s.name, kind=s.kind,  # type: ignore[arg-type]
+                               level=s.level, controller=s.controller,  # type: ignore[arg-type]
+                               connected=connected.get(s.seat, False)) for s in seats],
+                match=None if summary is None or row.status == "waiting" else summary.match,
+                rematch_votes=[] if summary is None else summary.rematch_votes,
+                private=row.private))
+        return listed
+
+    def _summarise(self, table: LiveTable) -> None:
+        """As a node of a cluster: keep the lobby's summary of a table owned here."""
+        if self.cluster is not None and table.owner is None:
+            self.cluster.summarise(table.id, self.table_out(table).model_dump_json())
 
     # -- broadcasting -------------------------------------------------------------
     def _broadcast(self, table: LiveTable, events: list[Event]) -> None:
@@ -304,6 +341,7 @@ class Hub:
                         rematch_votes=sorted(table.rematch_votes)).model_dump_json()
         for conn in list(self.conns.get(table.id, ())):
             conn.send(text)
+        self._summarise(table)
 
     async def _commit(self, table: LiveTable, change: Change) -> None:
         """Store ``change``, then adopt it and tell everyone. When storage refuses it the
@@ -319,10 +357,13 @@ class Hub:
             self._doubt(table.id)
             raise ServerError("unavailable", "storage failed: nothing was changed; "
                               "try again") from None
+        status = table.status
         table.adopt(change)
         table.touched = time.monotonic()
         self._broadcast(table, change.events)
         self._schedule_bot(table)
+        if status != table.status or any(r.kind == "deal" for r in change.rows):
+            self._summarise(table)  # the match's standing changes at deals and the end
 
     # -- healing after a failed commit ---------------------------------------------
     def _doubt(self, table_id: str) -> None:
@@ -355,8 +396,9 @@ class Hub:
         if table.id not in self._unsure:
             return
         stored = await self.db(self.storage.load, table.id)
-        if stored is not None and (stored.table.version, stored.table.match_no) != (
-                table.version, table.row.match_no):
+        if stored is not None and (stored.table.version, stored.table.match_no,
+                                   stored.table.seats_version) != (
+                table.version, table.row.match_no, table.row.seats_version):
             log.warning("table %s: storage is at version %d, memory at %d: reloading",
                         table.id, stored.table.version, table.version)
             try:
@@ -439,8 +481,7 @@ class Hub:
             token = secrets.token_urlsafe(24)
             updated = dataclasses.replace(seat, name=name, token_hash=hash_token(token),
                                           controller="human")
-            await self.db(self.storage.save_seat, table.id, updated)
-            table.seats[seat.seat] = updated
+            await self._save_seat(table, updated)
             self._broadcast_seats(table)
             await self._start_if_full(table)
         return SeatToken(seat=seat.seat, name=name, token=token)
@@ -450,10 +491,27 @@ class Hub:
         updated = dataclasses.replace(table.seats[seat], controller=controller)
         if release:  # an open seat again: no name, the old token is void
             updated.name = updated.token_hash = None
-        await self.db(self.storage.save_seat, table.id, updated)
-        table.seats[seat] = updated
+        await self._save_seat(table, updated)
         self._broadcast_seats(table)
         self._schedule_bot(table)
+
+    async def _save_seat(self, table: LiveTable, updated: SeatRow) -> None:
+        """Store a seat change, fenced: when the stored table has moved on (another node
+        changed it) nothing changes, and this node stops serving it as it stands (a
+        cluster node drops it, a lone one reloads it)."""
+        try:
+            await self.db(self.storage.save_seat, table.id, updated, table.version,
+                          table.row.seats_version)
+        except Fenced:
+            log.warning("table %s: a seat update was fenced out (storage moved on)",
+                        table.id)
+            if self.cluster is not None:
+                self.drop(table.id)
+            else:
+                self._doubt(table.id)
+            raise
+        table.seats[updated.seat] = updated
+        table.row.seats_version += 1
 
     async def leave(self, table: LiveTable, seat: int) -> None:
         """A player leaves: an open seat again before the start, else a bot plays it."""

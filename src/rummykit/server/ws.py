@@ -123,6 +123,27 @@ def error_text(code: str, message: str, ack: int | None = None) -> str:
     return ErrorOut(code=code, message=message, ack=ack).model_dump_json()
 
 
+def ack_of(text: str | None, limit: int) -> int | None:
+    """The ``ack`` of a move message not acted on (rate-limited), so that its error can
+    name it; None for anything else (not a move, not JSON, longer than ``limit``).
+
+    >>> ack_of('{"type": "move", "move": "draw", "version": 3, "ack": 7}', 4096)
+    7
+    >>> ack_of('{"type": "ping", "ack": 7}', 4096) is None
+    True
+    """
+    if text is None or len(text) > limit:
+        return None
+    try:
+        data: Any = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or data.get("type") != "move":
+        return None
+    ack = data.get("ack")
+    return ack if type(ack) is int and 0 <= ack <= 2**53 else None
+
+
 def parse(text: str) -> ClientMessage:
     """A client message, or :class:`ServerError` saying what is wrong with it."""
     try:
@@ -170,13 +191,14 @@ async def socket(websocket: WebSocket) -> None:
                 break
             if frame["type"] == "websocket.disconnect":
                 break
+            text = frame.get("text")
             if not bucket.take(time.monotonic()):
                 if strikes.add(time.monotonic()) > settings.max_strikes:
                     await conn.close(POLICY, "rate limit: too many messages for too long")
                     break
-                conn.send(error_text("rate_limited", "too many messages: slow down"))
+                conn.send(error_text("rate_limited", "too many messages: slow down",
+                                     ack_of(text, settings.max_message_bytes)))
                 continue
-            text = frame.get("text")
             if text is None:
                 conn.send(error_text("bad_message", "send JSON in text frames"))
                 continue
