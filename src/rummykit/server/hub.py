@@ -82,6 +82,8 @@ class Hub:
         self._arrived: set[tuple[str, int]] = set()
         #: (table, seat) pairs whose hint is being worked out
         self._hinting: set[tuple[str, int]] = set()
+        #: (table, seat) pairs a bot is taking over now
+        self._taking: set[tuple[str, int]] = set()
         self._rng = random.SystemRandom()
         #: tables that do not load (id: why), refused with ``unavailable``
         self.quarantined: dict[str, str] = {}
@@ -535,9 +537,11 @@ class Hub:
             await self._forward(table, "take_back", seat=seat)
             return
         self._cancel_timer(table.id, seat)
-        if table.seats[seat].kind == "human" and table.seats[seat].controller == "bot":
-            async with self.lock(table.id):
-                await self._set_controller(table, seat, "human")
+        if table.seats[seat].kind == "human" and (
+                table.seats[seat].controller == "bot" or (table.id, seat) in self._taking):
+            async with self.lock(table.id):  # after a take-over in flight, if any
+                if table.seats[seat].controller == "bot":
+                    await self._set_controller(table, seat, "human")
 
     async def vote_rematch(self, table: LiveTable, seat: int) -> None:
         """``seat`` wants a rematch; it starts when every human-played seat does."""
@@ -744,15 +748,23 @@ class Hub:
             table = self.tables.get(table_id)
             if table is None or self.connected(table_id, seat):
                 break
-            try:
-                async with self.lock(table_id):
-                    if table.status == "playing" and table.seats[seat].controller == "human":
-                        log.info("table %s: a bot takes over seat %d", table_id, seat)
-                        await self._set_controller(table, seat, "bot")
+            try:  # once begun, a take-over ends whole, even if its timer is cancelled
+                await asyncio.shield(self._take_over_now(table, seat))
                 break
             except ServerError:  # storage is down: try again soon
                 wait = 1.0
         self._timers.pop((table_id, seat), None)
+
+    async def _take_over_now(self, table: LiveTable, seat: int) -> None:
+        self._taking.add((table.id, seat))
+        try:
+            async with self.lock(table.id):
+                if table.status == "playing" and table.seats[seat].controller == "human" \
+                        and not self.connected(table.id, seat):
+                    log.info("table %s: a bot takes over seat %d", table.id, seat)
+                    await self._set_controller(table, seat, "bot")
+        finally:
+            self._taking.discard((table.id, seat))
 
     def _schedule_bot(self, table: LiveTable) -> None:
         seat = table.to_move()

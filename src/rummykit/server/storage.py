@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy import Engine, bindparam, create_engine, event, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.pool import ConnectionPoolEntry
@@ -234,6 +234,14 @@ def _table_values(table: TableRow) -> dict[str, Any]:
             "seats_version": table.seats_version}
 
 
+#: a commit's statements, built once (so SQLAlchemy compiles them once): the new events,
+#: and each table's standing (its rules, options and seed never change after creation)
+INSERT_EVENTS = insert(schema.events)
+UPDATE_STANDING = (update(schema.tables).where(schema.tables.c.id == bindparam("t_id"))
+                   .values(status=bindparam("t_status"), match_no=bindparam("t_match_no"),
+                           version=bindparam("t_version")))
+
+
 def _table_row(row: Any) -> TableRow:
     return TableRow(row.id, row.rules, json.loads(row.options), row.status, row.match_no,
                     row.version, row.seed, row.created, bool(row.private),
@@ -318,20 +326,20 @@ class SqlStorage:
                        "kind": e.kind, "data": json.dumps(e.data)}
                       for table, new, _ in batch for e in new]
             if events:
-                db.execute(insert(schema.events), events)
+                db.execute(INSERT_EVENTS, events)
+            db.execute(UPDATE_STANDING, [
+                {"t_id": table.id, "t_status": table.status, "t_match_no": table.match_no,
+                 "t_version": table.version} for table, _, _ in batch])
             for table, _, finished in batch:
-                self._update(db, table, finished)
+                if finished is not None:
+                    self._finish(db, table, finished)
 
-    def _update(self, db: Connection, table: TableRow, finished: Finished | None) -> None:
-        values = _table_values(table)
-        del values["id"], values["created"], values["private"], values["seats_version"]
-        db.execute(update(schema.tables).where(schema.tables.c.id == table.id).values(values))
-        if finished is not None:
-            db.execute(insert(schema.matches).values(
-                table_id=table.id, match_no=finished.match_no, record=finished.record,
-                finished=time.time()))
-            for line in finished.results:
-                self._count(db, line, finished.rules)
+    def _finish(self, db: Connection, table: TableRow, finished: Finished) -> None:
+        db.execute(insert(schema.matches).values(
+            table_id=table.id, match_no=finished.match_no, record=finished.record,
+            finished=time.time()))
+        for line in finished.results:
+            self._count(db, line, finished.rules)
 
     @staticmethod
     def _count(db: Connection, line: SeatResult, rules: str) -> None:
