@@ -25,6 +25,7 @@ from test_server_crash import RealSocket, command
 from test_server_support import (
     POSTGRES_URL,
     Player,
+    choose,
     create,
     fresh_postgres_schema,
     humans,
@@ -293,3 +294,81 @@ def test_every_node_lists_every_nodes_tables(two_nodes: list[Node]) -> None:
             assert [s["name"] for s in shown["seats"]] == ["Ann", "Bo"]
     finally:
         cy.socket.close()  # type: ignore[attr-defined]
+
+
+# -- event messages rendered once for every viewer ------------------------------------------
+
+@pytest.mark.parametrize(("rules", "players"), [("basic", 2), ("traditional", 3),
+                                                ("contract", 3)])
+def test_event_texts_match_each_viewers_own_view(rules: str, players: int) -> None:
+    """Every viewer's ``event`` message holds exactly what ``view_out`` of its own view
+    says, and its own legal moves, over whole hands of play (deals, melds, hand ends)."""
+    import random
+
+    from rummykit.core.cards import format_card
+    from rummykit.core.match import Match
+    from rummykit.core.rules import PRESETS
+    from rummykit.core.views import public_view, view
+    from rummykit.server.eventtext import EventText
+    from rummykit.server.render import legal_out, view_out
+    from rummykit.server.wire import EventOut
+
+    rng = random.Random(players)
+    match = Match(PRESETS[rules], [f"P{i}" for i in range(players)], seed=players)
+    state = match.start_hand()
+    checked = ends = 0
+    while checked < 400:
+        event = EventText(checked, '{"type":"event","version":1,"kind":"move","seat":0,'
+                          '"move":"draw","match":{"number":0,"hands_played":0,"hands":[],'
+                          '"totals":[0],"over":false,"winners":[]}', state)
+        for recipient in [-1, *range(players)]:
+            seen = public_view(state) if recipient < 0 else view(state, recipient)
+            message = json.loads(event.text(recipient))
+            assert message["view"] == json.loads(view_out(seen).model_dump_json())
+            assert message["legal"] == legal_out(seen)
+            EventOut.model_validate(message)
+        checked += 1
+        if state.result is not None:
+            ends += 1
+            if match.over:
+                break
+            state = match.start_hand()
+            continue
+        seen = view(state, state.to_move)
+        top = format_card(seen.discard[-1]) if seen.discard else None
+        hand = [format_card(c) for c in seen.hand_cards]
+        match.play(choose(legal_out(seen), rng, hand, top))
+        state = match.state
+        assert state is not None
+    assert checked >= 100 and ends >= 1
+
+
+@pytest.mark.parametrize("message", [
+    {"type": "move", "move": "draw", "version": 3, "ack": 7},
+    {"type": "move", "move": "discard S9", "version": 0, "ack": 2**53},
+    {"type": "move", "move": "draw", "version": "3", "ack": 7},  # converted by validation
+    {"type": "move", "move": "draw", "version": 3, "ack": True},
+    {"type": "move", "move": "", "version": 3, "ack": 7},
+    {"type": "move", "move": "x" * 301, "version": 3, "ack": 7},
+    {"type": "move", "move": "draw", "version": -1, "ack": 7},
+    {"type": "move", "move": "draw", "version": 3, "ack": 2**53 + 1},
+    {"type": "move", "move": "draw", "version": 3, "ack": 7, "extra": 1},
+    {"type": "move", "move": "draw", "version": 3},
+])
+def test_the_quick_move_parse_agrees_with_validation(message: dict[str, Any]) -> None:
+    from pydantic import ValidationError
+
+    from rummykit.server.errors import ServerError
+    from rummykit.server.wire import CLIENT_MESSAGE
+    from rummykit.server.ws import parse
+
+    try:
+        expected: Any = CLIENT_MESSAGE.validate_python(message)
+    except ValidationError:
+        expected = None
+    try:
+        got: Any = parse(json.dumps(message))
+    except ServerError as error:
+        assert expected is None and error.code == "bad_message"
+        return
+    assert got == expected and type(got) is type(expected)

@@ -186,9 +186,13 @@ class Cluster:
                 return None
             if holder is not None and await self.node_alive(str(holder)):
                 return str(holder)
-            if asyncio.get_running_loop().time() > deadline:
+            now = asyncio.get_running_loop().time()
+            if now > deadline:
                 raise ServerError("unavailable", "the table is changing hands: try again")
-            await asyncio.sleep(0.1)
+            # a dead owner's lease: wait until it runs out rather than asking again and
+            # again (a node taking over many tables would flood Redis)
+            left = await self.redis.pttl(key) if holder is not None else 0
+            await asyncio.sleep(min(max(left / 1000, 0.02), 1.0, max(deadline - now, 0.02)))
 
     def summarise(self, table_id: str, text: str) -> None:
         """Keep the lobby's summary of a table owned here (in the background; the newest

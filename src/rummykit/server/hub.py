@@ -73,6 +73,12 @@ class Hub:
         self.conns: dict[str, set[Outbox]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._db = ThreadPoolExecutor(1, thread_name_prefix="rummykit-db")
+        #: loading tables and looking tokens up (many at once when a node takes over a
+        #: dead one's tables) on threads of their own, so moves' commits do not queue
+        #: behind them
+        self._reads = ThreadPoolExecutor(4, thread_name_prefix="rummykit-read")
+        #: tables being loaded: the first asker loads, the others wait for it
+        self._loading: dict[str, asyncio.Future[LiveTable]] = {}
         self._writer = GroupWriter(storage, self.db)
         self._bots = BotRunner(settings.bot_processes)
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
@@ -100,8 +106,17 @@ class Hub:
     # -- plumbing -----------------------------------------------------------------
     async def db(self, call: Callable[..., _T], *args: object) -> _T:
         """Run a storage call on the storage thread; a storage failure is ``unavailable``."""
+        return await self._run(self._db, call, *args)
+
+    async def read(self, call: Callable[..., _T], *args: object) -> _T:
+        """Run a storage call that only reads on a reading thread (``unavailable`` as
+        :meth:`db`)."""
+        return await self._run(self._reads, call, *args)
+
+    async def _run(self, executor: ThreadPoolExecutor, call: Callable[..., _T],
+                   *args: object) -> _T:
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._db, call, *args)
+            return await asyncio.get_running_loop().run_in_executor(executor, call, *args)
         except ServerError:
             raise
         except Exception as error:
@@ -156,19 +171,48 @@ class Hub:
         if self.cluster is not None:
             await self.cluster.stop()
         self._bots.close()
+        self._reads.shutdown()
         self._db.submit(self.storage.close).result()
         self._db.shutdown()
 
     async def get(self, table_id: str) -> LiveTable:
-        """A table, loaded from storage when it is not in memory."""
+        """A table, loaded from storage when it is not in memory (once, however many ask
+        meanwhile)."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
+        loading = self._loading.get(table_id)
+        if loading is not None:
+            try:
+                return await asyncio.shield(loading)
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if not loading.cancelled() or (task is not None and task.cancelling()):
+                    raise
+                return await self.get(table_id)  # its loader was cancelled: load it here
+        future: asyncio.Future[LiveTable] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            table = await self._load(table_id)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: the waiters (if any) get it too
+            raise
+        else:
+            future.set_result(table)
+            return table
+        finally:
+            del self._loading[table_id]
+
+    async def _load(self, table_id: str) -> LiveTable:
         if table_id in self.quarantined:
             raise ServerError("unavailable", f"table {table_id!r} is quarantined: "
                               f"{self.quarantined[table_id]}")
         if self.cluster is not None:
-            if not await self.db(self.storage.exists, table_id):
+            if not await self.read(self.storage.exists, table_id):
                 raise ServerError("unknown_table", f"no table {table_id!r}")
             while (owner := await self.cluster.claim(table_id)) is not None:
                 try:
@@ -179,7 +223,7 @@ class Hub:
             table = self.tables.get(table_id)
             if table is not None:
                 return table
-        stored = await self.db(self.storage.load, table_id)
+        stored = await self.read(self.storage.load, table_id)
         table = self.tables.get(table_id)  # loaded meanwhile
         if table is not None:
             return table
@@ -203,7 +247,7 @@ class Hub:
         if now - self._adopted_at < 1.0:
             return
         self._adopted_at = now
-        playing = [t for t in await self.db(self.storage.playing) if t not in self.tables]
+        playing = [t for t in await self.read(self.storage.playing) if t not in self.tables]
         orphans = await self.cluster.orphans(playing)
         for table_id in orphans:
             try:
@@ -254,7 +298,7 @@ class Hub:
             seat = table.seat_of_hash(digest)
             if seat is not None:
                 return table, seat
-        found = await self.db(self.storage.find_token, digest)
+        found = await self.read(self.storage.find_token, digest)
         if found is None:
             raise ServerError("bad_token", "no seat has this token")
         return await self.get(found[0]), found[1]
@@ -305,7 +349,7 @@ class Hub:
         seats are connected and the match's standing from the summary its owner keeps in
         Redis (none yet: nobody connected, no match shown)."""
         assert self.cluster is not None
-        rows = await self.db(self.storage.lobby, self.settings.lobby_size)
+        rows = await self.read(self.storage.lobby, self.settings.lobby_size)
         remote = [row.id for row, _ in rows if row.id not in self.tables]
         summaries = await self.cluster.summaries(remote)
         listed = []

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, bindparam, create_engine, event, func, insert, select, update
+from sqlalchemy import Engine, create_engine, event, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.pool import ConnectionPoolEntry
@@ -234,12 +234,23 @@ def _table_values(table: TableRow) -> dict[str, Any]:
             "seats_version": table.seats_version}
 
 
-#: a commit's statements, built once (so SQLAlchemy compiles them once): the new events,
-#: and each table's standing (its rules, options and seed never change after creation)
-INSERT_EVENTS = insert(schema.events)
-UPDATE_STANDING = (update(schema.tables).where(schema.tables.c.id == bindparam("t_id"))
-                   .values(status=bindparam("t_status"), match_no=bindparam("t_match_no"),
-                           version=bindparam("t_version")))
+#: a commit's statements, in the driver's own SQL (the hot path: no statement to build,
+#: compile or look up): the new events, and each table's standing (its rules, options and
+#: seed never change after creation); ``?`` stands for the driver's placeholder
+INSERT_EVENTS = ("INSERT INTO events (table_id, version, match_no, kind, data) "
+                 "VALUES (?, ?, ?, ?, ?)")
+UPDATE_STANDING = "UPDATE tables SET status = ?, match_no = ?, version = ? WHERE id = ?"
+#: the positional placeholder of each DB-API parameter style
+PLACEHOLDERS = {"qmark": "?", "format": "%s", "pyformat": "%s"}
+
+
+def driver_sql(statement: str, paramstyle: str) -> str:
+    """``statement`` with its ``?`` placeholders in the driver's style.
+
+    >>> driver_sql("UPDATE t SET a = ? WHERE id = ?", "pyformat")
+    'UPDATE t SET a = %s WHERE id = %s'
+    """
+    return statement.replace("?", PLACEHOLDERS[paramstyle])
 
 
 def _table_row(row: Any) -> TableRow:
@@ -295,6 +306,9 @@ class SqlStorage:
         self.engine = make_engine(url, sqlite_synchronous)
         migrate(self.engine)
         self.checkpointer = Checkpointer(self.engine) if url.startswith("sqlite") else None
+        style = self.engine.dialect.paramstyle
+        self._insert_events = driver_sql(INSERT_EVENTS, style)
+        self._update_standing = driver_sql(UPDATE_STANDING, style)
 
     def create_table(self, table: TableRow, seats: list[SeatRow]) -> None:
         with self.engine.begin() as db:
@@ -322,14 +336,13 @@ class SqlStorage:
 
     def commit_many(self, batch: list[Commit]) -> None:
         with self.engine.begin() as db:
-            events = [{"table_id": table.id, "version": e.version, "match_no": e.match_no,
-                       "kind": e.kind, "data": json.dumps(e.data)}
+            events = [(table.id, e.version, e.match_no, e.kind, json.dumps(e.data))
                       for table, new, _ in batch for e in new]
             if events:
-                db.execute(INSERT_EVENTS, events)
-            db.execute(UPDATE_STANDING, [
-                {"t_id": table.id, "t_status": table.status, "t_match_no": table.match_no,
-                 "t_version": table.version} for table, _, _ in batch])
+                db.exec_driver_sql(self._insert_events, events)
+            db.exec_driver_sql(self._update_standing, [
+                (table.status, table.match_no, table.version, table.id)
+                for table, _, _ in batch])
             for table, _, finished in batch:
                 if finished is not None:
                     self._finish(db, table, finished)
