@@ -79,7 +79,12 @@ class Hub:
         self._reads = ThreadPoolExecutor(4, thread_name_prefix="rummykit-read")
         #: tables being loaded: the first asker loads, the others wait for it
         self._loading: dict[str, asyncio.Future[LiveTable]] = {}
-        self._writer = GroupWriter(storage, self.db)
+        #: SQLite in WAL mode without a sync per commit: a commit is a short append to the
+        #: log, made on the event loop (handing it to a thread and back costs more);
+        #: otherwise (PostgreSQL, or SQLite syncing every commit) on the storage thread
+        inline = settings.database_url.startswith("sqlite") and \
+            settings.sqlite_synchronous == "NORMAL"
+        self._writer = GroupWriter(storage, self._on_loop if inline else self.db)
         self._bots = BotRunner(settings.bot_processes)
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._timers: dict[tuple[str, int], asyncio.Task[None]] = {}
@@ -107,6 +112,13 @@ class Hub:
     async def db(self, call: Callable[..., _T], *args: object) -> _T:
         """Run a storage call on the storage thread; a storage failure is ``unavailable``."""
         return await self._run(self._db, call, *args)
+
+    @staticmethod
+    async def _on_loop(call: Callable[..., _T], *args: object) -> _T:
+        """Run a short storage call on the event loop, after the other tasks ready now
+        (so that the commits they make join the same batch)."""
+        await asyncio.sleep(0)
+        return call(*args)
 
     async def read(self, call: Callable[..., _T], *args: object) -> _T:
         """Run a storage call that only reads on a reading thread (``unavailable`` as
