@@ -46,6 +46,8 @@ from rummykit.server.writer import GroupWriter
 
 log = logging.getLogger("rummykit.server")
 _T = TypeVar("_T")
+#: tables a node loads at once when it adopts a dead node's tables
+ADOPTING = 8
 
 
 class Outbox(Protocol):
@@ -261,11 +263,16 @@ class Hub:
         self._adopted_at = now
         playing = [t for t in await self.read(self.storage.playing) if t not in self.tables]
         orphans = await self.cluster.orphans(playing)
-        for table_id in orphans:
-            try:
-                await self.get(table_id)
-            except ServerError as error:
-                log.warning("table %s not adopted: %s", table_id, error.message)
+        turns = asyncio.Semaphore(ADOPTING)
+
+        async def adopt(table_id: str) -> None:
+            async with turns:  # a few at once: loads overlap replays, clients get turns
+                try:
+                    await self.get(table_id)
+                except ServerError as error:
+                    log.warning("table %s not adopted: %s", table_id, error.message)
+
+        await asyncio.gather(*(adopt(t) for t in orphans))
         if orphans:
             log.info("adopted %d tables without an owner", len(orphans))
 
