@@ -46,8 +46,8 @@ from rummykit.server.writer import GroupWriter
 
 log = logging.getLogger("rummykit.server")
 _T = TypeVar("_T")
-#: tables a node loads at once when it adopts a dead node's tables
-ADOPTING = 8
+#: seconds a table stays without an owner before a node's sweep adopts it
+ADOPT_AFTER = 2.0
 
 
 class Outbox(Protocol):
@@ -109,6 +109,8 @@ class Hub:
         #: the link to the other nodes when several processes serve (``redis_url``)
         self.cluster: Cluster | None = None
         self._adopted_at = 0.0
+        #: tables in play seen without an owner: since when (monotonic seconds)
+        self._orphaned: dict[str, float] = {}
 
     # -- plumbing -----------------------------------------------------------------
     async def db(self, call: Callable[..., _T], *args: object) -> _T:
@@ -262,19 +264,21 @@ class Hub:
             return
         self._adopted_at = now
         playing = [t for t in await self.read(self.storage.playing) if t not in self.tables]
-        orphans = await self.cluster.orphans(playing)
-        turns = asyncio.Semaphore(ADOPTING)
-
-        async def adopt(table_id: str) -> None:
-            async with turns:  # a few at once: loads overlap replays, clients get turns
-                try:
-                    await self.get(table_id)
-                except ServerError as error:
-                    log.warning("table %s not adopted: %s", table_id, error.message)
-
-        await asyncio.gather(*(adopt(t) for t in orphans))
-        if orphans:
-            log.info("adopted %d tables without an owner", len(orphans))
+        orphans = set(await self.cluster.orphans(playing))
+        # a table's own clients reconnect within moments and load it first; the sweep
+        # takes, one at a time, those still without an owner a while later (bots, seats
+        # waiting for their players), so that it does not replay every table at once
+        # ahead of the clients
+        self._orphaned = {t: self._orphaned.get(t, now) for t in orphans}
+        due = [t for t, since in self._orphaned.items() if now - since >= ADOPT_AFTER]
+        for table_id in due:
+            try:
+                await self.get(table_id)
+            except ServerError as error:
+                log.warning("table %s not adopted: %s", table_id, error.message)
+            self._orphaned.pop(table_id, None)
+        if due:
+            log.info("adopted %d tables without an owner", len(due))
 
     def drop(self, table_id: str) -> None:
         """Stop serving a table this node no longer owns: out of memory, its clients
