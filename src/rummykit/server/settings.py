@@ -75,7 +75,7 @@ class Settings(BaseSettings):
     max_stored_upload_bytes: int = Field(default=500_000_000, ge=0)
     #: seconds an upload waits for its check (a replay) before it is answered 202 with a
     #: status URL (the check goes on; the record's pages wait for it)
-    upload_wait_seconds: float = Field(default=0.04, ge=0)
+    upload_wait_seconds: float = Field(default=0.02, ge=0)
     #: WebSocket connections open at once, in all and per client address; over it the
     #: connection is closed with 1013 ``too many connections``
     max_connections: int = Field(default=10000, ge=1)
