@@ -91,8 +91,10 @@ def test_uploads_are_refused_while_a_table_plays(server: tuple[str, int]) -> Non
     base, port = server
     result = asyncio.run(uploadbench.run(base, port, rounds=2))
     statuses = {kind: line["status"] for kind, line in result["uploads_ms"].items()}
+    short = statuses.pop("record_134")
     assert statuses == {"2mb_declared": [413], "2mb_streamed": [413], "150k_moves": [413],
-                        "record_134": [201], "record_2211": [201]}
+                        "record_2211": [202]}  # accepted at once, checked in the background
+    assert short and set(short) <= {201, 202}  # 201 when checked within 20 ms
     moves = result["other_table_move_ms"]
     assert moves["during_uploads"]["n"] + moves["otherwise"]["n"] > 10  # it played on
 
