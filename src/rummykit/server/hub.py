@@ -646,8 +646,7 @@ class Hub:
             for seat in sorted(table.rematch_votes):  # a player who left and wants more is back
                 if table.seats[seat].left is not None:
                     back = dataclasses.replace(table.seats[seat], controller="human", left=None)
-                    await self.db(self.storage.save_seat, table.id, back)
-                    table.seats[seat] = back
+                    await self._save_seat(table, back)
             await self._commit(table, table.rematch())
             self._broadcast_seats(table)
 
