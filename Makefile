@@ -5,6 +5,8 @@
 #   make test    set up .venv, then ruff, mypy --strict and pytest (with doctests)
 #   make bench   set up .venv with the `anchors` extra, then run the benchmark
 #                (pass options with ARGS, e.g. `make bench ARGS=--json`)
+#   make gin-diff  our gin against OpenSpiel's gin_rummy on 10,000 hands per variant
+#                (RULES.md §6.14; prints hands, decisions, disagreements, reasons)
 #   make docs    set up .venv, then build the documentation site into build/docs
 #   make lock    re-resolve uv.lock after editing pyproject.toml
 #   make clean   remove .venv, .tools, caches and build output
@@ -106,3 +108,11 @@ bench-server: setup
 .PHONY: docs
 docs: setup
 	$(UV_RUN) mkdocs build --strict
+
+# The whole differential test of gin against OpenSpiel's gin_rummy (RULES.md §6.14):
+# 10,000 hands per variant (gin, Oklahoma) with random, greedy and adversarial OpenSpiel
+# policies; exits non-zero on any disagreement. `make test` runs a seeded part of it
+# (tests/test_gin_openspiel.py). Options with ARGS, e.g. `make gin-diff ARGS="--hands 500"`.
+.PHONY: gin-diff
+gin-diff: setup
+	@$(UV_RUN) python -m rummykit.rl.openspiel_gin_diff $(ARGS)

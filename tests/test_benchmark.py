@@ -30,6 +30,7 @@ OUR_MEASURES = {
     ("gin_random_playout_hands", "hands/s"),
     ("gin_random_playout_moves", "moves/s"),
     ("gin_min_deadwood", "solves/s"),
+    ("gin_knock_test", "solves/s"),
 }
 PLAYOUTS = {
     ("basic", 2),
@@ -100,7 +101,7 @@ def test_our_engine_is_measured(quick_run: dict[str, Any]) -> None:
 
 
 def test_ratios_and_goals(quick_run: dict[str, Any]) -> None:
-    assert len(quick_run["ratios"]) == 6
+    assert len(quick_run["ratios"]) == 6 + 7  # 7 gin ratios
     measured = {m["engine"] for m in quick_run["measures"]}
     for r in quick_run["ratios"]:
         assert _is_positive_number(r["target"])

@@ -73,6 +73,16 @@ def _load_pettingzoo(cfg: Config) -> list[Task]:
     return rl_envs.pettingzoo_tasks(cfg)
 
 
+def _gin(side: str) -> Callable[[Config], list[Task]]:
+    def load(cfg: Config) -> list[Task]:
+        from rummykit.benchmark import gin
+
+        tasks: Callable[[Config], list[Task]] = getattr(gin, f"{side}_tasks")
+        return tasks(cfg)
+
+    return load
+
+
 def run(cfg: Config, *, anchors: bool = True, log: TextIO | None = None) -> Report:
     """Run every measure and return the report; progress goes to ``log`` (stderr)."""
     out = sys.stderr if log is None else log
@@ -89,10 +99,11 @@ def run(cfg: Config, *, anchors: bool = True, log: TextIO | None = None) -> Repo
     )
     # (engine, loader, whether a missing import is our engine's failure)
     engines: list[tuple[str, Callable[[Config], list[Task]], bool]] = [
-        (OURS, _load_ours, True), (OURS, _our_envs(anchors), False)]
+        (OURS, _load_ours, True), (OURS, _our_envs(anchors), False), (OURS, _gin("ours"), True)]
     if anchors:
         engines += [(OPENSPIEL, _load_openspiel, False), (RLCARD, _load_rlcard, False),
-                    (PETTINGZOO, _load_pettingzoo, False)]
+                    (PETTINGZOO, _load_pettingzoo, False), (OPENSPIEL, _gin("openspiel"), False),
+                    (RLCARD, _gin("rlcard"), False)]
     else:
         report.skipped += [{"engine": e, "reason": "--no-anchors"}
                            for e in (OPENSPIEL, RLCARD, PETTINGZOO)]

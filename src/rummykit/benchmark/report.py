@@ -128,6 +128,58 @@ RATIOS: tuple[RatioSpec, ...] = (
     ),
 )
 
+#: gin (issue 18): the same game on both sides, our hand under the OpenSpiel profile
+#: (our measures: :mod:`.gin_hand` and :mod:`.gin`)
+GIN_RATIOS: tuple[RatioSpec, ...] = (
+    RatioSpec(
+        title="gin random playout moves/s: ours vs OpenSpiel gin_rummy (Python loop)",
+        ours=Selector(name="gin_random_playout_moves", engine=OURS,
+                      where={"rules": "openspiel profile"}),
+        theirs=Selector(name="gin_os_random_playout_moves", engine=OPENSPIEL),
+        target=3.0,
+    ),
+    RatioSpec(
+        title="gin random playout hands/s: ours vs OpenSpiel all-C++ random games",
+        ours=Selector(name="gin_random_playout_hands", engine=OURS,
+                      where={"rules": "openspiel profile"}),
+        theirs=Selector(name="gin_cpp_random_hands", engine=OPENSPIEL),
+        target=1.0,
+    ),
+    RatioSpec(
+        title="gin random playout hands/s: ours vs OpenSpiel gin_rummy (Python loop)",
+        ours=Selector(name="gin_random_playout_hands", engine=OURS,
+                      where={"rules": "openspiel profile"}),
+        theirs=Selector(name="gin_os_random_playout_hands", engine=OPENSPIEL),
+        target=1.0,
+    ),
+    RatioSpec(
+        title="gin random playout hands/s: ours vs RLCard gin-rummy",
+        ours=Selector(name="gin_random_playout_hands", engine=OURS,
+                      where={"rules": "openspiel profile"}),
+        theirs=Selector(name="random_playout_hands", engine=RLCARD),
+        target=1.0,
+    ),
+    RatioSpec(
+        title="gin min deadwood, 10 cards: ours vs OpenSpiel (C++)",
+        ours=Selector(name="gin_min_deadwood", engine=OURS),
+        theirs=Selector(name="gin_min_deadwood", engine=OPENSPIEL),
+        target=1.0,
+    ),
+    RatioSpec(
+        title="gin min deadwood, 10 cards: ours vs RLCard",
+        ours=Selector(name="gin_min_deadwood", engine=OURS),
+        theirs=Selector(name="gin_min_deadwood", engine=RLCARD),
+        target=15.0,
+    ),
+    RatioSpec(
+        title="gin knock test (OpenSpiel MinDeadwood), 11 cards: ours vs OpenSpiel (C++)",
+        ours=Selector(name="gin_knock_test", engine=OURS),
+        theirs=Selector(name="gin_knock_test", engine=OPENSPIEL),
+        target=1.0,
+    ),
+)
+RATIOS = RATIOS + GIN_RATIOS
+
 GOALS: tuple[GoalSpec, ...] = (
     GoalSpec(
         title="greedy vs greedy, basic 2p hands/s",
