@@ -1,0 +1,681 @@
+"""One hand of gin or Oklahoma gin (RULES.md §6.2-§6.9, §6.11; FORMATS.md §4).
+
+Seats 0 and 1; hands are bit sets of core card codes; the stock and the discard pile are
+lists with the top last. Phases: ``offer`` (the first-upcard offer), ``draw``, ``discard``
+(after the draw: discard, knock or gin), ``wall`` (pass or take to knock),
+``wall_knock`` (after the wall take: only knocks), ``show`` (the defender lays off, melds,
+says ``done``) and ``over``.
+
+Knocks: after the draw :meth:`GinHand.legal_moves` lists, for each discard X that allows a
+knock, ONE move with the implied arrangement of FORMATS.md §4.1 (``gin X: ...`` when it
+leaves no deadwood, else ``knock X: ...``), and big gin when it is played and possible.
+Any other declared arrangement whose deadwood is within the knock limit is accepted by
+:meth:`GinHand.play` and :meth:`GinHand.is_legal` (RULES.md §6.16, G-5) but not listed.
+
+>>> import random
+>>> from rummykit.variants.gin.rules import GIN
+>>> hand = GinHand.deal(GIN, dealer=0, rng=random.Random(3))
+>>> hand.phase, hand.to_move, [str(m) for m in hand.legal_moves()]
+('offer', 1, ['take', 'pass'])
+>>> str(hand.play("pass")), hand.to_move
+('pass', 0)
+>>> hand.play("draw")
+Traceback (most recent call last):
+...
+rummykit.core.errors.IllegalMoveError: cannot draw: the first upcard is on offer (take or pass)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator, Sequence
+
+from rummykit.core.cards import Card, cards_of, format_card, format_cards
+from rummykit.core.errors import AmbiguousMoveError, IllegalMoveError, RecordError
+from rummykit.core.moves import Discard, Draw, LayOff, Meld, Take
+from rummykit.core.outcome import ABORTED, DRAW, WIN, HandResult
+from rummykit.variants.gin import outcome as why
+from rummykit.variants.gin.deadwood import (
+    RANK_COLUMN,
+    Arrangement,
+    arrangement_error,
+    arrangement_mask,
+    implied_arrangement,
+    is_meld,
+    is_set,
+    knock_discards,
+    mask_value,
+    melds_in,
+    min_deadwood,
+    os_min_deadwood,
+)
+from rummykit.variants.gin.moves import (
+    BigGin,
+    Done,
+    Gin,
+    GinMove,
+    Knock,
+    Pass,
+    move_text,
+    parse_gin_move,
+)
+from rummykit.variants.gin.outcome import GinOutcome
+from rummykit.variants.gin.rules import GinRules
+
+OFFER, DRAW_STEP, DISCARD_STEP = "offer", "draw", "discard"
+WALL, WALL_KNOCK, SHOW, OVER = "wall", "wall_knock", "show", "over"
+HAND_SIZE = 10
+STOCK_SIZE = 31
+WALL_STOCK = 2
+#: how the hand ended by a knock: ``kind`` values
+NO_KNOCK, PLAIN_KNOCK, GIN_KNOCK, BIG_GIN_KNOCK = 0, 1, 2, 3
+
+_DRAW, _TAKE, _PASS, _DONE = Draw(), Take(), Pass(), Done()
+_ZERO = (0, 0)
+
+
+def _cards_text(mask: int) -> str:
+    return format_cards(cards_of(mask))
+
+
+class GinHand:
+    """The state of one gin hand, its legal moves, and play with undo (push / pop)."""
+
+    __slots__ = (
+        "_undo", "deal_index", "dealer", "defender_groups", "discard", "discarded", "echo",
+        "hands", "kind", "knock_card", "knock_groups", "knock_limit", "knocker",
+        "knocker_deadwood", "known", "laid", "melded", "multiplier", "offer_step",
+        "outcome", "phase", "result", "rules", "stock", "stock_only", "table",
+        "take_count", "taken", "to_move", "turn_count", "upcard",
+    )
+
+    num_players = 2
+
+    def __init__(self, rules: GinRules, dealer: int, hands: Sequence[int], upcard: Card,
+                 stock: list[Card], deal_index: int = 0) -> None:
+        self.rules = rules
+        self.dealer = dealer
+        self.deal_index = deal_index
+        self.upcard = upcard
+        self.hands = list(hands)
+        self.stock = stock
+        self.discard = [upcard]
+        self.knock_limit = rules.hand_knock_limit(upcard % 13 + 1)
+        self.multiplier = 2 if rules.spade_double and upcard // 13 == 3 else 1
+        self.to_move = 1 - dealer
+        self.phase = OFFER
+        self.offer_step = 0
+        self.taken = -1  # the card taken from the discard pile this turn, or -1
+        self.stock_only = False  # the first draw after two passes: the upcard is dead
+        self.echo = False  # the last turn took the discard top and discarded it again
+        self.take_count = 0  # draw-step takes (RULES.md §6.8, upcard_take_limit)
+        self.turn_count = 0
+        self.knocker: int | None = None
+        self.kind = NO_KNOCK
+        self.knock_card = -1
+        self.knock_groups: Arrangement = ()
+        self.knocker_deadwood = 0
+        self.table: tuple[int, ...] = ()  # the knocker's melds as they now stand
+        self.laid = 0  # the cards the defender laid off
+        self.defender_groups: Arrangement = ()
+        self.melded = False
+        self.known = _ZERO  # per seat: cards taken from the discard pile, still held
+        self.discarded = _ZERO  # per seat: cards discarded face up this hand
+        self.result: HandResult | None = None
+        self.outcome: GinOutcome | None = None
+        self._undo: list[tuple[object, ...]] = []
+
+    # -- dealing ------------------------------------------------------------------
+    @classmethod
+    def from_deal(cls, rules: GinRules, dealer: int, hands: Sequence[Sequence[Card]],
+                  upcard: Card, stock_top_first: Sequence[Card], *,
+                  deal_index: int = 0) -> GinHand:
+        """A hand from the record form ``deal`` (FORMATS.md §4.2): one list per seat."""
+        if dealer not in (0, 1):
+            raise RecordError(f"dealer {dealer!r}: expected seat 0 or 1")
+        if len(hands) != 2 or any(len(h) != HAND_SIZE for h in hands):
+            raise RecordError("deal: expected two hands of 10 cards")
+        if len(stock_top_first) != STOCK_SIZE:
+            raise RecordError(f"deal: expected a stock of 31 cards, got {len(stock_top_first)}")
+        every = [*hands[0], *hands[1], upcard, *stock_top_first]
+        if any(not isinstance(c, int) or not 0 <= c < 52 for c in every):
+            raise RecordError("deal: gin uses one 52-card deck without jokers")
+        if len(set(every)) != 52:
+            twice = sorted(c for c, n in Counter(every).items() if n > 1)
+            raise RecordError(f"deal: {format_cards(twice)} dealt twice")
+        masks = [sum(1 << c for c in h) for h in hands]
+        return cls(rules, dealer, masks, upcard, list(reversed(stock_top_first)), deal_index)
+
+    @classmethod
+    def from_deck(cls, rules: GinRules, dealer: int, deck: Sequence[Card], *,
+                  deal_index: int = 0) -> GinHand:
+        """A hand from the record form ``deck`` (FORMATS.md §4.2): elements 0, 2, ..., 18
+        to the non-dealer, 1, ..., 19 to the dealer, 20 the upcard, 21-51 the stock."""
+        if len(deck) != 52:
+            raise RecordError(f"deck: expected 52 cards, got {len(deck)}")
+        hands: list[Sequence[Card]] = [(), ()]
+        hands[1 - dealer] = deck[0:20:2]
+        hands[dealer] = deck[1:20:2]
+        return cls.from_deal(rules, dealer, hands, deck[20], deck[21:], deal_index=deal_index)
+
+    @classmethod
+    def deal(cls, rules: GinRules, dealer: int, rng: random.Random, *,
+             deal_index: int = 0) -> GinHand:
+        """A hand dealt from a deck shuffled with ``rng``."""
+        deck = list(range(52))
+        rng.shuffle(deck)
+        return cls.from_deck(rules, dealer, deck, deal_index=deal_index)
+
+    # -- queries --------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        """True once the hand has a result."""
+        return self.result is not None
+
+    @property
+    def defender(self) -> int | None:
+        """The seat that shows after a knock, or None."""
+        return None if self.knocker is None else 1 - self.knocker
+
+    def copy(self) -> GinHand:
+        """An independent copy (without the undo history)."""
+        new = GinHand.__new__(GinHand)
+        for name in GinHand.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.hands = list(self.hands)
+        new.stock = list(self.stock)
+        new.discard = list(self.discard)
+        new._undo = []
+        return new
+
+    def legal_moves(self) -> list[GinMove]:
+        """Every legal move in a fixed order (one knock per discard, see the module doc)."""
+        return list(self.iter_legal_moves())
+
+    def iter_legal_moves(self) -> Iterator[GinMove]:
+        """The legal moves, generated lazily, in the order of :meth:`legal_moves`."""
+        phase = self.phase
+        if phase == DISCARD_STEP:
+            hand = self.hands[self.to_move]
+            banned = 1 << self.taken if self.taken >= 0 and self.rules.rediscard_ban else 0
+            rest = hand & ~banned
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                yield Discard(low.bit_length() - 1)
+            yield from self._knocks(hand, banned)
+        elif phase == DRAW_STEP:
+            yield _DRAW
+            if not self.stock_only:
+                yield _TAKE
+        elif phase == OFFER:
+            yield _TAKE
+            yield _PASS
+        elif phase == WALL:
+            yield _PASS
+            if self._wall_take_ok():
+                yield _TAKE
+        elif phase == WALL_KNOCK:
+            hand = self.hands[self.to_move]
+            yield from self._knocks(hand, 1 << self.taken if self.rules.rediscard_ban else 0)
+        elif phase == SHOW:
+            yield from self._show_moves()
+
+    def _knocks(self, hand: int, banned: int) -> Iterator[GinMove]:
+        limit = self.knock_limit
+        rules = self.rules
+        discards = knock_discards(hand, limit, banned)
+        big = rules.big_gin_bonus is not None and min_deadwood(hand) == 0
+        if not discards and not big:
+            return
+        if rules.knock_test == "openspiel" and os_min_deadwood(hand) > limit:
+            return
+        for card in discards:
+            rest = hand & ~(1 << card)
+            groups = implied_arrangement(rest)
+            if arrangement_mask(groups) == rest:
+                yield Gin(card, groups)
+            else:
+                yield Knock(card, groups)
+        if big:
+            yield BigGin(implied_arrangement(hand))
+
+    def _knock_possible(self, hand: int, banned: int) -> bool:
+        for _ in self._knocks(hand, banned):
+            return True
+        return False
+
+    def _wall_take_ok(self) -> bool:
+        if not self.discard:
+            return False
+        top = self.discard[-1]
+        hand = self.hands[self.to_move] | 1 << top
+        return self._knock_possible(hand, 1 << top if self.rules.rediscard_ban else 0)
+
+    def _show_moves(self) -> Iterator[GinMove]:
+        hand = self.hands[self.to_move]
+        if self.kind == PLAIN_KNOCK and not self.melded:
+            for card in cards_of(hand):
+                targets = self._targets(card)
+                if self.rules.layoff_rule == "openspiel":
+                    targets = targets[:1]
+                for target in targets:
+                    yield LayOff(card, target)
+        for meld in melds_in(hand):
+            yield Meld((tuple(cards_of(meld)),))
+        yield _DONE
+
+    def _targets(self, card: Card) -> list[int]:
+        """The knocker meld numbers ``card`` fits now (RULES.md §6.7, §6.14.3)."""
+        bit = 1 << card
+        found = []
+        openspiel = self.rules.layoff_rule == "openspiel"
+        for number, (base, now) in enumerate(zip(self.knock_groups, self.table, strict=True),
+                                             start=1):
+            meld = sum(1 << c for c in base) if openspiel else now
+            if is_set(meld):
+                column = RANK_COLUMN << (card % 13)
+                if meld.bit_count() == 3 and meld & column == column & ~bit:
+                    found.append(number)
+                continue
+            if openspiel:
+                meld |= self.laid & _ends(meld)
+            if bit & _ends(meld):
+                found.append(number)
+        return found
+
+    def is_legal(self, move: GinMove) -> bool:
+        """True if ``move`` may be played now (any declared arrangement, G-5)."""
+        try:
+            self._resolve(move)
+        except (IllegalMoveError, AmbiguousMoveError):
+            return False
+        return True
+
+    # -- playing ----------------------------------------------------------------------
+    def play(self, move: GinMove | str) -> GinMove:
+        """Check and play one move; returns its canonical form. Raises
+        :class:`IllegalMoveError` (or ``NotationError`` / ``AmbiguousMoveError``) with the
+        reason, leaving the state unchanged."""
+        if isinstance(move, str):
+            move = parse_gin_move(move)
+        canonical = self._resolve(move)
+        self.push(canonical)
+        return canonical
+
+    def _fail(self, move: GinMove, reason: str) -> IllegalMoveError:
+        return IllegalMoveError(f"{move_text(move)!r}: {reason}")
+
+    def _resolve(self, move: GinMove) -> GinMove:
+        """The canonical form of a legal ``move``, or an error saying why it is illegal."""
+        phase = self.phase
+        if phase == OVER:
+            raise self._fail(move, "the hand is over")
+        if isinstance(move, Draw):
+            return self._check_draw(move)
+        if isinstance(move, Take):
+            return self._check_take(move)
+        if isinstance(move, Pass):
+            if phase in (OFFER, WALL):
+                return _PASS
+            raise self._fail(move, "pass exists only in the first-upcard offer and at the wall")
+        if isinstance(move, Discard):
+            return self._check_discard(move)
+        if isinstance(move, (Knock, Gin, BigGin)):
+            return self._check_knock(move)
+        if isinstance(move, (LayOff, Meld, Done)):
+            if phase != SHOW:
+                raise self._fail(move, "only the defender's show after a knock has lay-offs, "
+                                       "melds and done")
+            if isinstance(move, Done):
+                return _DONE
+            if isinstance(move, LayOff):
+                return self._check_layoff(move)
+            return self._check_meld(move)
+        raise self._fail(move, "not a gin move")
+
+    def _check_draw(self, move: GinMove) -> GinMove:
+        phase = self.phase
+        if phase == DRAW_STEP:
+            return _DRAW
+        if phase == OFFER:
+            raise IllegalMoveError("cannot draw: the first upcard is on offer (take or pass)")
+        if phase == WALL:
+            raise IllegalMoveError("cannot draw at the wall: take the discard to knock, or pass")
+        raise self._fail(move, "the turn's card is already drawn" if phase in (
+            DISCARD_STEP, WALL_KNOCK) else "it is the defender's show")
+
+    def _check_take(self, move: Take) -> GinMove:
+        if move.count != 1 or move.card is not None:
+            raise self._fail(move, "there is no dig in gin: 'take' takes the discard top")
+        phase = self.phase
+        if phase == OFFER:
+            return _TAKE
+        if phase == DRAW_STEP:
+            if self.stock_only:
+                raise self._fail(move, "both players passed the first upcard: draw from the "
+                                       "stock")
+            return _TAKE
+        if phase == WALL:
+            if not self._wall_take_ok():
+                raise self._fail(move, "at the wall the discard may be taken only to knock, "
+                                       "and no knock would be possible")
+            return _TAKE
+        raise self._fail(move, "the turn's card is already drawn" if phase in (
+            DISCARD_STEP, WALL_KNOCK) else "it is the defender's show")
+
+    def _check_discard(self, move: Discard) -> GinMove:
+        phase = self.phase
+        if phase == WALL_KNOCK:
+            raise self._fail(move, "after taking at the wall you must knock")
+        if phase != DISCARD_STEP:
+            raise self._fail(move, "draw first" if phase in (DRAW_STEP, OFFER, WALL)
+                             else "it is the defender's show")
+        self._check_discardable(move.card, move)
+        return move
+
+    def _check_discardable(self, card: Card, move: GinMove) -> None:
+        if not 0 <= card < 52 or not self.hands[self.to_move] >> card & 1:
+            raise self._fail(move, f"{format_card(card)} is not in your hand")
+        if card == self.taken and self.rules.rediscard_ban:
+            raise IllegalMoveError(
+                f"cannot discard {format_card(card)}: it was taken from the discard pile "
+                "this turn")
+
+    def _check_knock(self, move: Knock | Gin | BigGin) -> GinMove:
+        phase = self.phase
+        if phase not in (DISCARD_STEP, WALL_KNOCK):
+            raise self._fail(move, "a knock comes after the draw" if phase != SHOW
+                             else "the hand is already knocked")
+        rules = self.rules
+        hand = self.hands[self.to_move]
+        limit = self.knock_limit
+        if isinstance(move, BigGin):
+            if rules.big_gin_bonus is None:
+                raise IllegalMoveError("big gin is not played: discard a card and go gin")
+            rest = hand
+        else:
+            self._check_discardable(move.card, move)
+            rest = hand & ~(1 << move.card)
+        groups = implied_arrangement(rest) if move.groups is None else tuple(
+            tuple(sorted(g)) for g in move.groups)
+        problem = arrangement_error(rest, groups)
+        if problem is not None:
+            raise self._fail(move, problem)
+        loose = rest & ~arrangement_mask(groups)
+        value = mask_value(loose)
+        if isinstance(move, BigGin) and loose:
+            raise IllegalMoveError(f"not big gin: deadwood {value} ({_cards_text(loose)})")
+        if isinstance(move, Gin) and loose:
+            raise IllegalMoveError(f"not gin: deadwood {value} ({_cards_text(loose)})")
+        if value > limit:
+            shown = f" ({_cards_text(loose)})" if loose else ""
+            raise IllegalMoveError(
+                f"cannot knock: deadwood {value}{shown} exceeds the knock limit {limit}")
+        if rules.knock_test == "openspiel":
+            test = os_min_deadwood(hand)
+            if test > limit:
+                raise IllegalMoveError(
+                    f"cannot knock: OpenSpiel knock test gives {test} > {limit}")
+        if isinstance(move, BigGin):
+            return BigGin(groups)
+        return Gin(move.card, groups) if not loose else Knock(move.card, groups)
+
+    def _check_layoff(self, move: LayOff) -> GinMove:
+        if self.kind != PLAIN_KNOCK:
+            raise IllegalMoveError("cannot lay off after gin")
+        if self.melded:
+            raise IllegalMoveError("cannot lay off after melding")
+        card = move.card
+        if move.end is not None:
+            raise self._fail(move, "no END in gin: each card has one place on a run")
+        if not 0 <= card < 52 or not self.hands[self.to_move] >> card & 1:
+            raise self._fail(move, f"{format_card(card) if card < 52 else 'JK'} is not in "
+                                   "your hand")
+        targets = self._targets(card)
+        count = len(self.table)
+        if move.target == 0:
+            if not targets:
+                raise self._fail(move, f"{format_card(card)} fits none of the knocker's melds")
+            if len(targets) > 1 and self.rules.layoff_rule == "standard":
+                raise AmbiguousMoveError(
+                    f"{move_text(move)!r} is ambiguous: "
+                    + " or ".join(f"lay {format_card(card)} on {t}" for t in targets))
+            return LayOff(card, targets[0])
+        if move.target > count + len(self.defender_groups):
+            raise self._fail(move, f"there is no meld {move.target}")
+        if move.target > count:
+            raise self._fail(move, "lay-offs go only onto the knocker's melds")
+        if move.target not in targets:
+            meld = self.table[move.target - 1]
+            raise self._fail(move, f"{format_card(card)} does not extend meld {move.target} "
+                                   f"({_cards_text(meld)})")
+        if self.rules.layoff_rule == "openspiel":
+            return LayOff(card, targets[0])
+        return LayOff(card, move.target)
+
+    def _check_meld(self, move: Meld) -> GinMove:
+        hand = self.hands[self.to_move]
+        used = 0
+        groups = []
+        for group in move.groups:
+            if any(not 0 <= c < 52 for c in group):
+                raise self._fail(move, "gin is played without jokers")
+            mask = sum(1 << c for c in set(group))
+            if mask & ~hand:
+                raise self._fail(move, f"{_cards_text(mask & ~hand)} not in your hand")
+            if len(set(group)) != len(group) or mask & used:
+                raise self._fail(move, "a card is in two melds")
+            if not is_meld(mask):
+                raise self._fail(move, f"{_cards_text(mask)} is not a meld (a set of 3-4 of "
+                                       "a rank or a run of 3+ of a suit)")
+            used |= mask
+            groups.append(tuple(cards_of(mask)))
+        return Meld(tuple(groups))
+
+    # -- unchecked play with undo ---------------------------------------------------
+    def _snapshot(self) -> tuple[object, ...]:
+        return (self.to_move, self.phase, self.hands[0], self.hands[1], self.offer_step,
+                self.taken, self.stock_only, self.echo, self.take_count, self.turn_count,
+                self.knocker, self.kind, self.knock_card, self.knock_groups,
+                self.knocker_deadwood, self.table, self.laid, self.defender_groups,
+                self.melded, self.known, self.discarded, self.result, self.outcome,
+                len(self.stock), self.stock[-1] if self.stock else -1, len(self.discard),
+                self.discard[-1] if self.discard else -1)
+
+    def pop(self) -> None:
+        """Undo the last :meth:`push`."""
+        (self.to_move, self.phase, h0, h1, self.offer_step, self.taken, self.stock_only,
+         self.echo, self.take_count, self.turn_count, self.knocker, self.kind,
+         self.knock_card, self.knock_groups, self.knocker_deadwood, self.table, self.laid,
+         self.defender_groups, self.melded, self.known, self.discarded, self.result,
+         self.outcome, stock_len, stock_top, discard_len, top) = self._undo.pop()  # type: ignore[assignment]
+        self.hands[0], self.hands[1] = h0, h1  # type: ignore[call-overload]
+        stock = self.stock
+        if len(stock) < stock_len:  # type: ignore[operator]
+            stock.append(stock_top)  # type: ignore[arg-type]
+        discard = self.discard
+        if len(discard) > discard_len:  # type: ignore[operator]
+            discard.pop()
+        elif len(discard) < discard_len:  # type: ignore[operator]
+            discard.append(top)  # type: ignore[arg-type]
+
+    def push(self, move: GinMove) -> None:
+        """Play a canonical legal ``move`` without checking it (undo with :meth:`pop`)."""
+        self._undo.append(self._snapshot())
+        seat = self.to_move
+        if isinstance(move, Discard):
+            self._discard(seat, move.card)
+        elif isinstance(move, Draw):
+            card = self.stock.pop()
+            self.hands[seat] |= 1 << card
+            self.taken = -1
+            self.phase = DISCARD_STEP
+        elif isinstance(move, Take):
+            self._take(seat)
+        elif isinstance(move, Pass):
+            self._pass(seat)
+        elif isinstance(move, (Knock, Gin, BigGin)):
+            self._knock(seat, move)
+        elif isinstance(move, LayOff):
+            bit = 1 << move.card
+            self.hands[seat] &= ~bit
+            self.laid |= bit
+            table = list(self.table)
+            table[move.target - 1] |= bit
+            self.table = tuple(table)
+        elif isinstance(move, Meld):
+            for group in move.groups:
+                for card in group:
+                    self.hands[seat] &= ~(1 << card)
+            self.defender_groups += tuple(move.groups)
+            self.melded = True
+        elif isinstance(move, Done):
+            self._score()
+        else:  # pragma: no cover - push takes canonical moves only
+            raise IllegalMoveError(f"{move!r}: not a gin move")
+
+    def _take(self, seat: int) -> None:
+        phase = self.phase
+        if phase == DRAW_STEP:
+            self.take_count += 1
+            limit = self.rules.upcard_take_limit
+            if limit is not None and self.take_count >= limit:
+                self._end(DRAW, None, why.UPCARD_LIMIT, _ZERO)
+                return
+        card = self.discard.pop()
+        bit = 1 << card
+        self.hands[seat] |= bit
+        self.taken = card
+        known = list(self.known)
+        known[seat] |= bit
+        self.known = (known[0], known[1])
+        self.phase = WALL_KNOCK if phase == WALL else DISCARD_STEP
+
+    def _pass(self, seat: int) -> None:
+        if self.phase == WALL:
+            self._end(DRAW, None, why.DEAD_HAND, _ZERO)
+        elif self.offer_step == 0:
+            self.offer_step = 1
+            self.to_move = 1 - seat
+        else:
+            self.offer_step = 2
+            self.to_move = 1 - seat
+            self.phase = DRAW_STEP
+            self.stock_only = True
+
+    def _discard(self, seat: int, card: Card) -> None:
+        bit = 1 << card
+        self.hands[seat] &= ~bit
+        self.discard.append(card)
+        known = self.known
+        discarded = self.discarded
+        if seat:
+            self.known = (known[0], known[1] & ~bit)
+            self.discarded = (discarded[0], discarded[1] | bit)
+        else:
+            self.known = (known[0] & ~bit, known[1])
+            self.discarded = (discarded[0] | bit, discarded[1])
+        rules = self.rules
+        echo = card == self.taken
+        self.taken = -1
+        self.stock_only = False
+        if echo and self.echo and rules.repeated_move_draw:
+            self._end(DRAW, None, why.REPEATED_MOVE, _ZERO)
+            return
+        self.echo = echo
+        self.to_move = 1 - seat
+        if len(self.stock) == WALL_STOCK:
+            if rules.wall_knock:
+                self.phase = WALL
+            else:
+                self._end(DRAW, None, why.DEAD_HAND, _ZERO)
+            return
+        self.turn_count += 1
+        limit = rules.max_turns_per_hand
+        if limit is not None and self.turn_count >= limit:
+            self._end(ABORTED, None, why.MAX_TURNS, _ZERO)
+            return
+        self.phase = DRAW_STEP
+
+    def _knock(self, seat: int, move: Knock | Gin | BigGin) -> None:
+        hand = self.hands[seat]
+        if isinstance(move, BigGin):
+            self.kind = BIG_GIN_KNOCK
+        else:
+            bit = 1 << move.card
+            hand &= ~bit
+            self.discard.append(move.card)
+            self.knock_card = move.card
+            self.kind = GIN_KNOCK if isinstance(move, Gin) else PLAIN_KNOCK
+        self.hands[seat] = hand
+        groups = move.groups or ()
+        self.knock_groups = groups
+        self.table = tuple(sum(1 << c for c in g) for g in groups)
+        self.knocker_deadwood = mask_value(hand & ~arrangement_mask(groups))
+        self.knocker = seat
+        self.taken = -1
+        self.to_move = 1 - seat
+        self.phase = SHOW
+
+    def _score(self) -> None:
+        rules = self.rules
+        knocker = self.knocker
+        assert knocker is not None
+        defender = 1 - knocker
+        rest = self.hands[defender]
+        dd = min_deadwood(rest) if rules.defender_melds == "auto" else mask_value(rest)
+        dk = self.knocker_deadwood
+        m = self.multiplier
+        if self.kind == BIG_GIN_KNOCK:
+            winner, points, reason = knocker, (dd + (rules.big_gin_bonus or 0)) * m, why.BIG_GIN
+        elif dk == 0:
+            winner, points, reason = knocker, (dd + rules.gin_bonus) * m, why.GIN
+        elif dd < dk:
+            winner, points, reason = defender, (dk - dd + rules.undercut_bonus) * m, why.UNDERCUT
+        elif dd == dk and rules.tie_rule == "undercut":
+            winner, points, reason = defender, rules.undercut_bonus * m, why.UNDERCUT
+        elif dd == dk and rules.tie_rule == "knocker_wins":
+            winner, points, reason = knocker, 0, why.KNOCK
+        elif dd == dk:
+            deadwood = (dk, dd) if knocker == 0 else (dd, dk)
+            self._end(DRAW, None, why.KNOCK_TIE, _ZERO, deadwood)
+            return
+        else:
+            winner, points, reason = knocker, (dd - dk) * m, why.KNOCK
+        if rules.immediate_boxes:
+            points += rules.box_bonus
+        scores = (points, 0) if winner == 0 else (0, points)
+        deadwood = (dk, dd) if knocker == 0 else (dd, dk)
+        self._end(WIN, winner, reason, scores, deadwood)
+
+    def _end(self, result: str, winner: int | None, reason: str, scores: tuple[int, int],
+             deadwood: tuple[int, int] | None = None) -> None:
+        self.result = HandResult(result, winner, False, reason, scores)
+        self.outcome = GinOutcome(self.knocker, self.knock_limit, self.multiplier, deadwood)
+        self.phase = OVER
+
+    # -- facts for views and records ------------------------------------------------------
+    @property
+    def knocker_loose(self) -> int:
+        """The knocker's deadwood cards (public at the show), as a bit set."""
+        if self.knocker is None:
+            return 0
+        return self.hands[self.knocker] & ~arrangement_mask(self.knock_groups)
+
+    def __repr__(self) -> str:
+        return (f"GinHand({self.rules.name}, dealer={self.dealer}, phase={self.phase!r}, "
+                f"to_move={self.to_move}, stock={len(self.stock)})")
+
+
+def _ends(run: int) -> int:
+    """The cards one below and one above a run (none below an ace or above a king)."""
+    low = (run & -run).bit_length() - 1
+    high = run.bit_length() - 1
+    found = 0
+    if low % 13:
+        found |= 1 << (low - 1)
+    if high % 13 != 12:
+        found |= 1 << (high + 1)
+    return found
