@@ -66,29 +66,26 @@ def test_case_25_zero_point_win_prevents_a_shutout() -> None:
     assert not final.shutout and final.totals == (278, 25)
 
 
+# Under immediate_boxes a hand's scores already hold its box (FORMATS.md §4.3), as the
+# hand engine reports them: a hand worth 5 adds 5 + 25.
 def test_case_26_immediate_boxes() -> None:
-    knobs = replace(GIN, immediate_boxes=True)
-    sheet = ScoreSheet(knobs, dealer=A)
-    play(sheet, [(A, 30)])
-    assert sheet.totals == (55, 0)
-    sheet.add(won(A, 0))  # 55 + 25 = 80
+    sheet = ScoreSheet(replace(GIN, immediate_boxes=True), dealer=A)
+    play(sheet, [(A, 30 + 25), (A, 0 + 25)])  # A has 80
     assert sheet.totals == (80, 0) and not sheet.over
-    result = won(A, 5)
-    assert sheet.hand_scores(result) == (30, 0)
-    sheet.add(result)
+    sheet.add(won(A, 5 + 25))
     assert sheet.totals == (110, 0) and sheet.over and sheet.winners == (A,)
     # Without immediate boxes the same hands leave A at 35 and the game goes on.
     plain = ScoreSheet(GIN, dealer=A)
     play(plain, [(A, 30), (A, 0), (A, 5)])
     assert plain.totals == (35, 0) and not plain.over
-    assert plain.hand_scores(result) == (5, 0)
 
 
 def test_case_26_boxes_are_not_counted_twice() -> None:
     sheet = ScoreSheet(replace(GIN, immediate_boxes=True), dealer=A)
-    play(sheet, [(A, 60), (B, 10), (A, 30)])  # A: 60 + 25 + 30 + 25 = 140
+    play(sheet, [(A, 60 + 25), (B, 10 + 25), (A, 30 + 25)])  # A: 140
     final = sheet.final
-    assert final is not None and final.totals == (140 + 100, 35)
+    assert final is not None and final.box_points == (50, 25)
+    assert final.totals == (140 + 100, 35)
 
 
 @pytest.mark.parametrize(("rule", "winner", "expected"), [
@@ -176,7 +173,7 @@ def test_single_hand_win_has_no_boxes_or_bonus() -> None:
     result = won(B, 26, "undercut")
     sheet.add(result)
     assert sheet.over and sheet.winners == (B,) and sheet.totals == (0, 26)
-    assert sheet.hand_scores(result) == (0, 26) and sheet.final is None
+    assert sheet.final is None
     assert sheet.statistics() == ((False, True), (True, False))
 
 

@@ -1,9 +1,10 @@
 """The Gin game level over a sequence of hand results (RULES.md §6.10-§6.12).
 
 Pure bookkeeping, no hand engine: a :class:`ScoreSheet` is fed each finished hand's
-:class:`~rummykit.core.outcome.HandResult` (its ``scores`` are the hand's points of §6.9,
-boxes not included) and keeps the running totals, the next dealer, the end of the game and
-its settlement (boxes, game bonus, shutout), or Hollywood's three games.
+:class:`~rummykit.core.outcome.HandResult`, whose ``scores`` are what the hand adds to the
+running totals (FORMATS.md §4.3: the points of §6.9, plus the box under
+``immediate_boxes``), and keeps the running totals, the next dealer, the end of the game
+and its settlement (boxes, game bonus, shutout), or Hollywood's three games.
 
 >>> from rummykit.variants.gin.game import GameKnobs, ScoreSheet, won
 >>> sheet = ScoreSheet(GameKnobs(), dealer=0)
@@ -99,12 +100,14 @@ class Settlement:
                 "totals": list(self.totals)}
 
 
-def settle(rules: GameRules, points: Sequence[int], wins: Sequence[int],
+def settle(rules: GameRules, running: Sequence[int], wins: Sequence[int],
            winner: int) -> Settlement:
-    """Settle a game from each seat's hand points (boxes excluded) and hands won (§6.10)."""
+    """Settle a game from each seat's running total and hands won (§6.10); the boxes are
+    added unless ``immediate_boxes`` already credited them."""
     box_points = tuple(rules.box_bonus * n for n in wins)
     bonus = tuple(rules.game_bonus if seat == winner else 0 for seat in range(SEATS))
-    totals = [points[s] + box_points[s] + bonus[s] for s in range(SEATS)]
+    late = (0,) * SEATS if rules.immediate_boxes else box_points
+    totals = [running[s] + late[s] + bonus[s] for s in range(SEATS)]
     shutout = wins[1 - winner] == 0
     if shutout and rules.shutout_rule == "double_total":
         totals[winner] *= 2
@@ -114,13 +117,13 @@ def settle(rules: GameRules, points: Sequence[int], wins: Sequence[int],
 
 
 class Game:
-    """One game's entries: points and wins per seat, its end and its settlement."""
+    """One game's entries: running totals and wins per seat, its end and settlement."""
 
-    __slots__ = ("final", "points", "rules", "winner", "wins")
+    __slots__ = ("final", "rules", "running", "winner", "wins")
 
     def __init__(self, rules: GameRules) -> None:
         self.rules = rules
-        self.points = [0] * SEATS  # hand points entered, boxes excluded
+        self.running = [0] * SEATS  # the points entered (with boxes under immediate_boxes)
         self.wins = [0] * SEATS  # entries (hands won) per seat
         self.winner: int | None = None
         self.final: Settlement | None = None
@@ -132,24 +135,21 @@ class Game:
 
     @property
     def scores(self) -> tuple[int, ...]:
-        """The running totals (with the boxes credited so far under ``immediate_boxes``)."""
-        if not self.rules.immediate_boxes:
-            return tuple(self.points)
-        return tuple(p + self.rules.box_bonus * w for p, w in zip(self.points, self.wins,
-                                                                   strict=True))
+        """The running totals."""
+        return tuple(self.running)
 
     def enter(self, seat: int, points: int) -> None:
         """Enter a won hand; the game ends when the seat's running total reaches the target."""
-        self.points[seat] += points
+        self.running[seat] += points
         self.wins[seat] += 1
-        if self.scores[seat] >= self.rules.target_score:
+        if self.running[seat] >= self.rules.target_score:
             self.winner = seat
-            self.final = settle(self.rules, self.points, self.wins, seat)
+            self.final = settle(self.rules, self.running, self.wins, seat)
 
     def copy(self) -> Game:
         """An independent copy."""
         new = Game(self.rules)
-        new.points, new.wins = self.points[:], self.wins[:]
+        new.running, new.wins = self.running[:], self.wins[:]
         new.winner, new.final = self.winner, self.final
         return new
 
@@ -203,16 +203,6 @@ class ScoreSheet:
         for g in playing:
             if g in self.opened[seat]:
                 self.games[g].enter(seat, points)
-
-    def hand_scores(self, result: HandResult) -> tuple[int, ...]:
-        """What a hand added to the running totals: its points, plus the box under
-        ``immediate_boxes`` (FORMATS.md §4.3 ``scores``)."""
-        if not (self.rules.immediate_boxes and result.result == WIN
-                and result.winner is not None and self.rules.game_end == "target"):
-            return result.scores
-        scores = list(result.scores)
-        scores[result.winner] += self.rules.box_bonus
-        return tuple(scores)
 
     @property
     def totals(self) -> tuple[int, ...]:
