@@ -166,7 +166,7 @@ class ScoreSheet:
 
     __slots__ = ("dealer", "games", "hands", "opened", "rules", "single")
 
-    def __init__(self, rules: GameRules, dealer: int) -> None:
+    def __init__(self, rules: GameRules, dealer: int = 0) -> None:
         self.rules = rules
         self.dealer = dealer  # the dealer of the next hand
         self.hands: list[HandResult] = []
@@ -180,6 +180,24 @@ class ScoreSheet:
         if self.rules.game_end == "single_hand":
             return self.single is not None
         return all(game.over for game in self.games)
+
+    @property
+    def lowest_wins(self) -> bool:
+        """The highest total wins a gin game."""
+        return False
+
+    def after_hand(self, result: HandResult, hands_played: int) -> None:
+        """The match's hook: :meth:`add` (``hands_played`` is not needed)."""
+        self.add(result)
+
+    def dealer_of(self, first_dealer: int, hand_index: int,
+                  results: Sequence[HandResult | None]) -> int:
+        """The dealer of hand ``hand_index`` from the first dealer and the results so far."""
+        dealer = first_dealer
+        for result in results[:hand_index]:
+            if result is not None:
+                dealer = next_dealer(self.rules, dealer, result)
+        return dealer
 
     def add(self, result: HandResult) -> None:
         """Score a finished hand and move the deal on; refused once the match is over."""
@@ -205,14 +223,14 @@ class ScoreSheet:
                 self.games[g].enter(seat, points)
 
     @property
-    def totals(self) -> tuple[int, ...]:
+    def totals(self) -> list[int]:
         """Running totals; under Hollywood the sum over the games, settled once over."""
         if self.rules.game_end == "single_hand":
-            return self.single.scores if self.single is not None else (0,) * SEATS
+            return list(self.single.scores) if self.single is not None else [0] * SEATS
         if self.rules.hollywood and self.over:
-            return tuple(sum(g.final.totals[s] for g in self.games if g.final is not None)
-                         for s in range(SEATS))
-        return tuple(sum(g.scores[s] for g in self.games) for s in range(SEATS))
+            return [sum(g.final.totals[s] for g in self.games if g.final is not None)
+                    for s in range(SEATS)]
+        return [sum(g.scores[s] for g in self.games) for s in range(SEATS)]
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -248,7 +266,7 @@ class ScoreSheet:
 
     def to_json(self) -> dict[str, Any]:
         """The match-level fields of the replay output (FORMATS.md §4.3)."""
-        out: dict[str, Any] = {"totals": list(self.totals), "over": self.over,
+        out: dict[str, Any] = {"totals": self.totals, "over": self.over,
                                "winners": list(self.winners)}
         if self.over and self.final is not None:
             out["final"] = self.final.to_json()
