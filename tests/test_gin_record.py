@@ -1,0 +1,160 @@
+"""Gin records and replay (FORMATS.md §4.2-§4.3): the OpenSpiel GameplayTest1 record, the
+gin fields of the output, the match-level fields, errors, and seeded matches that replay
+to the same result."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rummykit.bots.gin_greedy import greedy_gin_move
+from rummykit.cli.replay import run
+from rummykit.core.record import dumps, loads, replay, replay_text
+from rummykit.variants.gin.match import GinMatch
+from rummykit.variants.gin.replay import gin_record_of
+from rummykit.variants.gin.rules import gin_rules_from_options
+from rummykit.variants.gin.view import gin_view
+
+DATA = Path(__file__).parent / "data" / "gin"
+GAMEPLAY1 = DATA / "openspiel_gameplay1.rummy.json"
+
+
+def gameplay1() -> dict[str, Any]:
+    value: dict[str, Any] = json.loads(GAMEPLAY1.read_text("utf-8"))
+    return value
+
+
+def write(tmp_path: Path, data: dict[str, Any]) -> str:
+    path = tmp_path / "gin.rummy.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def error_of(data: dict[str, Any]) -> dict[str, Any]:
+    output = replay_text(json.dumps(data)).to_json()
+    assert "error" in output, output
+    error: dict[str, Any] = output["error"]
+    return error
+
+
+def test_openspiel_gameplay1_replays_to_an_undercut_of_26_for_seat_1() -> None:
+    status, out = run(str(GAMEPLAY1), as_json=True, check=False)
+    assert status == 0
+    assert json.loads(out) == {
+        "hands": [{"result": "win", "winner": 1, "rummy": False, "reason": "undercut",
+                   "scores": [0, 26], "knocker": 0, "knock_limit": 10, "multiplier": 1,
+                   "deadwood": [10, 9]}],
+        "totals": [0, 26], "over": True, "winners": [1],
+    }
+
+
+def test_openspiel_gameplay1_readable_account() -> None:
+    status, text = run(str(GAMEPLAY1), as_json=False, check=False)
+    assert status == 0
+    assert "First upcard DJ: os0 takes it" in text
+    assert "knock SQ: CK DK SK / S5 S6 S7 / C9 CT CJ  (deadwood 10: DJ)" in text
+    assert "lay S8 on 2, lay S9 on 2, lay C8 on 3, lay C7 on 3, meld C2 D2 H2 S2, done" in text
+    assert "Hand 1: os1 undercuts os0 9 v 10 - os1 scores 26" in text
+    assert "The match is over: os1 wins." in text
+
+
+def test_check_accepts_the_true_result_and_names_a_wrong_one(tmp_path: Path) -> None:
+    data = gameplay1()
+    data["result"] = json.loads(run(str(GAMEPLAY1), as_json=True, check=False)[1])
+    assert run(write(tmp_path, data), as_json=True, check=True)[0] == 0
+    data["result"]["hands"][0]["deadwood"] = [10, 8]
+    status, out = run(write(tmp_path, data), as_json=True, check=True)
+    assert status == 1
+    error = json.loads(out)["error"]
+    assert error["type"] == "record" and error["hand"] == 0
+    assert "deadwood[1]" in error["message"]
+
+
+def test_a_restocks_key_is_a_record_error() -> None:
+    data = gameplay1()
+    data["hands"][0]["restocks"] = []
+    error = error_of(data)
+    assert error["type"] == "record" and "restocks" in error["message"]
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda d: d.update(players=["a", "b", "c"]), "2 players"),
+    (lambda d: d["options"].update(knock_limit=11), "knock_limit"),
+    (lambda d: d["options"].update(target_score=100), "single_hand"),
+    (lambda d: d["hands"][0]["deal"]["stock"].pop(), "31"),
+])
+def test_bad_records_are_record_errors_quoting_the_input(change: Any, words: str) -> None:
+    data = gameplay1()
+    change(data)
+    error = error_of(data)
+    assert error["type"] == "record" and words in error["message"]
+
+
+def test_an_illegal_move_is_reported_at_that_move() -> None:
+    data = gameplay1()
+    data["hands"][0]["moves"][0] = "draw"
+    error = error_of(data)
+    assert (error["type"], error["hand"], error["move"], error["text"]) == (
+        "illegal", 0, 0, "draw")
+    assert "first upcard" in error["message"]
+
+
+def test_a_knock_without_done_is_unfinished() -> None:
+    data = gameplay1()
+    data["hands"][0]["moves"] = data["hands"][0]["moves"][:4]
+    out = replay_text(json.dumps(data)).to_json()
+    assert out["hands"] == [{"result": "unfinished", "winner": None, "rummy": False,
+                             "reason": None, "scores": [0, 0], "knocker": 0,
+                             "knock_limit": 10, "multiplier": 1, "deadwood": None}]
+    assert out["over"] is False and out["winners"] == []
+
+
+def play_out(match: GinMatch, rng: random.Random, greedy: bool) -> None:
+    """Play ``match`` to its end with random (or greedy) moves for both seats."""
+    while not match.over:
+        hand = match.start_hand()
+        while not hand.is_over:
+            if greedy:
+                match.play(greedy_gin_move(gin_view(hand, hand.to_move)))
+            else:
+                match.play(rng.choice(hand.legal_moves()))
+
+
+@pytest.mark.parametrize(("rule_set", "options", "seed"), [
+    ("gin", {}, 1), ("gin", {"hollywood": True}, 2), ("oklahoma", {}, 3),
+    ("gin", {"immediate_boxes": True, "next_dealer": "alternate"}, 4),
+])
+def test_a_seeded_greedy_match_replays_to_the_same_result(rule_set: str, options: dict[str, Any],
+                                                          seed: int) -> None:
+    rules = gin_rules_from_options(rule_set, options)
+    match = GinMatch(rules, ["Ann", "Bob"], seed=seed)
+    play_out(match, random.Random(seed), greedy=True)
+    text = dumps(gin_record_of(match))
+    assert "restocks" not in text
+    again = replay(loads(text))
+    assert again.ok and again.check() is None
+    out = again.to_json()
+    assert out["over"] is True and len(out["winners"]) >= 1
+    assert out["totals"] == match.totals
+    if rules.hollywood:
+        assert [g["over"] for g in out["games"]] == [True, True, True]
+        assert "final" not in out
+    else:
+        final = out["final"]
+        assert final["totals"][out["winners"][0]] >= rules.target_score
+        assert final["boxes"] == [sum(1 for h in out["hands"] if h["winner"] == s)
+                                  for s in (0, 1)]
+
+
+def test_a_seeded_random_match_plays_to_the_end_and_replays() -> None:
+    rules = gin_rules_from_options("gin", {"target_score": 30})
+    match = GinMatch(rules, ["Ann", "Bob"], seed=5)
+    play_out(match, random.Random(5), greedy=False)
+    assert match.over
+    again = replay(loads(dumps(gin_record_of(match))))
+    assert again.ok and again.check() is None
+    assert again.to_json()["totals"] == match.totals
