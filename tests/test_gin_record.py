@@ -58,7 +58,7 @@ def test_openspiel_gameplay1_readable_account() -> None:
     assert "First upcard DJ: os0 takes it" in text
     assert "knock SQ: CK DK SK / S5 S6 S7 / C9 CT CJ  (deadwood 10: DJ)" in text
     assert "lay S8 on 2, lay S9 on 2, lay C8 on 3, lay C7 on 3, meld C2 D2 H2 S2, done" in text
-    assert "Hand 1: os1 undercuts os0 9 v 10 - os1 scores 26" in text
+    assert "Hand 1: os1 undercuts os0 9 v 10 — os1 scores 26" in text
     assert "The match is over: os1 wins." in text
 
 
@@ -158,3 +158,62 @@ def test_a_seeded_random_match_plays_to_the_end_and_replays() -> None:
     again = replay(loads(dumps(gin_record_of(match))))
     assert again.ok and again.check() is None
     assert again.to_json()["totals"] == match.totals
+
+
+GAMES = ["gin_game", "oklahoma_game", "hollywood"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_recorded_games_replay_to_their_result(name: str) -> None:
+    path = str(DATA / f"{name}.rummy.json")
+    status, out = run(path, as_json=True, check=True)
+    assert status == 0, out
+    assert json.loads(out)["over"] is True
+
+
+@pytest.mark.parametrize("name", ["gin_game", "oklahoma_game"])
+def test_recorded_game_settlement_and_dealers_from_the_hands(name: str) -> None:
+    data = json.loads((DATA / f"{name}.rummy.json").read_text("utf-8"))
+    out = replay(loads(json.dumps(data))).to_json()
+    hands = out["hands"]
+    points = [sum(h["scores"][s] for h in hands) for s in (0, 1)]
+    wins = [sum(1 for h in hands if h["winner"] == s) for s in (0, 1)]
+    winner = out["winners"][0]
+    assert points[winner] >= (150 if name == "oklahoma_game" else 100)
+    assert points[1 - winner] < points[winner] and wins[1 - winner] > 0  # not a shutout
+    final = out["final"]
+    assert final["boxes"] == wins and final["box_points"] == [25 * n for n in wins]
+    assert final["totals"] == [points[s] + 25 * wins[s] + (100 if s == winner else 0)
+                               for s in (0, 1)]
+    # next_dealer = winner: each hand after the first is dealt by the last hand's winner
+    text = run(str(DATA / f"{name}.rummy.json"), as_json=False, check=False)[1]
+    dealers = [line.split("dealt by ")[1].split(" ")[0] for line in text.splitlines()
+               if line.startswith("Hand ") and "dealt by" in line]
+    names = data["players"]
+    assert dealers[1:] == [names[h["winner"]] if h["winner"] is not None else dealers[i]
+                           for i, h in enumerate(hands[:-1])]
+    assert f"Game over: {names[winner]} wins" in text
+
+
+def test_recorded_hollywood_games() -> None:
+    out = json.loads(run(str(DATA / "hollywood.rummy.json"), as_json=True, check=False)[1])
+    games = out["games"]
+    assert [g["over"] for g in games] == [True, True, True]
+    assert out["totals"] == [sum(g["final"]["totals"][s] for g in games) for s in (0, 1)]
+    # RULES.md §6.12 from the hand list: the 1st win opens game 1, the 2nd game 2 ...
+    scores, entries = [[0, 0] for _ in games], [[0, 0] for _ in games]
+    opened: list[list[int]] = [[], []]
+    for hand in out["hands"]:
+        seat = hand["winner"]
+        if seat is None:
+            continue
+        live = [g for g in range(3) if max(scores[g]) < 100]
+        fresh = [g for g in live if g not in opened[seat]]
+        opened[seat] += fresh[:1]
+        for g in live:
+            if g in opened[seat]:
+                scores[g][seat] += hand["scores"][seat]
+                entries[g][seat] += 1
+    assert [g["scores"] for g in games] == scores
+    assert [g["entries"] for g in games] == entries
+    assert out["winners"] == [max((0, 1), key=lambda s: out["totals"][s])]

@@ -87,20 +87,20 @@ def _turn_lines(played: PlayedHand, names: Sequence[str], start: int) -> list[st
 
 
 def result_line(number: int, hand: GinHand, names: Sequence[str]) -> str:
-    """``Hand 3: Bob undercuts Ann 9 v 10 - Bob scores 26`` (FORMATS.md §4.3)."""
+    """``Hand 3: Bob undercuts Ann 9 v 10 — Bob scores 26`` (FORMATS.md §4.3)."""
     result, outcome = hand.result, hand.outcome
     if result is None or outcome is None:
         return f"Hand {number}: unfinished, {names[hand.to_move]} to move ({hand.phase})"
     if result.result == ABORTED:
-        return f"Hand {number}: aborted at the turn limit - no score"
+        return f"Hand {number}: aborted at the turn limit — no score"
     if result.result != WIN or result.winner is None:
         if result.reason == why.KNOCK_TIE and outcome.deadwood is not None:
             a, b = outcome.deadwood
-            return f"Hand {number}: the knock is tied {a} v {b} - no score"
+            return f"Hand {number}: the knock is tied {a} v {b} — no score"
         words = {why.DEAD_HAND: "a dead hand at the wall",
                  why.REPEATED_MOVE: "drawn by a repeated move",
                  why.UPCARD_LIMIT: "drawn at the upcard-take limit"}
-        return f"Hand {number}: {words.get(result.reason or '', result.reason)} - no score"
+        return f"Hand {number}: {words.get(result.reason or '', result.reason)} — no score"
     winner, loser = result.winner, 1 - result.winner
     verb = {why.KNOCK: "knocks against", why.GIN: "goes gin against",
             why.BIG_GIN: "goes big gin against", why.UNDERCUT: "undercuts"}[result.reason or ""]
@@ -109,7 +109,7 @@ def result_line(number: int, hand: GinHand, names: Sequence[str]) -> str:
         score += " (doubled: spade upcard)"
     deadwood = outcome.deadwood or (0, 0)
     return (f"Hand {number}: {names[winner]} {verb} {names[loser]} "
-            f"{deadwood[winner]} v {deadwood[loser]} - {score}")
+            f"{deadwood[winner]} v {deadwood[loser]} — {score}")
 
 
 def _show_lines(hand: GinHand) -> list[str]:

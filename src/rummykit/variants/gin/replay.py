@@ -13,6 +13,7 @@ record's ``result`` as for every rule set.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,7 +62,8 @@ class GinReplay(Replay):
         lines: list[str] = []
         if self.record is not None and self.gin is not None:
             names = list(self.record.players)
-            options = ", ".join(f"{k} {v}" for k, v in self.record.options.items()) or "none"
+            options = (json.dumps(self.record.options, ensure_ascii=False)
+                       if self.record.options else "none")
             seats = ", ".join(f"{s} {n}" for s, n in enumerate(names))
             lines.append(f"{self.gin.rules.name}, options: {options}; players: {seats}")
             for number, played in enumerate(self.played, 1):
