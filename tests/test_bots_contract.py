@@ -18,8 +18,9 @@ from rummykit.core.engine import HandState
 from rummykit.core.match import Match
 from rummykit.core.melds import JOKER_AS
 from rummykit.core.moves import Discard, LayOff, Meld, Move, Swap, Take
-from rummykit.core.rules import BASIC, CONTRACT, Rules
+from rummykit.core.rules import Rules
 from rummykit.core.views import resample, view
+from rummykit.variants import BASIC, CONTRACT
 
 RULES = dataclasses.replace(CONTRACT, max_turns_per_hand=100)
 

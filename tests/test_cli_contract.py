@@ -15,7 +15,8 @@ import pytest
 from cli_helpers import PROMPT, TIMEOUT, command, legal_moves, shown_hand, spawn
 from rummykit.cli.play import PlaySession, contract_words
 from rummykit.core.cards import card_points, parse_card
-from rummykit.core.rules import CONTRACT, Rules
+from rummykit.core.rules import Rules
+from rummykit.variants import CONTRACT
 
 NEXT = "Press Enter to deal the next hand"
 

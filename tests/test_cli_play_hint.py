@@ -10,7 +10,7 @@ from cli_helpers import PROMPT, command, legal_moves, shown_hand, spawn
 from rummykit.bots.hints import HINT_LEVELS
 from rummykit.cli.main import app
 from rummykit.cli.play import PlaySession
-from rummykit.core.rules import BASIC
+from rummykit.variants import BASIC
 
 
 def test_hint_advises_and_the_game_goes_on() -> None:

@@ -16,8 +16,9 @@ import pytest
 from helpers import cards_in_play, snapshot
 from rummykit.bots import make_bot
 from rummykit.core.engine import HandState
-from rummykit.core.rules import BASIC, TRADITIONAL, Rules
+from rummykit.core.rules import Rules
 from rummykit.core.views import resample, view
+from rummykit.variants import BASIC, TRADITIONAL
 
 PACK = list(range(52))
 

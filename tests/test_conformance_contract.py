@@ -39,8 +39,9 @@ from rummykit.core.match import Match
 from rummykit.core.melds import JOKER_AS, hand_card
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
 from rummykit.core.record import dumps, loads, record_of, replay
-from rummykit.core.rules import CONTRACT, Rules
+from rummykit.core.rules import Rules
 from rummykit.core.views import resample, view
+from rummykit.variants import CONTRACT
 
 MAX_TURNS = 150
 WRONG_SAMPLE = 30  # wrong moves tried per deep position

@@ -22,7 +22,8 @@ from rummykit.core.cards import JOKER, NUM_RANKS
 from rummykit.core.engine import HandState
 from rummykit.core.melds import JOKER_AS, TableMeld, make_meld, position_card
 from rummykit.core.moves import Discard, Draw, LayOff, Move, Swap, Take
-from rummykit.core.rules import CONTRACT, Rules
+from rummykit.core.rules import Rules
+from rummykit.variants import CONTRACT
 from rummykit.variants.contract import complete as contract_complete
 from rummykit.variants.contract import play as contract_play
 

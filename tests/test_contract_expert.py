@@ -12,8 +12,8 @@ from rummykit.bots.expert import ExpertBot
 from rummykit.bots.greedy_contract import choose_contract
 from rummykit.core.cards import parse_cards
 from rummykit.core.engine import HandState
-from rummykit.core.rules import CONTRACT
 from rummykit.core.views import resample, view
+from rummykit.variants import CONTRACT
 
 RULES = dataclasses.replace(CONTRACT, max_turns_per_hand=160)
 

@@ -16,7 +16,8 @@ import pytest
 from helpers import placed
 from rummykit.core.cards import JOKER, NUM_RANKS, card_points, parse_card, parse_cards
 from rummykit.core.melds import JOKER_AS, RUN, SET, TableMeld, format_placed, make_meld
-from rummykit.core.rules import CONTRACT, Rules
+from rummykit.core.rules import Rules
+from rummykit.variants import CONTRACT
 from rummykit.variants.contract.melds import (
     Way,
     can_make,

@@ -19,7 +19,9 @@ from rummykit.core.errors import RecordError
 from rummykit.core.match import Match
 from rummykit.core.outcome import HandResult
 from rummykit.core.record import dumps, loads, match_result, record_of, replay
-from rummykit.core.rules import BASIC, CONTRACT, TRADITIONAL, Rules
+from rummykit.core.rules import Rules
+from rummykit.variants import BASIC, CONTRACT, TRADITIONAL
+from rummykit.variants.contract import blocked as contract_blocked
 from test_rules_contract import agree, build, play, refused, seat_hands, table_text
 
 SIX_FULL_SETS = [(f"C{r} D{r} H{r} S{r}", i % 3) for i, r in enumerate("234567")]
@@ -76,7 +78,7 @@ def test_4_8_1_not_blocked_while_a_player_is_not_down() -> None:
 def test_4_8_1_b2_a_second_copy_fits_an_open_set() -> None:
     # a 3-card set C8 D8 H8 accepts S8: two decks, so copies of S8 are outside
     state = blocked_position(extra=(("C8 D8 H8", 1),))
-    assert not closed_table.blocked(state)
+    assert not contract_blocked.blocked(state)
     play(state, "discard C9")
     assert state.result is None
 
@@ -86,7 +88,7 @@ def test_4_8_1_b2_an_outside_joker_fits_an_open_place() -> None:
     # of hearts are on the table; the outside joker could still stand there
     state = blocked_position(extra=(("H2 H3 H4 H5 H6 H7 H8 H9 HT HJ HQ HK HA", 1),
                                     ("CA DA HA SA", 2)))
-    assert not closed_table.blocked(state)
+    assert not contract_blocked.blocked(state)
     with_joker_on_table = blocked_position(extra=(
         ("JK=HA H2 H3 H4 H5 H6 H7 H8 H9 HT HJ HQ HK HA", 1), ("CA DA HA SA", 2)))
     play(with_joker_on_table, "discard C9")
@@ -97,7 +99,7 @@ def test_4_8_1_b2_an_outside_joker_fits_an_open_place() -> None:
 def test_4_8_1_b2_a_swap_could_still_be_made() -> None:
     closed_run = ("HA H2 H3 H4 H5 JK=H6 H7 H8 H9 HT HJ HQ HK HA", 1)
     state = blocked_position(extra=(closed_run,))
-    assert not closed_table.blocked(state)  # an outside H6 can take the joker's place
+    assert not contract_blocked.blocked(state)  # an outside H6 can take the joker's place
     no_swaps = dataclasses.replace(CONTRACT, joker_swap=False)
     state = blocked_position(no_swaps, extra=(closed_run,))
     play(state, "discard C9")

@@ -14,8 +14,7 @@ import pytest
 
 from rummykit import RummyError
 from rummykit.core import knobs
-from rummykit.core.rule_options import APPLICABLE
-from rummykit.core.rules import PRESETS, Rules
+from rummykit.core.rules import PRESETS, Rules, applicable_knobs
 
 ROOT = Path(__file__).resolve().parents[1]
 # [text](target), ![alt](target), [label]: target, <scheme:...>
@@ -71,7 +70,7 @@ def test_the_docs_link_nowhere_outside_the_repository_but_the_web() -> None:
 def test_every_knob_has_a_meaning_and_every_meaning_a_knob() -> None:
     names = knobs.knob_names()
     assert set(knobs.MEANINGS) == set(names)
-    assert set().union(*APPLICABLE.values()) <= set(names)
+    assert set().union(*(applicable_knobs(p) for p in PRESETS)) <= set(names)
     page = knobs.markdown()
     for name in names:
         assert f"### `{name}` {{#{name}}}" in page and f"[`{name}`](#{name})" in page
@@ -89,7 +88,7 @@ def test_the_reference_values_are_what_the_validator_takes_back(preset: str) -> 
     rules = PRESETS[preset]
     shown = {knob.name: knob.defaults[preset] for knob in knobs.reference()
              if preset in knob.defaults}
-    assert set(shown) == set(APPLICABLE[preset])
+    assert set(shown) == set(applicable_knobs(preset))
     settable = {name: value for name, value in shown.items()
                 if not (name == "ace_points" and value is None)}  # unset: follows ace_mode
     again = Rules.from_options(preset, settable)

@@ -13,7 +13,8 @@ from rummykit.core.engine import HandState
 from rummykit.core.errors import AmbiguousMoveError, IllegalMoveError, RummyError
 from rummykit.core.melds import groups_in
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Take
-from rummykit.core.rules import BASIC, TRADITIONAL, Rules
+from rummykit.core.rules import Rules
+from rummykit.variants import BASIC, TRADITIONAL
 
 HIGH = dataclasses.replace(BASIC, ace_mode="high_or_low")
 

@@ -217,3 +217,21 @@ def test_recorded_hollywood_games() -> None:
     assert [g["scores"] for g in games] == scores
     assert [g["entries"] for g in games] == entries
     assert out["winners"] == [max((0, 1), key=lambda s: out["totals"][s])]
+
+
+def test_the_family_registers_on_request_and_is_found_by_its_rule_sets() -> None:
+    # in a fresh interpreter: registering is global and the faces do not host gin yet
+    import subprocess
+    import sys
+
+    code = ("from rummykit.variants.gin.registration import GIN_FAMILY, register_family\n"
+            "from rummykit.variants.registry import variant_for\n"
+            "from rummykit.core.rules import Rules, find_rules\n"
+            "register_family(); register_family()\n"
+            "assert variant_for('oklahoma') is GIN_FAMILY\n"
+            "assert find_rules('gin').knock_limit == 10\n"
+            "assert Rules.from_options('oklahoma', {'oklahoma_ace': 'one'}).oklahoma_ace == 'one'\n"
+            "print('ok')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and done.stdout == "ok\n", done.stderr

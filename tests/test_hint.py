@@ -18,8 +18,9 @@ from rummykit.core.cards import format_cards, parse_card, parse_cards
 from rummykit.core.engine import HandState
 from rummykit.core.match import Match
 from rummykit.core.record import dump, dumps, record_of
-from rummykit.core.rules import BASIC, CONTRACT, Rules, find_rules
+from rummykit.core.rules import Rules, find_rules
 from rummykit.core.views import view
+from rummykit.variants import BASIC, CONTRACT
 
 LEVEL = "medium"  # the fastest search level keeps these tests quick
 

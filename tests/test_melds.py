@@ -21,7 +21,8 @@ from rummykit.core.melds import (
     min_deadwood,
     tables_for,
 )
-from rummykit.core.rules import BASIC, Rules
+from rummykit.core.rules import Rules
+from rummykit.variants import BASIC
 
 HIGH = dataclasses.replace(BASIC, ace_mode="high_or_low")
 LONG = dataclasses.replace(BASIC, run_min_length=4)

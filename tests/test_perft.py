@@ -34,7 +34,8 @@ from rummykit.core.engine import HandState
 from rummykit.core.errors import RummyError
 from rummykit.core.melds import TableMeld, make_meld
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Take
-from rummykit.core.rules import BASIC, TRADITIONAL, Rules
+from rummykit.core.rules import Rules
+from rummykit.variants import BASIC, TRADITIONAL
 
 HIGH = dataclasses.replace(BASIC, ace_mode="high_or_low")
 RULES = {"basic": BASIC, "high": HIGH, "traditional": TRADITIONAL}

@@ -27,7 +27,7 @@ from rummykit.core.cards import JOKER, format_card, parse_card, parse_cards
 from rummykit.core.engine import HandState
 from rummykit.core.melds import JOKER_AS, TableMeld, make_meld
 from rummykit.core.moves import Discard, LayOff, Meld, Move, Swap, Take, parse_placed
-from rummykit.core.rules import CONTRACT
+from rummykit.variants import CONTRACT
 
 RULES = dataclasses.replace(CONTRACT, max_turns_per_hand=400)
 

@@ -30,8 +30,9 @@ from rummykit.core.record import (
     replay,
     to_json,
 )
-from rummykit.core.rules import BASIC, CONTRACT, Rules
+from rummykit.core.rules import Rules
 from rummykit.core.views import view
+from rummykit.variants import BASIC, CONTRACT
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from rummykit.cli.replay import run
+from rummykit.cli.replay import describe, run
 from rummykit.core.record import from_json, replay, replay_text
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
@@ -295,7 +295,7 @@ def test_replay_keeps_moves_by_seat_and_final_tables() -> None:
         assert [text for _, text in played.moves] == list(hand.moves)
         assert played.moves[0][0] == (played.dealer + 1) % 4
         assert played.state.is_over
-    assert replayed.describe().startswith("basic rummy, options none; players: 0 Ann")
+    assert describe(replayed).startswith("basic rummy, options none; players: 0 Ann")
 
 
 def test_a_hand_drawn_as_soon_as_it_is_dealt() -> None:

@@ -22,7 +22,8 @@ from rummykit.core.match import Match
 from rummykit.core.melds import TableMeld, make_meld
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Take, parse_move
 from rummykit.core.outcome import HandResult
-from rummykit.core.rules import BASIC, Rules
+from rummykit.core.rules import Rules
+from rummykit.variants import BASIC
 
 HIGH = dataclasses.replace(BASIC, ace_mode="high_or_low")
 MUST_DISCARD = dataclasses.replace(BASIC, must_discard_to_go_out=True)

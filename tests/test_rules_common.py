@@ -31,7 +31,8 @@ from rummykit.core.match import Match
 from rummykit.core.melds import TableMeld, make_meld
 from rummykit.core.moves import Draw, LayOff, Take, parse_move
 from rummykit.core.outcome import HandResult
-from rummykit.core.rules import BASIC, CONTRACT, TRADITIONAL, Rules
+from rummykit.core.rules import Rules
+from rummykit.variants import BASIC, CONTRACT, TRADITIONAL
 
 HIGH = dataclasses.replace(BASIC, ace_mode="high_or_low")
 SHUFFLE_ALL = Rules.from_options("basic", {"stock_rebuild": "shuffle_all"})

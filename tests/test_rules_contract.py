@@ -30,7 +30,8 @@ from rummykit.core.match import Match
 from rummykit.core.melds import JOKER_AS, RUN, TableMeld, format_placed, make_meld
 from rummykit.core.moves import Meld, Move, parse_move
 from rummykit.core.outcome import HandResult
-from rummykit.core.rules import BASIC, CONTRACT, Rules
+from rummykit.core.rules import Rules
+from rummykit.variants import BASIC, CONTRACT
 
 DISCARD_OK = dataclasses.replace(CONTRACT, final_deal_rule="all_at_once_discard_ok")
 RUNS_OF_FOUR = Rules.from_options("contract", {"run_min_length": 4})

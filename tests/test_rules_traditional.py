@@ -19,7 +19,8 @@ from rummykit.core.errors import IllegalMoveError, RecordError
 from rummykit.core.match import Match
 from rummykit.core.melds import make_meld
 from rummykit.core.outcome import HandResult
-from rummykit.core.rules import TRADITIONAL, Rules
+from rummykit.core.rules import Rules
+from rummykit.variants import TRADITIONAL
 
 TRAD = TRADITIONAL
 CONTINUE = Rules.from_options("traditional", {"draw_ends_match": False})

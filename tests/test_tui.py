@@ -14,7 +14,7 @@ from rummykit.core.cards import card_points, format_card, rank_of
 from rummykit.core.engine import DRAW_PHASE
 from rummykit.core.moves import Discard, LayOff, Meld, Take
 from rummykit.core.record import replay_file
-from rummykit.core.rules import BASIC, CONTRACT, TRADITIONAL, Rules
+from rummykit.core.rules import Rules
 from rummykit.display.faces import card_face
 from rummykit.tui import RummyApp, Setup
 from rummykit.tui.screens.dialogs import ConfirmScreen, PathScreen, TextScreen
@@ -23,6 +23,7 @@ from rummykit.tui.screens.new_game import NewGameScreen
 from rummykit.tui.screens.pile import PileScreen
 from rummykit.tui.screens.results import HandEndScreen, MatchEndScreen
 from rummykit.tui.widgets import Melds
+from rummykit.variants import BASIC, CONTRACT, TRADITIONAL
 from test_tui_support import SIZE, screen_text, select_cards, settle, table, wait_for
 
 LONG_BASIC = dataclasses.replace(BASIC, target_score=1000)

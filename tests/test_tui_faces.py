@@ -10,8 +10,8 @@ from rummykit.core.cards import JOKER, format_card, parse_card
 from rummykit.core.errors import NotationError
 from rummykit.core.melds import JOKER_AS
 from rummykit.core.moves import Discard, LayOff, Meld, parse_move
-from rummykit.core.rules import BASIC
 from rummykit.display.faces import card_face, faces_in, typed_card, typed_move
+from rummykit.variants import BASIC
 
 NATURALS = range(52)
 

@@ -9,7 +9,6 @@ from rummykit.core.cards import parse_card, parse_cards
 from rummykit.core.engine import HandState
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Take
 from rummykit.core.outcome import DEADLOCK, DRAW, WIN, HandResult
-from rummykit.core.rules import BASIC, CONTRACT
 from rummykit.core.views import view
 from rummykit.tui.actions import guidance, offered, ordered
 from rummykit.tui.cardart import card_box, face, inline
@@ -17,6 +16,7 @@ from rummykit.tui.game import Game, Setup
 from rummykit.tui.screens.new_game import build_setup
 from rummykit.tui.screens.results import outcome_words, winners_words
 from rummykit.tui.words import describe
+from rummykit.variants import BASIC, CONTRACT
 
 
 def readme_state() -> HandState:

@@ -14,7 +14,6 @@ from textual.widgets import Button, Input
 
 from rummykit.core.cards import card_points, format_card, parse_cards
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move
-from rummykit.core.rules import BASIC, CONTRACT, TRADITIONAL
 from rummykit.display.faces import card_face
 from rummykit.tui import RummyApp, Setup
 from rummykit.tui.actions import keyed, label
@@ -23,6 +22,7 @@ from rummykit.tui.screens.dialogs import ConfirmScreen, PathScreen
 from rummykit.tui.screens.new_game import NewGameScreen
 from rummykit.tui.screens.results import HandEndScreen, MatchEndScreen, winners_words
 from rummykit.tui.widgets import HandView, Opponents
+from rummykit.variants import BASIC, CONTRACT, TRADITIONAL
 from test_tui_support import screen_text, settle, table, wait_for
 
 SMALL, LARGE = (80, 24), (129, 40)

@@ -13,8 +13,8 @@ import pytest
 
 from rummykit.core.cards import card_points
 from rummykit.core.moves import Discard
-from rummykit.core.rules import BASIC, CONTRACT
 from rummykit.tui import RummyApp, Setup
+from rummykit.variants import BASIC, CONTRACT
 from test_tui_support import SIZE, check_snapshot, click_card, screen_text, settle, table
 
 

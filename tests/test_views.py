@@ -9,8 +9,8 @@ import pytest
 
 from rummykit.bots import make_bot
 from rummykit.core.engine import HandState
-from rummykit.core.rules import BASIC, TRADITIONAL
 from rummykit.core.views import PlayerView, resample, view
+from rummykit.variants import BASIC, TRADITIONAL
 
 
 def _positions(count: int, seed: int) -> list[HandState]:

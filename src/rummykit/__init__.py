@@ -1,4 +1,4 @@
-"""rummykit: exact, fast Rummy rules (basic, traditional; contract to come), records and bots.
+"""rummykit: exact, fast Rummy rules (every registered family), records and bots.
 
 >>> import random
 >>> from rummykit import BASIC, HandState, view
@@ -22,8 +22,9 @@ from rummykit.core.match import Match, SeatResult
 from rummykit.core.melds import best_arrangement, make_meld, min_deadwood
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take, parse_move
 from rummykit.core.outcome import HandResult
-from rummykit.core.rules import BASIC, CONTRACT, TRADITIONAL, Rules, find_rules
+from rummykit.core.rules import Rules, find_rules
 from rummykit.core.views import PlayerView, resample, view
+from rummykit.variants import BASIC, CONTRACT, TRADITIONAL
 from rummykit.variants.gin.registration import GIN_FAMILY
 
 __version__ = "0.1.0"

@@ -6,7 +6,7 @@ agent sees exactly what a bot sees. Cards and moves are in the notation of FORMA
 
 >>> import random
 >>> from rummykit.core.engine import HandState
->>> from rummykit.core.rules import BASIC
+>>> from rummykit.variants import BASIC
 >>> from rummykit.core.views import view
 >>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(4))
 >>> message = turn_message(1, view(state, 1))

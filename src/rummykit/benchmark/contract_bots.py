@@ -21,8 +21,8 @@ from rummykit.bots import make_bot
 from rummykit.bots.contract_playout import fast_move
 from rummykit.bots.greedy_contract import choose_contract
 from rummykit.core.engine import HandState
-from rummykit.core.rules import CONTRACT
 from rummykit.core.views import view
+from rummykit.variants import CONTRACT
 
 SEARCHED = 0.005  # seconds: a decision slower than this ran a search
 PLAYOUT_TURNS = 300  # turns a measured playout runs at most

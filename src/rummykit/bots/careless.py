@@ -3,7 +3,7 @@ a card at random instead of its highest loose card.
 
 >>> import random
 >>> from rummykit.core.engine import HandState
->>> from rummykit.core.rules import BASIC
+>>> from rummykit.variants import BASIC
 >>> from rummykit.core.views import view
 >>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(3))
 >>> CarelessBot().choose(view(state, state.to_move), random.Random(0)) in state.legal_moves()

@@ -19,7 +19,7 @@ does not model) falls back to the greedy bot on the engine's legal moves
 
 >>> import random
 >>> from rummykit.core.engine import HandState
->>> from rummykit.core.rules import CONTRACT
+>>> from rummykit.variants import CONTRACT
 >>> state = HandState.deal(CONTRACT, 4, dealer=0, rng=random.Random(2))
 >>> state.is_legal(fast_move(state))
 True
@@ -34,8 +34,10 @@ from rummykit.core.engine import DRAW_PHASE, HandState
 from rummykit.core.melds import JOKER_AS
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Take
 from rummykit.core.views import view
+from rummykit.variants.contract.hand import ContractHand
 from rummykit.variants.contract.melds import can_make, least_penalty
-from rummykit.variants.contract.play import contract_of, final_rule, joker_places
+from rummykit.variants.contract.play import joker_places
+from rummykit.variants.contract.schedule import contract_of, final_rule
 
 DRAW_MOVE = Draw()
 TAKE_MOVE = Take(1)
@@ -43,6 +45,7 @@ TAKE_MOVE = Take(1)
 
 def fast_move(state: HandState) -> Move:
     """The fast greedy move of the seat to move: always a legal move."""
+    assert isinstance(state, ContractHand)
     rules = state.rules
     if (final_rule(state) != "none" or state.dig_duty >= 0 or state.joker_duty
             or rules.must_discard_to_go_out):
@@ -61,7 +64,7 @@ def play_out(state: HandState, turns: int) -> None:
 
 # -- draw ----------------------------------------------------------------------------------
 
-def _draw(state: HandState) -> Move:
+def _draw(state: ContractHand) -> Move:
     can_draw = bool(state.stock) or state.rules.stock_rebuild == "turn_over_all"
     if not state.discard:
         return DRAW_MOVE if can_draw else choose_contract(view(state, state.to_move))
@@ -79,13 +82,13 @@ def _draw(state: HandState) -> Move:
     return DRAW_MOVE
 
 
-def _layable(state: HandState, card: Card) -> bool:
+def _layable(state: ContractHand, card: Card) -> bool:
     if card == JOKER:
         return any(joker_places(m, state) for m in state.table)
     return any(m.accepts >> card & 1 for m in state.table)
 
 
-def _completes(hand: int, card: Card, state: HandState) -> bool:
+def _completes(hand: int, card: Card, state: ContractHand) -> bool:
     """Whether ``card`` makes a three-card meld the contract wants with two held cards."""
     sets, runs = contract_of(state)
     present = handset.presence(hand)
@@ -104,7 +107,7 @@ def _completes(hand: int, card: Card, state: HandState) -> bool:
 
 # -- play ----------------------------------------------------------------------------------
 
-def _play(state: HandState) -> Move:
+def _play(state: ContractHand) -> Move:
     seat = state.to_move
     hand = state.hands[seat]
     if not state.down >> seat & 1:
@@ -116,13 +119,13 @@ def _play(state: HandState) -> Move:
     return move if move is not None else _discard(state, hand, down=True)
 
 
-def _leaves_discard(state: HandState, rest: list[Card]) -> bool:
+def _leaves_discard(state: ContractHand, rest: list[Card]) -> bool:
     """Whether a hand of ``rest`` after a placement can still end the turn (empty, or a
     card other than the taken top to throw)."""
     return not rest or any(c != state.taken for c in rest)
 
 
-def _go_down(state: HandState, hand: int) -> Move | None:
+def _go_down(state: ContractHand, hand: int) -> Move | None:
     cards = handset.cards(hand)
     sets, runs = contract_of(state)
     if not can_make(cards, sets, runs, state.rules):
@@ -139,7 +142,7 @@ def _go_down(state: HandState, hand: int) -> Move | None:
     return Meld(way)
 
 
-def _lay(state: HandState, hand: int) -> Move | None:
+def _lay(state: ContractHand, hand: int) -> Move | None:
     present = handset.presence(hand)
     taken = state.taken
     size = handset.size(hand)
@@ -173,7 +176,7 @@ def _end(ends: tuple[str, ...]) -> str | None:
     return ends[0] if len(ends) > 1 else None
 
 
-def _discard(state: HandState, hand: int, down: bool) -> Move:
+def _discard(state: ContractHand, hand: int, down: bool) -> Move:
     cards = handset.distinct(hand)
     taken = state.taken
     values = state._values

@@ -10,7 +10,7 @@ difference of the points in hand, discounted (:data:`CUT_WEIGHT`). The budget is
 of worlds, so a seeded search is reproducible; ``max_seconds`` stops it early.
 
 >>> from rummykit.core.engine import HandState
->>> from rummykit.core.rules import CONTRACT
+>>> from rummykit.variants import CONTRACT
 >>> from rummykit.core.views import view
 >>> from rummykit.bots.expert import Budget
 >>> state = HandState.deal(CONTRACT, 4, dealer=0, rng=random.Random(2))

@@ -22,7 +22,7 @@ sampling early for interactive play.
 
 >>> import random
 >>> from rummykit.core.engine import HandState
->>> from rummykit.core.rules import BASIC
+>>> from rummykit.variants import BASIC
 >>> from rummykit.core.views import view
 >>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(3))
 >>> bot = ExpertBot.for_level("hard")

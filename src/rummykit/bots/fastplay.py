@@ -16,7 +16,7 @@ told. It reads the view only.
 
 >>> import random
 >>> from rummykit.core.engine import HandState
->>> from rummykit.core.rules import BASIC
+>>> from rummykit.variants import BASIC
 >>> from rummykit.core.views import view
 >>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(3))
 >>> state.push(state.legal_moves()[0])  # a draw

@@ -9,7 +9,7 @@ of the best partial arrangement; a joker only when forced).
 
 >>> import random
 >>> from rummykit.core.match import Match
->>> from rummykit.core.rules import CONTRACT
+>>> from rummykit.variants import CONTRACT
 >>> from rummykit.core.views import view
 >>> match = Match(CONTRACT, ["a", "b", "c"], seed=2)
 >>> state = match.start_hand()

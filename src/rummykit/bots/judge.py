@@ -5,7 +5,7 @@ amount (cards in hand delay going out) plus its points (they are lost if someone
 out). Cards that fit a meld on the table cost nothing: they can be laid off.
 
 >>> from rummykit.core.cards import mask_of, parse_cards
->>> from rummykit.core.rules import BASIC
+>>> from rummykit.variants import BASIC
 >>> judge = judge_for(BASIC)
 >>> judge.cost(mask_of(parse_cards("S7 S8 S9 H2")), 0)
 8

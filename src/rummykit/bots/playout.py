@@ -5,7 +5,7 @@ that state holds the bot's guesses, never the true hidden cards.
 
 >>> import random
 >>> from rummykit.core.engine import HandState
->>> from rummykit.core.rules import BASIC
+>>> from rummykit.variants import BASIC
 >>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(3))
 >>> play_out(state, max_turns=500)
 >>> state.is_over

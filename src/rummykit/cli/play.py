@@ -2,7 +2,7 @@
 
 Everything shown to you comes from ``view(state, seat)``; bots see only their own views.
 
->>> from rummykit.core.rules import BASIC
+>>> from rummykit.variants import BASIC
 >>> lines: list[str] = []
 >>> session = PlaySession(BASIC, "Ann", ["greedy"], seed=3, out=lines.append,
 ...                       ask=lambda prompt: "quit")

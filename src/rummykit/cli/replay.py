@@ -90,7 +90,8 @@ def _hand_lines(number: int, played: HandReplay, names: list[str]) -> list[str]:
         lines = [f"Hand {number}, dealt by {names[played.dealer]}"]
     lines += _turns(played, names) or ["  (no moves)"]
     if _is_contract(played):
-        down = [names[s] for s in range(state.num_players) if state.down >> s & 1]
+        seated_down = state.family_view()[0]
+        down = [names[s] for s in range(state.num_players) if seated_down >> s & 1]
         lines.append(f"  Down: {', '.join(down) if down else 'nobody'}")
     table = state.table
     lines.append("  Table:" if table else "  Table: empty")

@@ -82,7 +82,7 @@ class Simulation:
         assert result is not None
         self.hands += 1
         for seat in range(len(self.downs)):
-            self.downs[seat] += state.down >> seat & 1
+            self.downs[seat] += state.family_view()[0] >> seat & 1
         if result.result == WIN and result.winner is not None:
             self.hand_wins[result.winner] += 1
             self.rummies[result.winner] += int(result.rummy)

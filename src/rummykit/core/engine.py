@@ -5,10 +5,17 @@ single source of legality; ``play()`` checks a move against it and raises
 :class:`~rummykit.core.errors.IllegalMoveError` with the reason, leaving the state unchanged;
 ``push()``/``pop()`` are the unchecked fast path with undo; ``copy()`` is cheap.
 
-Hands are bit sets of natural cards (one deck). The stock is a list with its top card last.
+Hands are bit sets of natural cards (one deck; multisets with several decks, see
+:mod:`rummykit.core.handset`). The stock is a list with its top card last.
+
+A rule family whose play differs subclasses :class:`HandState` and overrides its hooks
+(``_play_move_list``, ``iter_legal_moves``, ``is_legal``, ``_draw_moves``, ``check_play``,
+``refused_take``, ``_push_other``, ``_dug``, ``_blocked``, ``family_view``, ...); the
+registry publishes the subclass for the family's rule sets (:func:`register_hand_class`), so
+``HandState.deal`` and ``HandState.from_deal`` build the family's hand.
 
 >>> import random
->>> from rummykit.core.rules import BASIC
+>>> from rummykit.variants import BASIC
 >>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(1))
 >>> state.to_move, state.phase, len(state.stock), [str(m) for m in state.legal_moves()]
 (1, 'draw', 31, ['draw', 'take'])
@@ -24,20 +31,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, ClassVar, Self
 
-from rummykit.core import closed_table, handset
+from rummykit.core import closed_table, handset, legality, plain_moves
 from rummykit.core.cards import (
-    JOKER,
-    SUIT_MASK,
     Card,
-    cards_of,
     points_table,
     standard_pack,
 )
 from rummykit.core.errors import IllegalMoveError, RecordError
 from rummykit.core.melds import (
-    JOKER_AS,
     MeldTables,
     TableMeld,
     hand_card,
@@ -51,10 +54,8 @@ from rummykit.core.move_tables import (
     TAKE_MOVE,
     SuitCaches,
     caches_for,
-    lay_move,
-    meld_move,
 )
-from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take, parse_move
+from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Take, parse_move
 from rummykit.core.outcome import (
     ABORTED,
     BLOCKED,
@@ -65,16 +66,23 @@ from rummykit.core.outcome import (
     WIN,
     HandResult,
 )
-from rummykit.core.rules import Rules
-from rummykit.variants.contract import play as contract_play
+from rummykit.core.phases import DRAW_PHASE, OVER_PHASE, PLAY_PHASE
+from rummykit.core.rules import Rules, applicable_knobs
 
-DRAW_PHASE = "draw"
-PLAY_PHASE = "play"
-OVER_PHASE = "over"
+__all__ = ["DRAW_PHASE", "OVER_PHASE", "PLAY_PHASE", "HandState", "register_hand_class"]
 
-Snapshot = tuple[int, str, int, int, bool, int, int, int, "HandResult | None", int, int, int,
-                 bool, int, int]
+Snapshot = tuple[int, str, int, int, bool, int, int, int, "HandResult | None", int, int]
 Undo = tuple[Snapshot, int, Any]  # (what the move changes of the state, move kind, more)
+#: the view fields of a family without them: nobody down, no duty (see ``family_view``)
+NO_FAMILY_VIEW = (0, False, -1, 0)
+
+_HAND_CLASSES: dict[str, type[HandState]] = {}
+
+
+def register_hand_class(rule_set: str, hand_class: type[HandState]) -> None:
+    """Make ``HandState.deal``/``from_deal`` of ``rule_set`` build ``hand_class`` (the
+    registry calls it for a family that sets ``hand_class``)."""
+    _HAND_CLASSES[rule_set] = hand_class
 
 
 class HandState:
@@ -85,18 +93,14 @@ class HandState:
         "_stack",
         "_tables",
         "_values",
-        "contract",
         "deal_index",
         "dealer",
         "detached",
-        "dig_duty",
         "discard",
         "discarded",
-        "down",
         "ever_placed",
         "given_restocks",
         "hands",
-        "joker_duty",
         "known",
         "melds_this_turn",
         "multi",
@@ -114,8 +118,11 @@ class HandState:
         "taken",
         "to_move",
         "turn_count",
-        "went_down",
     )
+
+    #: True only for the contract family's hand (kept for faces that still ask; new code
+    #: asks the family instead)
+    contract: ClassVar[bool] = False
 
     rules: Rules
     num_players: int
@@ -141,12 +148,7 @@ class HandState:
     given_restocks: Sequence[Sequence[Card]] | None
     rng: random.Random | None
     multi: bool
-    contract: bool
     detached: bool
-    down: int
-    went_down: bool
-    dig_duty: int
-    joker_duty: int
     _stack: list[Undo]
     _tables: MeldTables
     _caches: SuitCaches
@@ -155,9 +157,10 @@ class HandState:
     # -- construction --------------------------------------------------------------
     @staticmethod
     def check_supported(rules: Rules, num_players: int) -> None:
-        """Refuse packs of several decks or jokers outside a contract rule set (their moves
-        are the contract hooks of :mod:`rummykit.variants.contract.play`)."""
-        if rules.pack_spec(num_players) != (1, 0) and not rules.contract_schedule:
+        """Refuse packs of several decks or jokers to a rule set whose family has no
+        ``deck_config`` knob (its hand plays one deck)."""
+        if rules.pack_spec(num_players) != (1, 0) and "deck_config" not in applicable_knobs(
+                rules.name):
             raise RecordError(
                 f"the {rules.name} rule set cannot use a pack of several decks and jokers"
             )
@@ -173,6 +176,8 @@ class HandState:
         The first draw step begins when the deal is complete, so its automatic checks
         (RULES.md §1.8) run here unless ``automatic`` is false (a position being rebuilt).
         """
+        if cls is HandState:
+            cls = _HAND_CLASSES.get(rules.name, cls)
         state = cls.__new__(cls)
         state.rules = rules
         state.num_players = len(hands)
@@ -181,7 +186,6 @@ class HandState:
         state.to_move = (dealer + 1) % state.num_players
         state.phase = DRAW_PHASE
         state.multi = rules.pack_spec(len(hands)) != (1, 0)
-        state.contract = bool(rules.contract_schedule)
         state.hands = [handset.of_cards(hand) for hand in hands]
         state.stock = list(reversed(stock_top_first))
         state.discard = [upcard]
@@ -189,10 +193,6 @@ class HandState:
         state.known = [0] * state.num_players
         state.discarded = [0] * state.num_players
         state.passed = [0] * state.num_players
-        state.down = 0
-        state.went_down = False
-        state.dig_duty = -1
-        state.joker_duty = 0
         state.taken = -1
         state.melds_this_turn = 0
         state.placed_this_turn = False
@@ -208,6 +208,7 @@ class HandState:
         state._tables = tables_for(rules)
         state._caches = caches_for(state._tables)
         state._values = points_table(rules.ace_value, rules.joker_points)
+        state._start_family()
         if automatic:
             state._start_draw_step()
         return state
@@ -236,9 +237,10 @@ class HandState:
         rng.shuffle(deck)
         return cls.from_deck(rules, num_players, dealer, deck, rng=rng, deal_index=deal_index)
 
-    def copy(self) -> HandState:
+    def copy(self) -> Self:
         """An independent copy of this position (without the undo history)."""
-        new = HandState.__new__(HandState)
+        cls = type(self)
+        new = cls.__new__(cls)
         new.rules = self.rules
         new.num_players = self.num_players
         new.dealer = self.dealer
@@ -253,11 +255,6 @@ class HandState:
         new.discarded = self.discarded[:]
         new.passed = self.passed[:]
         new.multi = self.multi
-        new.contract = self.contract
-        new.down = self.down
-        new.went_down = self.went_down
-        new.dig_duty = self.dig_duty
-        new.joker_duty = self.joker_duty
         new.taken = self.taken
         new.melds_this_turn = self.melds_this_turn
         new.placed_this_turn = self.placed_this_turn
@@ -273,7 +270,41 @@ class HandState:
         new._tables = self._tables
         new._caches = self._caches
         new._values = self._values
+        self._copy_family(new)
         return new
+
+    # -- family hooks (the defaults: one deck, no family state) -----------------------
+    def _start_family(self) -> None:
+        """Set the family's own fields of a new hand."""
+
+    def _copy_family(self, new: HandState) -> None:
+        """Copy the family's own fields into ``new``."""
+
+    def family_view(self) -> tuple[int, bool, int, int]:
+        """The family's public view fields: (down, went_down, dig_duty, joker_duty)."""
+        return NO_FAMILY_VIEW
+
+    def restore_family_view(self, down: int, went_down: bool, dig_duty: int,
+                            joker_duty: int) -> None:
+        """Set the family's fields from a view (a resampled position)."""
+
+    def check_play(self, move: Move) -> Move:
+        """The canonical form of a legal play-step move, or an IllegalMoveError."""
+        return legality.check_plain_play(self, move)
+
+    def refused_take(self, move: Take) -> str | None:
+        """Why a take the generic checks allow is not legal here (None: no reason)."""
+        return None
+
+    def _push_other(self, move: Move, snapshot: Snapshot) -> None:
+        raise IllegalMoveError(f"{move}: not a move of this rule set")
+
+    def _dug(self, card: Card) -> None:
+        raise IllegalMoveError(f"take: digging is not part of {self.rules.name} rummy")
+
+    def _blocked(self) -> bool:
+        """Whether the deal is blocked (RULES.md §4.8.1): never without the hook."""
+        return False
 
     # -- queries --------------------------------------------------------------------
     @property
@@ -302,24 +333,18 @@ class HandState:
         """Every legal move, in a fixed order (draw, take, digs; melds, lay-offs, swaps,
         discards)."""
         if self.phase == PLAY_PHASE:
-            if self.contract:
-                return contract_play.play_move_list(self)
             return self._play_moves()
         if self.phase == DRAW_PHASE:
             return self._draw_moves()
         return []
 
     def iter_legal_moves(self) -> Iterator[Move]:
-        """The legal moves lazily, in the order of :meth:`legal_moves` (contract going-down
-        moves can be numerous)."""
-        if self.phase == PLAY_PHASE and self.contract:
-            return contract_play.play_moves(self)
+        """The legal moves lazily, in the order of :meth:`legal_moves` (a family whose
+        moves can be numerous generates them lazily)."""
         return iter(self.legal_moves())
 
     def is_legal(self, move: Move) -> bool:
         """Whether a canonical move is legal; agrees with :meth:`legal_moves`."""
-        if self.contract:
-            return contract_play.is_legal(self, move)
         return move in self.legal_moves()
 
     def _draw_moves(self) -> list[Move]:
@@ -328,98 +353,16 @@ class HandState:
             moves = [DRAW_MOVE, TAKE_MOVE] if self.discard else [DRAW_MOVE]
         else:
             moves = [TAKE_MOVE]
-        if self.contract:
-            if TAKE_MOVE in moves and not contract_play.take_ok(self):
-                moves.remove(TAKE_MOVE)
-            moves += contract_play.digs(self)
         return moves
-
-    def _can_finish_with(self, rest: int, table_accepts: int) -> bool:
-        """Completability (RULES.md §1.6) of a play that leaves ``rest`` in hand."""
-        if not rest:
-            return not self.rules.must_discard_to_go_out
-        taken = self.taken
-        if taken < 0 or rest != 1 << taken:
-            return True
-        return not self.rules.must_discard_to_go_out and bool(table_accepts & rest)
-
-    def _accepts_all(self) -> int:
-        bits = 0
-        for meld in self.table:
-            bits |= meld.accepts
-        return bits
 
     def _play_moves(self) -> list[Move]:
-        hand = self.hands[self.to_move]
-        caches = self._caches
-        rules = self.rules
-        moves: list[Move] = []
-        strict = self.taken >= 0 or rules.must_discard_to_go_out
-        if rules.max_melds_per_turn is None or self.melds_this_turn < rules.max_melds_per_turn:
-            entries: list[tuple[Meld, int]] = []
-            s0 = hand & SUIT_MASK
-            s1 = hand >> 13 & SUIT_MASK
-            s2 = hand >> 26 & SUIT_MASK
-            s3 = hand >> 39 & SUIT_MASK
-            if (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1)):
-                for options in self._tables.set_choices(hand):
-                    for mask in options[1:]:
-                        entries.append((meld_move(tuple(cards_of(mask))), mask))
-            entries += caches.run_moves(0, s0)
-            entries += caches.run_moves(1, s1)
-            entries += caches.run_moves(2, s2)
-            entries += caches.run_moves(3, s3)
-            if not strict:
-                moves += [move for move, _ in entries]
-            else:
-                accepts = self._accepts_all()
-                for move, mask in entries:
-                    rest = hand & ~mask
-                    stranded = not rest or (self.taken >= 0 and rest == 1 << self.taken)
-                    if not stranded or self._can_finish_with(
-                            rest, accepts | self._new_meld_accepts(move)):
-                        moves.append(move)
-        for index, meld in enumerate(self.table):
-            fits = hand & meld.accepts
-            while fits:
-                low = fits & -fits
-                fits ^= low
-                card = low.bit_length() - 1
-                ends = meld.ends_for(card, rules)
-                for end in ends:
-                    if strict and not self._lay_ok(hand & ~low, index, card, end):
-                        continue
-                    moves.append(lay_move(card, index + 1, end if len(ends) > 1 else None))
-        if self.taken >= 0:  # the card just taken may not be thrown back
-            hand &= ~(1 << self.taken)
-        moves += caches.discard_moves(0, hand & SUIT_MASK)
-        moves += caches.discard_moves(1, hand >> 13 & SUIT_MASK)
-        moves += caches.discard_moves(2, hand >> 26 & SUIT_MASK)
-        moves += caches.discard_moves(3, hand >> 39 & SUIT_MASK)
-        return moves
-
-    def _new_meld_accepts(self, move: Meld) -> int:
-        bits = 0
-        for group in move.groups:
-            meld = self._make(group)
-            bits |= meld.accepts
-        return bits
+        return plain_moves.play_moves(self)
 
     def _make(self, group: tuple[int, ...]) -> TableMeld:
         meld = make_meld(group, self.rules, self.to_move)
         if isinstance(meld, str):
             raise IllegalMoveError(meld)
         return meld
-
-    def _lay_ok(self, rest: int, index: int, card: Card, end: str) -> bool:
-        if rest and (self.taken < 0 or rest != 1 << self.taken):
-            return True
-        grown = lay_off(self.table[index], card, end, self.to_move, self.rules)
-        accepts = grown.accepts
-        for i, meld in enumerate(self.table):
-            if i != index:
-                accepts |= meld.accepts
-        return self._can_finish_with(rest, accepts)
 
     # -- checked entry point --------------------------------------------------------
     def play(self, move: Move | str) -> Move:
@@ -428,9 +371,7 @@ class HandState:
         Raises a :class:`~rummykit.core.errors.RummyError` and changes nothing when the move is
         not legal (or, replaying a record, when a rebuild's ``restocks`` entry is wrong).
         """
-        from rummykit.core.legality import check_move
-
-        checked = check_move(self, parse_move(move) if isinstance(move, str) else move)
+        checked = legality.check_move(self, parse_move(move) if isinstance(move, str) else move)
         depth = len(self._stack)
         try:
             self.push(checked)
@@ -447,7 +388,7 @@ class HandState:
         snapshot: Snapshot = (
             seat, self.phase, self.taken, self.melds_this_turn, self.placed_this_turn,
             self.ever_placed, self.rebuilds, self.turn_count, self.result, self.known[seat],
-            self.hands[seat], self.down, self.went_down, self.dig_duty, self.joker_duty)
+            self.hands[seat])
         kind = type(move)
         if kind is Discard:
             assert isinstance(move, Discard)
@@ -489,7 +430,7 @@ class HandState:
                 if move.count == 1:
                     self.taken = taken[0]
                 else:
-                    self.dig_duty = taken[0]
+                    self._dug(taken[0])
                 self._stack.append((snapshot, 2, tuple(taken)))
             self.phase = PLAY_PHASE
         elif kind is Meld:
@@ -497,9 +438,6 @@ class HandState:
             for group in move.groups:
                 self.table.append(self._make(group))
             self.melds_this_turn += len(move.groups)
-            if self.contract and not self.down >> seat & 1:
-                self.down |= 1 << seat
-                self.went_down = True
             self._stack.append((snapshot, 3, len(move.groups)))
             self._placed(seat, [c for group in move.groups for c in group])
         elif kind is LayOff:
@@ -510,21 +448,8 @@ class HandState:
             self.table[index] = lay_off(old, move.card, end, seat, self.rules)
             self._stack.append((snapshot, 4, (index, old)))
             self._placed(seat, [move.card])
-        elif kind is Swap:
-            assert isinstance(move, Swap)
-            index = move.target - 1
-            old = self.table[index]
-            at = old.cards.index(JOKER_AS + move.card)
-            cards = (*old.cards[:at], move.card, *old.cards[at + 1:])
-            by = (*old.placed_by[:at], seat, *old.placed_by[at + 1:])
-            self.table[index] = TableMeld(old.kind, cards, by, old.suit, old.rank, old.low,
-                                          old.high, old.accepts)
-            self._stack.append((snapshot, 4, (index, old)))
-            self.hands[seat] = handset.add(self.hands[seat], JOKER)
-            self.joker_duty += 1
-            self._placed(seat, [move.card])
-        else:  # pragma: no cover - every move kind is handled above
-            raise IllegalMoveError(f"{move}: not a move of this rule set")
+        else:
+            self._push_other(move, snapshot)
 
     def _placed(self, seat: int, placed: list[int]) -> None:
         """Cards leave the hand for the table; duties met; going out."""
@@ -542,13 +467,6 @@ class HandState:
                 hand = handset.remove(hand, card)
                 if handset.count(known, card) > handset.count(hand, card):
                     known = handset.remove(known, card)
-                if code >= JOKER_AS:
-                    if self.dig_duty == JOKER:
-                        self.dig_duty = -1
-                    elif self.joker_duty:
-                        self.joker_duty -= 1
-                elif code == self.dig_duty:
-                    self.dig_duty = -1
             self.known[seat] = known
         self.hands[seat] = hand
         self.placed_this_turn = True
@@ -575,7 +493,6 @@ class HandState:
         self.taken = -1
         self.melds_this_turn = 0
         self.placed_this_turn = False
-        self.went_down = False
         self.turn_count += 1
         self._start_draw_step()
 
@@ -585,7 +502,7 @@ class HandState:
         if rules.deadlock_draw and closed_table.deadlocked(self):
             self._end(HandResult(DRAW, None, False, DEADLOCK, (0,) * self.num_players))
             return
-        if rules.blocked_deal == "score_hands" and closed_table.blocked(self):
+        if self._blocked():
             scores = tuple(self.hand_value(s) for s in range(self.num_players))
             self._end(HandResult(DRAW, None, False, BLOCKED, scores))
             return
@@ -646,8 +563,7 @@ class HandState:
         """Undo the last pushed move."""
         snapshot, kind, extra = self._stack.pop()
         (seat, self.phase, self.taken, self.melds_this_turn, self.placed_this_turn,
-         self.ever_placed, self.rebuilds, self.turn_count, self.result, known, hand,
-         self.down, self.went_down, self.dig_duty, self.joker_duty) = snapshot
+         self.ever_placed, self.rebuilds, self.turn_count, self.result, known, hand) = snapshot
         self.to_move = seat
         self.known[seat] = known
         self.hands[seat] = hand

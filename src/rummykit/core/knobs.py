@@ -2,7 +2,7 @@
 
 Every field of ``Rules`` (except its name) is a knob, set in JSON form with
 ``Rules.from_options`` or ``--option KEY=VALUE``. :func:`reference` lists them with what
-this code knows about each: the rule sets it applies to (``rule_options.APPLICABLE``),
+this code knows about each: the rule sets it applies to (each family's ``knobs``),
 every preset's value in JSON form, and the values the validator accepts (asked of the
 validator itself). Only the one-paragraph meaning of a knob is written here, in
 :data:`MEANINGS`; a knob without one is an error, so a new knob cannot go undocumented.
@@ -30,8 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummykit.core.errors import RummyError
-from rummykit.core.rule_options import APPLICABLE
-from rummykit.core.rules import PRESET_NAMES, PRESETS, Rules
+from rummykit.core.rules import PRESETS, Rules, applicable_knobs, preset_names
 
 # Fields of Rules that are not knobs of their own (``deal_hand_sizes`` is contract's
 # ``hand_size``).
@@ -169,7 +168,7 @@ def reference() -> list[Knob]:
         raise RummyError(f"knobs without a meaning in rummykit/core/knobs.py: "
                          f"{', '.join(undocumented)}")
     for name in knob_names():
-        presets = [p for p in PRESET_NAMES if name in APPLICABLE[p]]
+        presets = [p for p in preset_names() if name in applicable_knobs(p)]
         kinds: dict[str, list[str]] = {}
         for preset in presets:
             kinds.setdefault(accepted_values(preset, name), []).append(preset)
@@ -187,11 +186,11 @@ def _shown(value: Any) -> str:
 def markdown() -> str:
     """The knob reference as Markdown: a table of values by preset, then each knob."""
     knobs = reference()
-    lines = ["| knob | " + " | ".join(PRESET_NAMES) + " |",
-             "|---|" + "---|" * len(PRESET_NAMES)]
+    names = preset_names()
+    lines = ["| knob | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
     for knob in knobs:
         cells = [_shown(knob.defaults[p]) if p in knob.defaults else "—"
-                 for p in PRESET_NAMES]
+                 for p in names]
         lines.append(f"| [`{knob.name}`](#{knob.name}) | " + " | ".join(cells) + " |")
     lines.append("")
     for knob in knobs:

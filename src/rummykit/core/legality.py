@@ -12,6 +12,7 @@ from rummykit.core.cards import JOKER, format_card
 from rummykit.core.errors import AmbiguousMoveError, IllegalMoveError
 from rummykit.core.melds import JOKER_AS, make_meld
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
+from rummykit.core.phases import DRAW_PHASE, OVER_PHASE
 
 if TYPE_CHECKING:
     from rummykit.core.engine import HandState
@@ -23,18 +24,17 @@ def _illegal(move: Move, reason: str) -> IllegalMoveError:
 
 def check_move(state: HandState, move: Move) -> Move:
     """The canonical form of a legal ``move``; raises with the reason otherwise."""
-    from rummykit.core.engine import DRAW_PHASE, OVER_PHASE
-
     if state.phase == OVER_PHASE:
         raise _illegal(move, "the hand is over")
     if state.phase == DRAW_PHASE:
         return _check_draw(state, move)
     if isinstance(move, (Draw, Take)):
         raise _illegal(move, "you have already drawn this turn")
-    if state.contract:
-        from rummykit.variants.contract.legality import check_contract_play
+    return state.check_play(move)
 
-        return check_contract_play(state, move)
+
+def check_plain_play(state: HandState, move: Move) -> Move:
+    """A play-step move of a one-deck family (no jokers): canonical form or the reason."""
     if isinstance(move, Swap):
         raise _illegal(move, f"joker swaps are not part of {state.rules.name} rummy")
     if isinstance(move, Discard):
@@ -68,12 +68,10 @@ def _check_draw(state: HandState, move: Move) -> Move:
             raise _illegal(move, "the discard pile is empty")
         if move.count > len(state.discard):
             raise _illegal(move, f"the discard pile holds {len(state.discard)} cards")
-        if move not in legal and state.contract:
-            if move.count > 1:
-                shown = format_card(state.discard[-move.count])
-                raise _illegal(move, f"the dug card {shown} could not be placed on the table this "
-                                     "turn (RULES.md §4.4)")
-            raise _illegal(move, "the turn could not be finished after it (RULES.md §1.6)")
+        if move not in legal:
+            reason = state.refused_take(move)
+            if reason is not None:
+                raise _illegal(move, reason)
     if move not in legal:
         raise _illegal(move, "the stock is empty and is not rebuilt now: take the discard top")
     return move

@@ -1,4 +1,8 @@
-"""A match: hands in sequence, dealer rotation, scores, end of match (RULES.md §1.9-§1.10).
+"""A match: hands in sequence, dealers, scores, end of match (RULES.md §1.9-§1.10).
+
+The match knows no rule family: it asks the rules' family (the registry's variant) to
+deal each hand and for a score sheet (``Variant.match_scorer``) that adds the hands up,
+decides the end and the winners, and names each hand's dealer.
 
 >>> m = Match(find_rules("basic"), ["Ann", "Bob"], seed=1)
 >>> state = m.start_hand()
@@ -18,8 +22,10 @@ from rummykit.core.cards import JOKER, Card, rank_of, standard_pack
 from rummykit.core.engine import HandState
 from rummykit.core.errors import IllegalMoveError, RecordError
 from rummykit.core.moves import Move
-from rummykit.core.outcome import DRAW, HandResult
+from rummykit.core.outcome import HandResult
 from rummykit.core.rules import Rules, find_rules
+from rummykit.variants.base import MatchScorer, Variant
+from rummykit.variants.registry import variant_of
 
 __all__ = ["HandLog", "Match", "SeatResult", "find_rules"]
 
@@ -52,8 +58,8 @@ class Match:
 
     def __init__(self, rules: Rules, players: Sequence[str], *, seed: int | None = None,
                  dealer: int | None = None) -> None:
-        rules.check_players(len(players))
-        HandState.check_supported(rules, len(players))
+        self.variant: Variant = variant_of(rules)
+        self.variant.check_supported(rules, len(players))
         self.rules = rules
         self.players = list(players)
         self.seed = seed
@@ -63,15 +69,14 @@ class Match:
             raise RecordError(f"dealer {dealer}: expected a seat 0..{len(players) - 1}")
         self.hands: list[HandLog] = []
         self.state: HandState | None = None
-        self.totals = [0] * len(players)
-        self.over = False
-        self.winners: tuple[int, ...] = ()
+        self.scorer: MatchScorer = self.variant.match_scorer(rules, len(players))
 
     def copy(self) -> Match:
         """An independent copy that plays on exactly as this match would (same generator
         state, same logs); the current hand's undo history is not copied."""
         new = Match.__new__(Match)
         new.rules = self.rules
+        new.variant = self.variant
         new.players = self.players[:]
         new.seed = self.seed
         new.rng = random.Random.__new__(random.Random)  # no seeding from the OS: ~40x faster
@@ -88,10 +93,23 @@ class Match:
             new.hands[-1] = HandLog(last.deck, last.deal, last.moves[:], last.result,
                                     new.state.restocks if new.state is not None
                                     else last.restocks[:])
-        new.totals = self.totals[:]
-        new.over = self.over
-        new.winners = self.winners
+        new.scorer = self.scorer.copy()
         return new
+
+    @property
+    def totals(self) -> list[int]:
+        """Each seat's total so far."""
+        return self.scorer.totals
+
+    @property
+    def over(self) -> bool:
+        """True once the match has ended."""
+        return self.scorer.over
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats of a finished match (empty: drawn)."""
+        return self.scorer.winners
 
     @property
     def num_players(self) -> int:
@@ -121,8 +139,10 @@ class Match:
                 return drawing[0]
 
     def dealer_of(self, hand_index: int) -> int:
-        """The dealer of hand ``hand_index`` (0-based): one seat left per hand."""
-        return (self.first_dealer + hand_index) % self.num_players
+        """The dealer of hand ``hand_index`` (0-based), as the family deals (by rotation:
+        one seat left per hand)."""
+        return self.scorer.dealer_of(self.first_dealer, hand_index,
+                                     [log.result for log in self.hands])
 
     def start_hand(self, deck: Sequence[Card] | None = None, *,
                    deal: tuple[Sequence[Sequence[Card]], Card, Sequence[Card]] | None = None,
@@ -137,8 +157,8 @@ class Match:
         dealer = self.dealer_of(index)
         if deal is not None:
             hands, upcard, stock = deal
-            state = HandState.from_deal(self.rules, dealer, hands, upcard, stock, rng=self.rng,
-                                        deal_index=index, restocks=restocks)
+            state = self.variant.from_deal(self.rules, dealer, deal, rng=self.rng,
+                                           deal_index=index, restocks=restocks)
             self.hands.append(HandLog(None, (tuple(tuple(h) for h in hands), upcard,
                                              tuple(stock))))
         else:
@@ -147,8 +167,8 @@ class Match:
                 shuffled = list(standard_pack(decks, jokers))
                 self.rng.shuffle(shuffled)
                 deck = shuffled
-            state = HandState.from_deck(self.rules, self.num_players, dealer, deck,
-                                        rng=self.rng, deal_index=index, restocks=restocks)
+            state = self.variant.deal(self.rules, self.num_players, dealer, deck,
+                                      rng=self.rng, deal_index=index, restocks=restocks)
             self.hands.append(HandLog(tuple(deck), None))
         self.hands[-1].restocks = state.restocks
         self.state = state
@@ -182,23 +202,7 @@ class Match:
 
     def _finish_hand(self, result: HandResult) -> None:
         self.hands[-1].result = result
-        for seat, points in enumerate(result.scores):
-            self.totals[seat] += points
-        rules = self.rules
-        if result.result == DRAW and rules.draw_ends_match:
-            self.over, self.winners = True, ()
-            return
-        if rules.game_end == "target":
-            target = rules.target_for(self.num_players)
-            if max(self.totals) >= target:
-                self._close()
-        elif len(self.hands) >= rules.num_hands:
-            self._close()
-
-    def _close(self) -> None:
-        best = min(self.totals) if self.rules.scoring == "penalty" else max(self.totals)
-        self.over = True
-        self.winners = tuple(s for s, t in enumerate(self.totals) if t == best)
+        self.scorer.after_hand(result, len(self.hands))
 
     def results(self) -> tuple[SeatResult, ...]:
         """Per-seat results of a finished match: co-winners win; a drawn match is lost by all."""

@@ -5,7 +5,7 @@ A meld's cards are *placed codes*: a natural card ``0..51``, or a joker standing
 2..13 face, ace high = 14.
 
 >>> from rummykit.core.cards import parse_cards, mask_of, format_cards
->>> from rummykit.core.rules import BASIC
+>>> from rummykit.variants import BASIC
 >>> meld = make_meld(parse_cards("H3 HA H2"), BASIC)
 >>> format_cards(meld.cards), meld.kind
 ('HA H2 H3', 'run')
@@ -450,7 +450,7 @@ def best_arrangement(hand: int, rules: Rules) -> Arrangement:
     """The arrangement of a one-deck hand into melds that minimizes deadwood.
 
     >>> from rummykit.core.cards import parse_cards, mask_of
-    >>> from rummykit.core.rules import BASIC
+    >>> from rummykit.variants import BASIC
     >>> print(best_arrangement(mask_of(parse_cards("C7 D7 H7 S7 S8 S9 DK")), BASIC))
     C7 D7 H7, S7 S8 S9; deadwood DK = 10
     """
@@ -461,7 +461,7 @@ def groups_in(hand: int, rules: Rules) -> list[tuple[int, ...]]:
     """Every meld contained in a one-deck hand, in canonical order: sets by rank, then runs.
 
     >>> from rummykit.core.cards import parse_cards, mask_of, format_cards
-    >>> from rummykit.core.rules import BASIC
+    >>> from rummykit.variants import BASIC
     >>> [format_cards(g) for g in groups_in(mask_of(parse_cards("H2 H3 H4 H5")), BASIC)]
     ['H2 H3 H4', 'H2 H3 H4 H5', 'H3 H4 H5']
     """

@@ -321,7 +321,7 @@ def options_of(rules: Rules) -> dict[str, Json]:
     """The JSON ``options`` that rebuild ``rules`` from its preset, however it was made.
 
     >>> import dataclasses
-    >>> from rummykit.core.rules import BASIC
+    >>> from rummykit.variants import BASIC
     >>> options_of(dataclasses.replace(BASIC, ace_mode="high_or_low", max_rebuilds=2))
     {'ace_mode': 'high_or_low', 'max_rebuilds': 2}
     """
@@ -430,13 +430,6 @@ class Replay:
         """A family's own readable account (see :class:`FamilyRecords`); None: the
         common one of :func:`rummykit.cli.replay.describe`."""
         return None
-
-    def describe(self) -> str:
-        """A readable account: each hand's moves by player, the table, the score sheet."""
-        from rummykit.cli.replay import describe
-
-        text: str = describe(self)
-        return text
 
 
 def _difference(path: str, want: Json, got: Json) -> tuple[str, str] | None:

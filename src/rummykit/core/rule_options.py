@@ -17,27 +17,16 @@ from rummykit.core.rules import (
     SCORINGS,
     STOCK_REBUILDS,
     Rules,
+    applicable_knobs,
 )
 
-_COMMON = {
+#: the knobs every rule family has (each family adds its own, RULES.md §5.1)
+COMMON_KNOBS = frozenset({
     "player_range", "hand_size", "ace_mode", "ace_points", "run_min_length",
     "must_discard_to_go_out", "going_rummy_multiplier", "stock_rebuild", "max_rebuilds",
     "scoring", "game_end", "num_hands", "first_dealer", "deadlock_draw", "discard_dig",
     "max_turns_per_hand",
-}
-APPLICABLE: dict[str, frozenset[str]] = {
-    "basic": frozenset(_COMMON | {"max_melds_per_turn", "target_score"}),
-    "traditional": frozenset(
-        (_COMMON - {"num_hands"})
-        | {"max_melds_per_turn", "target_score", "draw_counts_as_loss", "draw_ends_match"}
-    ),
-    "contract": frozenset(
-        _COMMON
-        | {"deck_config", "joker_points", "contract_schedule", "contract_runs_distinct_suits",
-           "extra_melds_after_contract", "joker_swap", "final_deal_rule",
-           "blocked_deal"}
-    ),
-}
+})
 
 
 def _fail(knob: str, expected: str, value: Any) -> RecordError:
@@ -118,7 +107,7 @@ def _parse(rules: Rules, knob: str, value: Any) -> dict[str, Any]:
             return {knob: _player_map(knob, value, rules.target_score)}
         return {knob: _int(knob, value, 1)}
     if knob == "hand_size":
-        if rules.name == "contract":
+        if rules.deal_hand_sizes:  # sizes by deal, not by player count
             if not (isinstance(value, list) and value):
                 raise _fail(knob, "a list of hand sizes, one per deal", value)
             return {"deal_hand_sizes": tuple(_int(knob, v, 1) for v in value)}
@@ -147,14 +136,14 @@ def apply_options(rules: Rules, options: Mapping[str, Any]) -> Rules:
     for knob, value in options.items():
         if knob not in known or knob.startswith("_") or knob == "name":
             raise RecordError(f"unknown option {knob!r}")
-        if knob not in APPLICABLE[rules.name]:
+        if knob not in applicable_knobs(rules.name):
             raise RecordError(f"option {knob!r} does not apply to the {rules.name} rule set")
         changes.update(_parse(rules, knob, value))
     merged = dict(rules.options)
     merged.update(options)
     result = dataclasses.replace(rules, **changes, _options=tuple(sorted(merged.items())))
     validate(result)
-    return result
+    return result  # the family checks its own constraints after this
 
 
 def validate(rules: Rules) -> None:
@@ -168,9 +157,3 @@ def validate(rules: Rules) -> None:
         )
     if rules.deadlock_draw and (rules.discard_dig or rules.joker_swap):
         raise RecordError("option 'deadlock_draw' requires discard_dig and joker_swap false")
-    if rules.name != "contract" and (rules.discard_dig or rules.joker_swap):
-        raise RecordError("options 'discard_dig' and 'joker_swap' exist only in contract")
-    if rules.name == "contract" and rules.num_hands != len(rules.contract_schedule):
-        raise RecordError("option 'num_hands' must equal the length of contract_schedule")
-    if rules.name == "contract" and len(rules.deal_hand_sizes) != len(rules.contract_schedule):
-        raise RecordError("option 'hand_size' must give one size per deal of contract_schedule")

@@ -1,14 +1,18 @@
-"""Rules: every knob of RULES.md §5 in one frozen value, with presets and validation.
+"""Rules: every knob of RULES.md §5 in one frozen value, and the presets by name.
 
-A variant is a value, not a subclass:
+A rule set is a value, not a subclass. The presets belong to the rule families
+(:mod:`rummykit.variants`), which publish them here when they register
+(:func:`publish`), so :func:`find_rules` and :meth:`Rules.from_options` know every
+registered rule set without this module knowing any:
 
 >>> import dataclasses
->>> high = dataclasses.replace(BASIC, ace_mode="high_or_low")
->>> high.ace_value, BASIC.ace_value
+>>> basic = find_rules("basic")
+>>> high = dataclasses.replace(basic, ace_mode="high_or_low")
+>>> high.ace_value, basic.ace_value
 (15, 1)
 >>> find_rules("traditional").target_for(3)
 150
->>> Rules.from_options("basic", {"ace_mode": "sideways"})
+>>> Rules.from_options("basic", {"ace_mode": "up"})
 Traceback (most recent call last):
 ...
 rummykit.core.errors.RecordError: option 'ace_mode': expected one of 'low', 'high_or_low', got 'up'
@@ -18,11 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from rummykit.core.errors import RecordError
 
-PRESET_NAMES = ("basic", "traditional", "contract")
 ACE_MODES = ("low", "high_or_low")
 STOCK_REBUILDS = ("shuffle_keep_top", "shuffle_all", "turn_over_all")
 SCORINGS = ("winner_collects", "penalty")
@@ -43,7 +46,7 @@ PlayerMap = tuple[tuple[int, int], ...]
 class Rules:
     """One rule set: a preset name plus the value of every knob (RULES.md §5)."""
 
-    name: str = "basic"
+    name: str  # the preset it was made from (a registered rule set)
     player_range: tuple[int, int] = (2, 6)
     hand_size: PlayerMap = ((2, 10), (3, 7), (4, 7), (5, 6), (6, 6))
     deal_hand_sizes: tuple[int, ...] = ()
@@ -81,8 +84,8 @@ class Rules:
         """Points of an ace (RULES.md §1.11, §5.1)."""
         if self.ace_points is not None:
             return self.ace_points
-        if self.name == "contract" or self.ace_mode == "high_or_low":
-            return 15
+        if self.deck_config != "single" or self.ace_mode == "high_or_low":
+            return 15  # a pack with jokers counts aces high
         return 1
 
     @property
@@ -137,54 +140,54 @@ class Rules:
 
     @classmethod
     def from_options(cls, name: str, options: Mapping[str, Any] | None = None) -> Rules:
-        """The preset ``name`` with the JSON-form knob overrides of RULES.md §5.1."""
-        from rummykit.core.rule_options import apply_options
+        """The preset ``name`` with the JSON-form knob overrides of RULES.md §5.1, checked by
+        the family that owns it."""
+        return _source(name).rules_from_options(name, options or {})
 
-        return apply_options(find_rules(name), options or {})
+
+class RulesSource(Protocol):
+    """What a rule family publishes here: its presets and its option validation."""
+
+    def preset(self, rule_set: str) -> Rules: ...
+
+    def rules_from_options(self, rule_set: str, options: Mapping[str, Any]) -> Rules: ...
+
+    def knobs(self, rule_set: str) -> frozenset[str]:
+        """The knobs that apply to ``rule_set`` (RULES.md §5.1)."""
+        ...
 
 
-BASIC = Rules()
+#: every published preset by name, in registration order (filled by :func:`publish`)
+PRESETS: dict[str, Rules] = {}
+_SOURCES: dict[str, RulesSource] = {}
 
-TRADITIONAL = Rules(
-    name="traditional",
-    player_range=(2, 4),
-    hand_size=((2, 10), (3, 7), (4, 7)),
-    stock_rebuild="shuffle_all",
-    max_rebuilds=1,
-    target_score=((2, 100), (3, 150), (4, 200)),
-    deadlock_draw=True,
-    draw_counts_as_loss=True,
-    draw_ends_match=True,
-)
 
-CONTRACT = Rules(
-    name="contract",
-    player_range=(3, 8),
-    hand_size=(),
-    deal_hand_sizes=(10, 10, 10, 10, 12, 12, 12),
-    deck_config="bicycle",
-    ace_mode="high_or_low",
-    going_rummy_multiplier=1,
-    scoring="penalty",
-    game_end="fixed_hands",
-    num_hands=7,
-    first_dealer="low_card",
-    contract_schedule=((2, 0), (1, 1), (0, 2), (3, 0), (2, 1), (1, 2), (0, 3)),
-    discard_dig=True,
-    joker_swap=True,
-    final_deal_rule="all_at_once_no_discard",
-    blocked_deal="score_hands",
-)
+def publish(rule_set: str, source: RulesSource) -> None:
+    """Make a registered family's preset ``rule_set`` known by name (the registry calls it)."""
+    _SOURCES[rule_set] = source
+    PRESETS[rule_set] = source.preset(rule_set)
 
-PRESETS: dict[str, Rules] = {"basic": BASIC, "traditional": TRADITIONAL, "contract": CONTRACT}
+
+def preset_names() -> tuple[str, ...]:
+    """Every published rule-set name, in registration order."""
+    return tuple(PRESETS)
+
+
+def _source(name: str) -> RulesSource:
+    try:
+        return _SOURCES[name]
+    except KeyError:
+        raise RecordError(
+            f"unknown rule set {name!r}: expected one of {', '.join(PRESETS)}"
+        ) from None
+
+
+def applicable_knobs(name: str) -> frozenset[str]:
+    """The knobs that apply to the rule set ``name``."""
+    return _source(name).knobs(name)
 
 
 def find_rules(name: str) -> Rules:
-    """The preset called ``name`` (``basic``, ``traditional`` or ``contract``)."""
-    try:
-        return PRESETS[name]
-    except KeyError:
-        raise RecordError(
-            f"unknown rule set {name!r}: expected one of {', '.join(PRESET_NAMES)}"
-        ) from None
-
+    """The preset called ``name`` (any registered rule set, e.g. ``basic``)."""
+    _source(name)
+    return PRESETS[name]

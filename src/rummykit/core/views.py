@@ -2,7 +2,7 @@
 
 >>> import random
 >>> from rummykit.core.engine import HandState
->>> from rummykit.core.rules import BASIC
+>>> from rummykit.variants import BASIC
 >>> state = HandState.deal(BASIC, num_players=3, dealer=0, rng=random.Random(4))
 >>> seen = view(state, 1)
 >>> seen.hand_sizes, seen.stock_size, len(seen.legal)
@@ -59,10 +59,11 @@ class PlayerView(NamedTuple):
     result: HandResult | None
     legal: tuple[Move, ...]
     revealed: tuple[int, ...]
-    down: int = 0  # contract: bit set of the seats that are down
-    went_down: bool = False  # contract: the seat to move went down this turn
-    dig_duty: int = -1  # contract: the dug card still to be placed this turn, or -1
-    joker_duty: int = 0  # contract: jokers taken by swaps still to be placed this turn
+    # the family's fields (``HandState.family_view``); a family without them leaves these
+    down: int = 0  # bit set of the seats that are down (their contract made)
+    went_down: bool = False  # the seat to move went down this turn
+    dig_duty: int = -1  # the dug card still to be placed this turn, or -1
+    joker_duty: int = 0  # jokers taken by swaps still to be placed this turn
     discarded: tuple[int, ...] = ()  # per seat: bit set of the cards it discarded this hand
     passed: tuple[int, ...] = ()  # per seat: bit set of the discard tops it drew instead of
 
@@ -99,7 +100,7 @@ def _seen(state: HandState, seat: int, hand: int) -> PlayerView:
         state.rebuilds, state.turn_count, state.result,
         tuple(state.legal_moves()) if seat == state.to_move and not over else (),
         tuple(hands) if over else (),
-        state.down, state.went_down, state.dig_duty, state.joker_duty, tuple(state.discarded),
+        *state.family_view(), tuple(state.discarded),
         tuple(state.passed),
     ))
 
@@ -109,7 +110,7 @@ def public_view(state: HandState) -> PlayerView:
     no legal moves); every hand once the hand is over, as scoring shows them.
 
     >>> import random
-    >>> from rummykit.core.rules import BASIC
+    >>> from rummykit.variants import BASIC
     >>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(4))
     >>> seen = public_view(state)
     >>> seen.seat, seen.hand_cards, seen.legal, seen.hand_sizes
@@ -167,8 +168,5 @@ def resample(seen: PlayerView, rng: random.Random, weigh: Weigh | None = None) -
     state.rebuilds = seen.rebuilds
     state.turn_count = seen.turn_count
     state.result = seen.result
-    state.down = seen.down
-    state.went_down = seen.went_down
-    state.dig_duty = seen.dig_duty
-    state.joker_duty = seen.joker_duty
+    state.restore_family_view(seen.down, seen.went_down, seen.dig_duty, seen.joker_duty)
     return state

@@ -62,7 +62,7 @@ def agree(name: str, verb: str) -> str:
 def contract_words(rules: Rules, deal_index: int) -> str:
     """A deal's contract in words: ``2 runs (of different suits)``.
 
-    >>> from rummykit.core.rules import CONTRACT
+    >>> from rummykit.variants import CONTRACT
     >>> contract_words(CONTRACT, 1), contract_words(CONTRACT, 2)
     ('1 set + 1 run', '2 runs (of different suits)')
     >>> contract_words(CONTRACT, 6)

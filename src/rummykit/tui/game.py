@@ -4,7 +4,7 @@ No Textual here. The match (the engine) holds the game state; this class only wi
 (seat 0) and the bots to it and words what happens. Everything shown to you is
 ``view(state, 0)``; each bot sees only its own view.
 
->>> from rummykit.core.rules import BASIC
+>>> from rummykit.variants import BASIC
 >>> game = Game(Setup(BASIC, "Ann", ("greedy",), seed=3))
 >>> game.names, game.hand_no
 (['Ann', 'Bob'], 1)

@@ -1,1 +1,16 @@
-"""The rule families, one folder each."""
+"""The rule families, one folder each; importing this package registers the built-in ones,
+in the order faces list them.
+
+>>> from rummykit.variants.registry import rule_set_names
+>>> rule_set_names()
+('basic', 'traditional', 'contract')
+"""
+
+from rummykit.variants.contract import CONTRACT, CONTRACT_FAMILY
+from rummykit.variants.registry import register
+from rummykit.variants.rummy import BASIC, RUMMY, TRADITIONAL
+
+register(RUMMY)
+register(CONTRACT_FAMILY)
+
+__all__ = ["BASIC", "CONTRACT", "CONTRACT_FAMILY", "RUMMY", "TRADITIONAL"]

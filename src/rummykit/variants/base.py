@@ -2,9 +2,24 @@
 
 A family (``rummy`` for basic and traditional, ``contract``, ``gin``) is a :class:`Variant`:
 its presets, how a hand of it is dealt and played (its hand class, with the hand protocol
-:class:`Hand`), how its moves are parsed, and the words and facts a face shows. The engine
-and the faces look a family up in :mod:`rummykit.variants.registry` by the rules' name and
-call these hooks; they never test which family it is.
+:class:`Hand`), how a match of it is scored (:class:`MatchScorer`), how its moves are
+parsed, and the words and facts a face shows. The engine and the faces look a family up
+in :mod:`rummykit.variants.registry` by the rules' name and call these hooks; they never
+test which family it is.
+
+A new family implements every member of :class:`Variant` in ``variants/<family>/variant.py``
+and registers one instance in its package's ``__init__`` (``registry.register``);
+``rummykit.variants`` imports the package. The members, by job:
+
+- **rules**: ``name``, ``rule_sets`` (its preset names), ``preset``, ``knobs`` (the knobs
+  that apply, RULES.md §5.1) and ``rules_from_options`` (the preset with JSON-form
+  overrides, checked by the core's common validation and then the family's own);
+- **play**: ``check_supported`` (refuse a rule set and player count it cannot deal),
+  ``deal`` (from a shuffled pack) and ``from_deal`` (from given hands, upcard and stock),
+  both returning a :class:`Hand` whose first draw step has begun; ``parse_move``;
+- **match**: ``match_scorer`` (a fresh :class:`MatchScorer`: totals, end of match, winners,
+  the dealer of each hand);
+- **words**: ``terms``, ``deal_facts``, ``help_text``, ``options``.
 """
 
 from __future__ import annotations
@@ -15,8 +30,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rummykit.core.cards import Card
+from rummykit.core.engine import HandState
 from rummykit.core.moves import Move
 from rummykit.core.outcome import HandResult
+from rummykit.core.rules import Rules
+
+#: a deal as given: one card list per seat, the upcard, the stock top first
+Deal = tuple[Sequence[Sequence[Card]], Card, Sequence[Card]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +45,7 @@ class Terms:
 
     hand: str  # one deal: "hand" or "deal"
     hands: str  # its plural
-    score: str  # what a total means: "points" or "penalty points"
+    score: str  # what a hand's score is called: "points" or "penalty points"
     lowest_wins: bool  # the lowest total wins the match
     match: str = "match"  # the whole: "match" or "game"
 
@@ -55,12 +75,14 @@ class OptionSpec:
 class Hand(Protocol):
     """One hand (deal) of any family: the state machine the match, bots and faces drive."""
 
+    rules: Rules
     num_players: int
     dealer: int
     deal_index: int
     to_move: int
     phase: str
     result: HandResult | None
+    restocks: list[tuple[Card, ...]]
 
     @property
     def is_over(self) -> bool: ...
@@ -80,42 +102,93 @@ class Hand(Protocol):
     def copy(self) -> Hand: ...
 
 
+class MatchScorer(Protocol):
+    """A match's running score, kept by :class:`~rummykit.core.match.Match` for one family.
+
+    The match calls :meth:`after_hand` once per finished hand, in order, and reads
+    ``totals``, ``over`` and ``winners`` (empty when the match ended drawn). ``dealer_of``
+    gives the dealer of hand ``hand_index`` from the first dealer and the results so far
+    (a family that deals by rotation ignores the results; one where the hand's winner deals
+    next reads them). ``copy`` is independent of the original.
+    """
+
+    totals: list[int]
+    over: bool
+    winners: tuple[int, ...]
+
+    @property
+    def lowest_wins(self) -> bool: ...
+
+    def after_hand(self, result: HandResult, hands_played: int) -> None: ...
+
+    def dealer_of(self, first_dealer: int, hand_index: int,
+                  results: Sequence[HandResult | None]) -> int: ...
+
+    def copy(self) -> MatchScorer: ...
+
+
 class Variant(Protocol):
     """A rule family: registered once, asked by the engine and every face."""
 
-    name: str  # the family, e.g. "contract"
-    rule_sets: tuple[str, ...]  # the preset names it owns, e.g. ("contract",)
+    @property
+    def name(self) -> str:
+        """The family, e.g. ``contract``."""
+        ...
 
-    def preset(self, rule_set: str) -> Any:
+    @property
+    def rule_sets(self) -> tuple[str, ...]:
+        """The preset names it owns, e.g. ``("contract",)``."""
+        ...
+
+    def preset(self, rule_set: str) -> Rules:
         """The rules value of one of :attr:`rule_sets`."""
         ...
 
-    def rules_from_options(self, rule_set: str, options: Mapping[str, Any]) -> Any:
+    def knobs(self, rule_set: str) -> frozenset[str]:
+        """The knobs that apply to ``rule_set`` (RULES.md §5.1)."""
+        ...
+
+    def rules_from_options(self, rule_set: str, options: Mapping[str, Any]) -> Rules:
         """The preset with JSON-form knob overrides, validated (RULES.md §5.1, §6.13.1)."""
         ...
 
-    def deal(self, rules: Any, num_players: int, dealer: int, deck: Sequence[Card], *,
+    def check_supported(self, rules: Rules, num_players: int) -> None:
+        """Raise a RecordError when ``rules`` cannot be played by ``num_players``."""
+        ...
+
+    def deal(self, rules: Rules, num_players: int, dealer: int, deck: Sequence[Card], *,
              rng: random.Random | None, deal_index: int,
-             restocks: Sequence[Sequence[Card]] | None = None) -> Hand:
-        """A hand dealt from a shuffled pack, as the family deals."""
+             restocks: Sequence[Sequence[Card]] | None = None) -> HandState:
+        """A hand dealt from a shuffled pack, as the family deals (its ``HandState``
+        subclass, which has the :class:`Hand` protocol)."""
+        ...
+
+    def from_deal(self, rules: Rules, dealer: int, deal: Deal, *,
+                  rng: random.Random | None, deal_index: int,
+                  restocks: Sequence[Sequence[Card]] | None = None) -> HandState:
+        """A hand dealt as given (hands, upcard, stock top first)."""
+        ...
+
+    def match_scorer(self, rules: Rules, num_players: int) -> MatchScorer:
+        """A fresh score sheet for a match of ``rules``."""
         ...
 
     def parse_move(self, text: str) -> Move:
         """One move in the family's notation (FORMATS.md), or a NotationError."""
         ...
 
-    def terms(self, rules: Any) -> Terms:
+    def terms(self, rules: Rules) -> Terms:
         """The words for this rule set's hands, scores and winner."""
         ...
 
-    def deal_facts(self, rules: Any, num_players: int, deal_index: int) -> tuple[Fact, ...]:
+    def deal_facts(self, rules: Rules, num_players: int, deal_index: int) -> tuple[Fact, ...]:
         """What a face shows about deal ``deal_index`` (its contract, the target ...)."""
         ...
 
-    def help_text(self, rules: Any) -> str:
+    def help_text(self, rules: Rules) -> str:
         """The rules of this rule set for players, as plain text."""
         ...
 
-    def options(self, rules: Any) -> tuple[OptionSpec, ...]:
+    def options(self, rules: Rules) -> tuple[OptionSpec, ...]:
         """The options a face offers for this rule set."""
         ...

@@ -1,26 +1,43 @@
 """The registered rule families, looked up by rule-set name.
 
 Each family's package registers its :class:`~rummykit.variants.base.Variant` when imported;
-:mod:`rummykit.variants` imports the built-in ones. Nothing here knows a family by name.
+:mod:`rummykit.variants` imports the built-in ones. Registering also publishes the family's
+presets to :mod:`rummykit.core.rules`, so ``find_rules`` and ``Rules.from_options`` know
+them, and a family's ``hand_class`` (a ``HandState`` subclass) to :mod:`rummykit.core.engine`,
+so ``HandState.deal`` of its rules builds it. Nothing here knows a family by name.
+
+>>> variant_for("traditional").name
+'rummy'
+>>> variant_of(find_rules("contract")).terms(find_rules("contract")).hand
+'deal'
 """
 
 from __future__ import annotations
 
+from rummykit.core import engine
+from rummykit.core import rules as rules_module
 from rummykit.core.errors import RecordError
+from rummykit.core.rules import Rules, find_rules
 from rummykit.variants.base import Variant
+
+__all__ = ["families", "find_rules", "register", "rule_set_names", "variant_for", "variant_of"]
 
 _BY_RULE_SET: dict[str, Variant] = {}
 _FAMILIES: dict[str, Variant] = {}
 
 
 def register(variant: Variant) -> Variant:
-    """Add a family; its rule-set names must be new."""
+    """Add a family; its family name and rule-set names must be new."""
     taken = [name for name in variant.rule_sets if name in _BY_RULE_SET]
     if taken or variant.name in _FAMILIES:
         raise ValueError(f"rule family {variant.name!r}: already registered ({taken})")
     _FAMILIES[variant.name] = variant
+    hand_class = getattr(variant, "hand_class", None)  # a HandState subclass, if any
     for name in variant.rule_sets:
         _BY_RULE_SET[name] = variant
+        rules_module.publish(name, variant)
+        if isinstance(hand_class, type) and issubclass(hand_class, engine.HandState):
+            engine.register_hand_class(name, hand_class)
     return variant
 
 
@@ -32,6 +49,11 @@ def variant_for(rule_set: str) -> Variant:
         raise RecordError(
             f"unknown rule set {rule_set!r}: expected one of {', '.join(rule_set_names())}"
         ) from None
+
+
+def variant_of(rules: Rules) -> Variant:
+    """The family of a rules value."""
+    return variant_for(rules.name)
 
 
 def rule_set_names() -> tuple[str, ...]:

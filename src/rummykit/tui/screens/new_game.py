@@ -13,7 +13,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select
 
 from rummykit.bots import BOTS, LEVELS
 from rummykit.core.errors import RummyError
-from rummykit.core.rules import PRESET_NAMES, Rules
+from rummykit.core.rules import Rules, preset_names
 from rummykit.tui.game import Setup
 
 ACE_CHOICES = [("preset default", "default"), ("low only", "low"),
@@ -80,7 +80,7 @@ class NewGameScreen(ModalScreen[Setup | None]):
             yield Label("New game", classes="dialog-title")
             with Grid(id="new-game-grid"):
                 yield Label("Rule set")
-                yield Select([(n, n) for n in PRESET_NAMES], value="basic", allow_blank=False,
+                yield Select([(n, n) for n in preset_names()], value="basic", allow_blank=False,
                              id="rules", compact=True)
                 yield Label("Players")
                 yield Input("2", id="players", compact=True)

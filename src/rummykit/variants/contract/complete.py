@@ -31,19 +31,19 @@ from rummykit.core import handset
 from rummykit.core.cards import JOKER, NUM_RANKS
 from rummykit.core.melds import JOKER_AS, RUN, SET, TableMeld, identity, position_card
 from rummykit.core.moves import Discard, LayOff, Meld, Move, Swap
-from rummykit.variants.contract import play as contract_play
 from rummykit.variants.contract.melds import can_make, can_make_containing, uses_every_card
+from rummykit.variants.contract.schedule import contract_of, final_rule
 
 if TYPE_CHECKING:
-    from rummykit.core.engine import HandState
     from rummykit.core.rules import Rules
+    from rummykit.variants.contract.hand import ContractHand
 
 Key = tuple[object, ...]
 
 
-def finishable(state: HandState) -> bool:
+def finishable(state: ContractHand) -> bool:
     """Can the player to move finish this turn by some sequence of legal actions?"""
-    if contract_play.can_discard_now(state):
+    if state.can_discard_now():
         return True
     quick = _dig_before_going_down(state)
     if quick is None:
@@ -53,19 +53,19 @@ def finishable(state: HandState) -> bool:
     return _Search(state).solve()
 
 
-def _is_down(state: HandState) -> bool:
+def _is_down(state: ContractHand) -> bool:
     return bool(state.down >> state.to_move & 1)
 
 
-def _new_melds_allowed(state: HandState) -> bool:
-    return state.rules.extra_melds_after_contract and contract_play.final_rule(state) == "none"
+def _new_melds_allowed(state: ContractHand) -> bool:
+    return state.rules.extra_melds_after_contract and final_rule(state) == "none"
 
 
-def _swaps_allowed(state: HandState) -> bool:
+def _swaps_allowed(state: ContractHand) -> bool:
     return state.rules.joker_swap and _is_down(state) and not state.went_down
 
 
-def _swappable_jokers(state: HandState) -> int:
+def _swappable_jokers(state: ContractHand) -> int:
     """How many run jokers the player could take by a swap with a card held now."""
     if not _swaps_allowed(state):
         return 0
@@ -89,7 +89,7 @@ def meld_signature(meld: TableMeld) -> tuple[int, ...]:
             *sorted(c for c in meld.cards if c >= JOKER_AS))
 
 
-def position_key(state: HandState) -> Key:
+def position_key(state: ContractHand) -> Key:
     """The player's position up to the order of the table melds."""
     seat = state.to_move
     return (state.hands[seat], state.dig_duty, state.joker_duty, state.down >> seat & 1,
@@ -101,13 +101,13 @@ def position_key(state: HandState) -> Key:
 class _Search:
     """Exhaustive memoised search over the placements of one turn."""
 
-    def __init__(self, state: HandState) -> None:
+    def __init__(self, state: ContractHand) -> None:
         self.state = state
         self.memo: dict[Key, bool] = {}
 
     def solve(self) -> bool:
         state = self.state
-        if state.result is not None or contract_play.can_discard_now(state):
+        if state.result is not None or state.can_discard_now():
             return True
         key = position_key(state)
         known = self.memo.get(key)
@@ -149,7 +149,7 @@ class _Search:
 
     def _moves(self) -> Iterator[Move]:
         state = self.state
-        moves = [m for m in contract_play.candidates(state) if type(m) is not Discard]
+        moves = [m for m in state.candidates() if type(m) is not Discard]
         if self._only_the_dug_card(state):
             spare = _swappable_jokers(state)
             useful = {i + 1 for i, m in enumerate(state.table)
@@ -161,11 +161,11 @@ class _Search:
         return iter(moves)
 
     @staticmethod
-    def _only_the_dug_card(state: HandState) -> bool:
+    def _only_the_dug_card(state: ContractHand) -> bool:
         rules = state.rules
         return state.dig_duty >= 0 and state.dig_duty != JOKER and not state.joker_duty and \
             _is_down(state) and not rules.must_discard_to_go_out and \
-            not rules.extra_melds_after_contract and contract_play.final_rule(state) == "none"
+            not rules.extra_melds_after_contract and final_rule(state) == "none"
 
     def _meets_duty(self, move: Move) -> bool:
         state = self.state
@@ -182,13 +182,13 @@ class _Search:
 
 # -- exact shortcuts ------------------------------------------------------------------------
 
-def _dig_when_down(state: HandState) -> bool | None:
+def _dig_when_down(state: ContractHand) -> bool | None:
     """Exact shortcut for a dig by a player who is down when no swap can help: the dug card
     must be laid off, after the cards that lead up to it on a run (None: search instead)."""
     rules = state.rules
     if state.dig_duty < 0 or state.joker_duty or not _is_down(state) or \
             rules.must_discard_to_go_out or rules.extra_melds_after_contract or \
-            contract_play.final_rule(state) != "none":
+            final_rule(state) != "none":
         return None
     dug = state.dig_duty
     if dug == JOKER:  # lay-offs never open a closed place, so this is decided now
@@ -201,14 +201,14 @@ def _dig_when_down(state: HandState) -> bool | None:
                for meld in state.table)
 
 
-def _dig_before_going_down(state: HandState) -> bool | None:
+def _dig_before_going_down(state: ContractHand) -> bool | None:
     """Exact shortcuts for a dig by a player who is not down (None: search instead)."""
     if state.dig_duty < 0 or state.joker_duty or _is_down(state):
         return None
     return dig_to_go_down(state, handset.cards(state.hands[state.to_move]), state.dig_duty)
 
 
-def dig_to_go_down(state: HandState, hand: list[int], dug: int,
+def dig_to_go_down(state: ContractHand, hand: list[int], dug: int,
                    makes_contract: bool | None = None) -> bool | None:
     """Can a player who is not down, holding ``hand`` after digging ``dug``, finish the
     turn? None: search instead. ``makes_contract``: whether ``hand`` makes the contract,
@@ -218,9 +218,9 @@ def dig_to_go_down(state: HandState, hand: list[int], dug: int,
     one's own new meld is the same as a bigger meld) or a lay-off on a meld placed before
     this turn; no swap is allowed in the turn of going down.
     """
-    sets, runs = contract_play.contract_of(state)
+    sets, runs = contract_of(state)
     rules = state.rules
-    rule = contract_play.final_rule(state)
+    rule = final_rule(state)
     if rule == "all_at_once_no_discard":
         return uses_every_card(hand, sets, runs, rules)
     if rule == "all_at_once_discard_ok":
@@ -257,7 +257,7 @@ def _last_deal_dig(rules: Rules, hand: list[int], dug: int, sets: int, runs: int
     return False
 
 
-def _dig_laid_off(state: HandState, hand: list[int], dug: int, sets: int, runs: int) -> bool:
+def _dig_laid_off(state: ContractHand, hand: list[int], dug: int, sets: int, runs: int) -> bool:
     """Can the player go down without the dug card and then lay it off on a meld placed
     before this turn (after the cards that lead up to it on a run)?"""
     rest = Counter(hand)
@@ -271,7 +271,7 @@ def _dig_laid_off(state: HandState, hand: list[int], dug: int, sets: int, runs: 
     return False
 
 
-def _chains(state: HandState, meld: TableMeld, card: int, held: Counter[int]
+def _chains(state: ContractHand, meld: TableMeld, card: int, held: Counter[int]
             ) -> Iterator[list[int]]:
     """The cards that could be laid off on ``meld`` before ``card`` fits it."""
     if meld.kind == SET:
@@ -298,7 +298,7 @@ def _chains(state: HandState, meld: TableMeld, card: int, held: Counter[int]
                 yield [JOKER if i in use else c for i, c in enumerate(naturals)]
 
 
-def _may_reach(state: HandState, meld: TableMeld, card: int, extra_jokers: int) -> bool:
+def _may_reach(state: ContractHand, meld: TableMeld, card: int, extra_jokers: int) -> bool:
     """Whether ``card`` could end up laid off on ``meld`` (a necessary condition): the
     gap to it could be filled by the cards held and ``extra_jokers`` more jokers."""
     if meld.kind == SET:

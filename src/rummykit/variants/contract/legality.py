@@ -16,17 +16,18 @@ from rummykit.core.errors import AmbiguousMoveError, IllegalMoveError
 from rummykit.core.legality import natural_lay_off
 from rummykit.core.melds import JOKER_AS, RUN, SET, hand_card, identity, make_meld, position_card
 from rummykit.core.moves import Discard, LayOff, Meld, Move, Swap
-from rummykit.variants.contract.play import contract_of, final_rule, joker_places
+from rummykit.variants.contract.play import joker_places
+from rummykit.variants.contract.schedule import contract_of, final_rule
 
 if TYPE_CHECKING:
-    from rummykit.core.engine import HandState
+    from rummykit.variants.contract.hand import ContractHand
 
 
 def _illegal(move: Move, reason: str) -> IllegalMoveError:
     return IllegalMoveError(f"cannot {move}: {reason}")
 
 
-def _duty_reason(state: HandState) -> str | None:
+def _duty_reason(state: ContractHand) -> str | None:
     if state.dig_duty >= 0:
         return (f"you must first place {format_card(state.dig_duty)}, dug from the discard "
                 "pile this turn")
@@ -35,12 +36,12 @@ def _duty_reason(state: HandState) -> str | None:
     return None
 
 
-def _stranded(state: HandState) -> str:
+def _stranded(state: ContractHand) -> str:
     return ("no sequence of plays could then finish your turn (RULES.md §1.6: a duty to place "
             "a card, or only cards you may not discard, would be left)")
 
 
-def check_contract_play(state: HandState, move: Move) -> Move:
+def check_contract_play(state: ContractHand, move: Move) -> Move:
     """The canonical form of a legal contract play-step move; raises with the reason."""
     seat = state.to_move
     down = bool(state.down >> seat & 1)
@@ -57,7 +58,7 @@ def check_contract_play(state: HandState, move: Move) -> Move:
     return _check_swap(state, move, down)
 
 
-def _check_discard(state: HandState, move: Discard) -> Move:
+def _check_discard(state: ContractHand, move: Discard) -> Move:
     hand = state.hands[state.to_move]
     if not handset.count(hand, move.card):
         raise _illegal(move, f"{format_card(move.card)} is not in your hand")
@@ -72,7 +73,7 @@ def _check_discard(state: HandState, move: Discard) -> Move:
     return move
 
 
-def _holds(state: HandState, codes: list[int]) -> str | None:
+def _holds(state: ContractHand, codes: list[int]) -> str | None:
     need = handset.of_cards(hand_card(c) for c in codes)
     hand = state.hands[state.to_move]
     for card in handset.distinct(need):
@@ -101,7 +102,7 @@ def _identity_choices(group: tuple[int, ...], rules: object) -> list[tuple[int, 
     return found
 
 
-def _check_meld(state: HandState, move: Meld, down: bool) -> Move:
+def _check_meld(state: ContractHand, move: Meld, down: bool) -> Move:
     rules = state.rules
     if down and not (rules.extra_melds_after_contract and final_rule(state) == "none"):
         raise _illegal(move, "you are down: no new melds in this deal "
@@ -158,7 +159,7 @@ def _check_meld(state: HandState, move: Meld, down: bool) -> Move:
     raise _illegal(first, _stranded(state))
 
 
-def _check_lay(state: HandState, move: LayOff) -> Move:
+def _check_lay(state: ContractHand, move: LayOff) -> Move:
     count = len(state.table)
     if move.target > count:
         raise _illegal(move, f"there is no meld {move.target} (the table has {count} melds)")
@@ -195,7 +196,7 @@ def _check_lay(state: HandState, move: LayOff) -> Move:
     return canonical
 
 
-def _check_swap(state: HandState, move: Swap, down: bool) -> Move:
+def _check_swap(state: ContractHand, move: Swap, down: bool) -> Move:
     if not state.rules.joker_swap:
         raise _illegal(move, "joker swaps are off (joker_swap)")
     count = len(state.table)

@@ -1,8 +1,8 @@
 """Contract Rummy turns (RULES.md §4): going down, lay-offs once down, joker swaps, digs,
 the turn duties and the completability rule (§1.6), and the seventh-deal rule (§4.7).
 
-These are the engine's named hooks for the ``contract`` rule set; the engine calls them
-when ``rules.contract_schedule`` is set. Moves are generated lazily in a fixed order:
+These are the contract family's hooks, called by
+:class:`~rummykit.variants.contract.hand.ContractHand`. Moves are generated lazily in a fixed order:
 going down (or, once down, new melds where allowed), lay-offs, swaps, discards.
 """
 
@@ -13,36 +13,24 @@ from typing import TYPE_CHECKING
 
 from rummykit.core import handset
 from rummykit.core.cards import ALL_NATURALS, JOKER, NUM_RANKS, SUIT_MASK
-from rummykit.core.melds import JOKER_AS, RUN, SET, TableMeld, identity, position_card
+from rummykit.core.melds import JOKER_AS, RUN, SET, TableMeld, identity, make_meld, position_card
 from rummykit.core.moves import Discard, LayOff, Meld, Move, Swap, Take
+from rummykit.core.phases import DRAW_PHASE, PLAY_PHASE
 from rummykit.variants.contract import complete as contract_complete
 from rummykit.variants.contract.melds import can_make_held, is_way_to_go_down, ways_to_go_down
+from rummykit.variants.contract.schedule import contract_of, final_rule
 
 if TYPE_CHECKING:
-    from rummykit.core.engine import HandState
+    from rummykit.variants.contract.hand import ContractHand
 
 
 #: the discard move of every card, made once
 DISCARDS = tuple(Discard(card) for card in range(JOKER + 1))
 
 
-def contract_of(state: HandState) -> tuple[int, int]:
-    """(sets, runs) of the current deal's contract."""
-    schedule = state.rules.contract_schedule
-    return schedule[state.deal_index % len(schedule)]
-
-
-def final_rule(state: HandState) -> str:
-    """The seventh-deal rule in force this deal: ``none`` except in the last deal."""
-    schedule = state.rules.contract_schedule
-    if state.deal_index % len(schedule) != len(schedule) - 1:
-        return "none"
-    return state.rules.final_deal_rule
-
-
 # -- draw step ------------------------------------------------------------------------------
 
-def digs(state: HandState) -> Iterator[Take]:
+def digs(state: ContractHand) -> Iterator[Take]:
     """Every dig (``take N``, N ≥ 2) whose dug card can be placed this turn."""
     if not state.rules.discard_dig:
         return
@@ -71,7 +59,7 @@ def digs(state: HandState) -> Iterator[Take]:
             yield move
 
 
-def _least_dig_to_go_down(state: HandState) -> int:
+def _least_dig_to_go_down(state: ContractHand) -> int:
     """The least N ≥ 2 such that the hand and the top N discards can make the contract
     (one more than the pile's size if none): a player who is not down places a dug card
     only by going down this turn. More cards never hurt, so a binary search finds it."""
@@ -108,7 +96,7 @@ class _DugCard:
 
     __slots__ = ("legal", "refused")
 
-    def __init__(self, state: HandState) -> None:
+    def __init__(self, state: ContractHand) -> None:
         self.legal = self.refused = 0
         if state.rules.extra_melds_after_contract or final_rule(state) != "none":
             return
@@ -125,7 +113,7 @@ class _DugCard:
             (0 if accepts else 1 << JOKER)
 
 
-def take_ok(state: HandState) -> bool:
+def take_ok(state: ContractHand) -> bool:
     """Whether taking the discard top leaves a turn that can be finished."""
     top = state.discard[-1]
     hand = state.hands[state.to_move]
@@ -137,15 +125,15 @@ def take_ok(state: HandState) -> bool:
 
 # -- play step ------------------------------------------------------------------------------
 
-def _is_down(state: HandState) -> bool:
+def _is_down(state: ContractHand) -> bool:
     return bool(state.down >> state.to_move & 1)
 
 
-def _empties(state: HandState, cards: int) -> bool:
+def _empties(state: ContractHand, cards: int) -> bool:
     return handset.size(state.hands[state.to_move]) == cards
 
 
-def joker_identities(meld: TableMeld, state: HandState) -> list[int]:
+def joker_identities(meld: TableMeld, state: ContractHand) -> list[int]:
     """The identities a joker may take when laid off on ``meld``."""
     if meld.kind == SET:
         if len(meld.cards) >= 4:
@@ -160,7 +148,7 @@ def joker_identities(meld: TableMeld, state: HandState) -> list[int]:
     return found
 
 
-def joker_places(meld: TableMeld, state: HandState) -> list[tuple[int, str | None]]:
+def joker_places(meld: TableMeld, state: ContractHand) -> list[tuple[int, str | None]]:
     """(identity, END) of every place a joker may take on ``meld``; END is written only
     where one identity fits both ends (a joker ace on ``H2 .. HK``)."""
     if meld.kind == SET:
@@ -175,7 +163,7 @@ def joker_places(meld: TableMeld, state: HandState) -> list[tuple[int, str | Non
     return [(ident, None) for ident, _ in ends]
 
 
-def _meld_moves(state: HandState) -> Iterator[Meld]:
+def _meld_moves(state: ContractHand) -> Iterator[Meld]:
     hand = state.hands[state.to_move]
     rules = state.rules
     strict = rules.must_discard_to_go_out
@@ -200,7 +188,7 @@ def _meld_moves(state: HandState) -> Iterator[Meld]:
                     yield Meld(way)
 
 
-def _lay_moves(state: HandState) -> Iterator[LayOff]:
+def _lay_moves(state: ContractHand) -> Iterator[LayOff]:
     hand = state.hands[state.to_move]
     if state.rules.must_discard_to_go_out and handset.size(hand) == 1:
         return
@@ -220,7 +208,7 @@ def _lay_moves(state: HandState) -> Iterator[LayOff]:
                 yield LayOff(JOKER_AS + ident, index + 1, place)
 
 
-def _swap_moves(state: HandState) -> Iterator[Swap]:
+def _swap_moves(state: ContractHand) -> Iterator[Swap]:
     if not state.rules.joker_swap or state.went_down:
         return
     hand = state.hands[state.to_move]
@@ -234,7 +222,7 @@ def _swap_moves(state: HandState) -> Iterator[Swap]:
                 yield Swap(code - JOKER_AS, index + 1)
 
 
-def _discard_moves(state: HandState) -> Iterator[Discard]:
+def _discard_moves(state: ContractHand) -> Iterator[Discard]:
     if state.dig_duty >= 0 or state.joker_duty:
         return
     hand = state.hands[state.to_move]
@@ -252,7 +240,7 @@ def _discard_moves(state: HandState) -> Iterator[Discard]:
         yield DISCARDS[JOKER]
 
 
-def candidates(state: HandState) -> Iterator[Move]:
+def candidates(state: ContractHand) -> Iterator[Move]:
     """The play-step moves allowed by every rule but completability, in canonical order."""
     yield from _meld_moves(state)
     if _is_down(state) and final_rule(state) != "all_at_once_no_discard":
@@ -261,7 +249,7 @@ def candidates(state: HandState) -> Iterator[Move]:
     yield from _discard_moves(state)
 
 
-def play_moves(state: HandState) -> Iterator[Move]:
+def play_moves(state: ContractHand) -> Iterator[Move]:
     """The legal play-step moves, lazily, in canonical order."""
     free = state.dig_duty < 0 and not state.joker_duty and final_rule(state) == "none"
     for move in candidates(state):
@@ -271,7 +259,7 @@ def play_moves(state: HandState) -> Iterator[Move]:
             yield move
 
 
-def play_move_list(state: HandState) -> list[Move]:
+def play_move_list(state: ContractHand) -> list[Move]:
     """:func:`play_moves` as a list (the same moves in the same order, built faster)."""
     free = state.dig_duty < 0 and not state.joker_duty and final_rule(state) == "none"
     moves: list[Move] = []
@@ -287,7 +275,7 @@ def play_move_list(state: HandState) -> list[Move]:
     return moves
 
 
-def _leaves_a_discard(state: HandState, move: Move) -> bool:
+def _leaves_a_discard(state: ContractHand, move: Move) -> bool:
     """With no duty to meet, a lay-off or meld that leaves a card other than the one taken
     from the discard pile, or no card (the player is out), can finish the turn."""
     hand = state.hands[state.to_move]
@@ -309,7 +297,7 @@ def _leaves_a_discard(state: HandState, move: Move) -> bool:
 
 # -- completability (RULES.md §1.6) -----------------------------------------------------------
 
-def _finishable_after(state: HandState, move: Move) -> bool:
+def _finishable_after(state: ContractHand, move: Move) -> bool:
     state.push(move)
     try:
         return state.result is not None or contract_complete.finishable(state)
@@ -317,7 +305,7 @@ def _finishable_after(state: HandState, move: Move) -> bool:
         state.pop()
 
 
-def can_discard_now(state: HandState) -> bool:
+def can_discard_now(state: ContractHand) -> bool:
     """Whether some discard is allowed now (no unmet duty, a card that may be thrown):
     :func:`_discard_moves` would give one."""
     if state.dig_duty >= 0 or state.joker_duty:
@@ -332,10 +320,8 @@ def can_discard_now(state: HandState) -> bool:
 
 # -- checking one move -------------------------------------------------------------------------
 
-def is_legal(state: HandState, move: Move) -> bool:
+def is_legal(state: ContractHand, move: Move) -> bool:
     """Agrees with the generator (:func:`play_moves`, :func:`digs`) for one canonical move."""
-    from rummykit.core.engine import DRAW_PHASE, PLAY_PHASE
-
     if state.phase == DRAW_PHASE:
         return move in state.legal_moves()
     if state.phase != PLAY_PHASE:
@@ -366,7 +352,7 @@ def is_legal(state: HandState, move: Move) -> bool:
     return move in list(kinds) and _finishable_after(state, move)
 
 
-def _extra_melds_legal(state: HandState, move: Meld) -> bool:
+def _extra_melds_legal(state: ContractHand, move: Meld) -> bool:
     """Once down (``extra_melds_after_contract``), ``meld A / B`` is legal iff ``meld A``
     then ``meld B`` is (FORMATS.md §1)."""
     depth = 0
@@ -389,9 +375,8 @@ def _same_meld(a: Meld, b: Meld) -> bool:
     return sorted(a.groups) == sorted(b.groups)
 
 
-def _canonical_way(state: HandState, move: Meld) -> Meld | None:
+def _canonical_way(state: ContractHand, move: Meld) -> Meld | None:
     """``move`` with each group in meld order (the engine places groups as given)."""
-    from rummykit.core.melds import make_meld
 
     groups = []
     for group in move.groups:

@@ -1,0 +1,80 @@
+"""What the draw-and-discard families share: dealing, parsing and scoring by knob.
+
+:class:`DrawDiscardFamily` implements the play and match members of
+:class:`~rummykit.variants.base.Variant` for families whose hand is an
+:class:`~rummykit.core.engine.HandState` (or a subclass, :attr:`hand_class`) and whose
+match is scored by :class:`~rummykit.core.scoring.RotationScorer`. A family subclasses it
+and gives its rule sets, knobs, checks and words.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from rummykit.core.cards import Card
+from rummykit.core.engine import HandState
+from rummykit.core.moves import Move, parse_move
+from rummykit.core.rule_options import apply_options
+from rummykit.core.rules import Rules
+from rummykit.core.scoring import RotationScorer
+from rummykit.variants.base import Deal
+
+
+class DrawDiscardFamily:
+    """The shared members of a draw-and-discard family (see the module docstring)."""
+
+    name: ClassVar[str]
+    rule_sets: ClassVar[tuple[str, ...]]
+    hand_class: ClassVar[type[HandState]] = HandState
+
+    def __init__(self, presets: Mapping[str, Rules],
+                 knobs: Mapping[str, frozenset[str]]) -> None:
+        self._presets = dict(presets)
+        self._knobs = dict(knobs)
+
+    def preset(self, rule_set: str) -> Rules:
+        """The rules value of one of :attr:`rule_sets`."""
+        return self._presets[rule_set]
+
+    def knobs(self, rule_set: str) -> frozenset[str]:
+        """The knobs that apply to ``rule_set``."""
+        return self._knobs[rule_set]
+
+    def rules_from_options(self, rule_set: str, options: Mapping[str, Any]) -> Rules:
+        """The preset with JSON-form overrides: the common checks, then the family's."""
+        rules = apply_options(self.preset(rule_set), options)
+        self.validate(rules)
+        return rules
+
+    def validate(self, rules: Rules) -> None:
+        """The family's own cross-knob constraints (none here)."""
+
+    def check_supported(self, rules: Rules, num_players: int) -> None:
+        """Refuse a player count or pack the rules cannot deal."""
+        rules.check_players(num_players)
+        HandState.check_supported(rules, num_players)
+
+    def deal(self, rules: Rules, num_players: int, dealer: int, deck: Sequence[Card], *,
+             rng: random.Random | None, deal_index: int,
+             restocks: Sequence[Sequence[Card]] | None = None) -> HandState:
+        """Deal a shuffled pack one card at a time from the dealer's left."""
+        return self.hand_class.from_deck(rules, num_players, dealer, deck, rng=rng,
+                                         deal_index=deal_index, restocks=restocks)
+
+    def from_deal(self, rules: Rules, dealer: int, deal: Deal, *,
+                  rng: random.Random | None, deal_index: int,
+                  restocks: Sequence[Sequence[Card]] | None = None) -> HandState:
+        """A hand dealt as given."""
+        hands, upcard, stock = deal
+        return self.hand_class.from_deal(rules, dealer, hands, upcard, stock, rng=rng,
+                                         deal_index=deal_index, restocks=restocks)
+
+    def match_scorer(self, rules: Rules, num_players: int) -> RotationScorer:
+        """Totals by knob, dealer by rotation."""
+        return RotationScorer(rules, num_players)
+
+    def parse_move(self, text: str) -> Move:
+        """The FORMATS.md §1 notation."""
+        return parse_move(text)

@@ -1,0 +1,70 @@
+"""The contract family: Contract Rummy's rule set, its hand and its words.
+
+>>> from rummykit.variants.contract.presets import CONTRACT
+>>> CONTRACT_FAMILY.terms(CONTRACT).score, CONTRACT_FAMILY.terms(CONTRACT).lowest_wins
+('penalty points', True)
+>>> CONTRACT_FAMILY.deal_facts(CONTRACT, 4, 0)
+(Fact(label='Contract', value='2 sets'), Fact(label='Deal', value='1 of 7'))
+"""
+
+from __future__ import annotations
+
+from rummykit.core.errors import RecordError
+from rummykit.core.rule_options import COMMON_KNOBS
+from rummykit.core.rules import Rules
+from rummykit.variants.base import Fact, OptionSpec, Terms
+from rummykit.variants.common import DrawDiscardFamily
+from rummykit.variants.contract.hand import ContractHand
+from rummykit.variants.contract.presets import CONTRACT
+from rummykit.variants.contract.words import HELP, contract_words
+
+KNOBS = {
+    "contract": COMMON_KNOBS | {
+        "deck_config", "joker_points", "contract_schedule", "contract_runs_distinct_suits",
+        "extra_melds_after_contract", "joker_swap", "final_deal_rule", "blocked_deal"},
+}
+
+
+class ContractFamily(DrawDiscardFamily):
+    """Contract Rummy (RULES.md §4): contracts, jokers, several decks, digs and swaps."""
+
+    name = "contract"
+    rule_sets = ("contract",)
+    hand_class = ContractHand
+
+    def validate(self, rules: Rules) -> None:
+        """One deal per contract, one hand size per deal."""
+        if rules.num_hands != len(rules.contract_schedule):
+            raise RecordError("option 'num_hands' must equal the length of contract_schedule")
+        if len(rules.deal_hand_sizes) != len(rules.contract_schedule):
+            raise RecordError(
+                "option 'hand_size' must give one size per deal of contract_schedule")
+
+    def terms(self, rules: Rules) -> Terms:
+        """A hand is a deal; the score follows ``scoring``."""
+        penalty = rules.scoring == "penalty"
+        return Terms("deal", "deals", "penalty points" if penalty else "points", penalty)
+
+    def deal_facts(self, rules: Rules, num_players: int, deal_index: int
+                   ) -> tuple[Fact, ...]:
+        """The deal's contract and its number."""
+        return (Fact("Contract", contract_words(rules, deal_index)),
+                Fact("Deal", f"{deal_index + 1} of {rules.num_hands}"))
+
+    def help_text(self, rules: Rules) -> str:
+        """The contract rules summary."""
+        return HELP
+
+    def options(self, rules: Rules) -> tuple[OptionSpec, ...]:
+        """The knobs a game set-up screen offers."""
+        return (
+            OptionSpec("deck_config", "Pack", "choice", rules.deck_config,
+                       ("bicycle", "pagat", "seed")),
+            OptionSpec("discard_dig", "Digging", "bool", rules.discard_dig),
+            OptionSpec("joker_swap", "Joker swaps", "bool", rules.joker_swap),
+            OptionSpec("extra_melds_after_contract", "New melds once down", "bool",
+                       rules.extra_melds_after_contract),
+        )
+
+
+CONTRACT_FAMILY = ContractFamily({"contract": CONTRACT}, KNOBS)
