@@ -27,6 +27,9 @@ OUR_MEASURES = {
     ("env_steps", "steps/s"),
     ("observation_build", "us/observation"),
     ("completability", "us/decision"),
+    ("gin_random_playout_hands", "hands/s"),
+    ("gin_random_playout_moves", "moves/s"),
+    ("gin_min_deadwood", "solves/s"),
 }
 PLAYOUTS = {
     ("basic", 2),

@@ -11,7 +11,7 @@ import dataclasses
 import random
 from collections.abc import Callable
 
-from rummykit.benchmark import completability
+from rummykit.benchmark import completability, gin_hand
 from rummykit.benchmark.measures import playout_measures, time_solver
 from rummykit.benchmark.report import OURS, Measure
 from rummykit.benchmark.timing import Config, random_hands, timed
@@ -115,6 +115,7 @@ def tasks(cfg: Config) -> list[Task]:
         ("greedy vs greedy basic 2p", lambda: _greedy(cfg)),
         ("completability contract 4p", lambda: completability.measure(cfg)),
     ]
+    out += gin_hand.tasks(cfg)
     return out
 
 

@@ -43,6 +43,8 @@ def _suit_values() -> tuple[int, ...]:
 
 
 _SUIT_VALUE = _suit_values()
+#: the largest card value of each one-suit 13-bit mask (0 for none)
+_SUIT_MAX_VALUE = tuple(0 if not m else min(m.bit_length(), 10) for m in range(1 << 13))
 
 
 def _suit_run_deadwood() -> tuple[int, ...]:
@@ -63,6 +65,13 @@ def _suit_run_deadwood() -> tuple[int, ...]:
 
 
 _RUN_DEADWOOD = _suit_run_deadwood()
+
+
+def max_card_value(mask: int) -> int:
+    """The largest card value in a bit set (0 if empty)."""
+    t = _SUIT_MAX_VALUE
+    return max(t[mask & SUIT_BITS], t[mask >> 13 & SUIT_BITS], t[mask >> 26 & SUIT_BITS],
+               t[mask >> 39])
 
 
 def mask_value(mask: int) -> int:
@@ -120,7 +129,7 @@ def _runs_only(hand: int) -> int:
 
 
 _CACHE: dict[int, int] = {}
-_CACHE_LIMIT = 1 << 20
+_CACHE_LIMIT = 1 << 18
 
 
 def min_deadwood(hand: int) -> int:
@@ -173,7 +182,7 @@ def knock_discards(hand: int, limit: int, banned: int = 0) -> list[Card]:
     no meld of the hand is deadwood in every arrangement."""
     loose = hand & ~meldable(hand)
     loose_value = mask_value(loose)
-    if loose and loose_value - max(CARD_VALUES[c] for c in cards_of(loose)) > limit:
+    if loose_value - max_card_value(loose) > limit:
         return []
     found = []
     rest = hand & ~banned
@@ -234,10 +243,16 @@ def _canonical_order(meld: int) -> tuple[bool, int, int]:
     return (True, low % 13, low // 13)
 
 
+_IMPLIED_CACHE: dict[int, Arrangement] = {}
+
+
 def implied_arrangement(hand: int) -> Arrangement:
     """The implied arrangement of FORMATS.md §4.1: minimum deadwood, then the most cards in
     sets, then the smallest sorted list of group texts; written sets first, then runs, each
     by its lowest card (rank, then suit C, D, H, S)."""
+    found = _IMPLIED_CACHE.get(hand)
+    if found is not None:
+        return found
     target = min_deadwood(hand)
     best: tuple[int, list[str]] | None = None
     best_melds: tuple[int, ...] = ()
@@ -247,7 +262,11 @@ def implied_arrangement(hand: int) -> Arrangement:
         if best is None or key < best:
             best, best_melds = key, melds
     ordered = sorted(best_melds, key=_canonical_order)
-    return tuple(tuple(cards_of(m)) for m in ordered)
+    result = tuple(tuple(cards_of(m)) for m in ordered)
+    if len(_IMPLIED_CACHE) >= _CACHE_LIMIT:
+        _IMPLIED_CACHE.clear()
+    _IMPLIED_CACHE[hand] = result
+    return result
 
 
 def arrangement_error(hand: int, groups: Arrangement) -> str | None:

@@ -72,7 +72,16 @@ WALL_STOCK = 2
 NO_KNOCK, PLAIN_KNOCK, GIN_KNOCK, BIG_GIN_KNOCK = 0, 1, 2, 3
 
 _DRAW, _TAKE, _PASS, _DONE = Draw(), Take(), Pass(), Done()
+_DISCARDS = tuple(Discard(c) for c in range(52))
 _ZERO = (0, 0)
+
+
+#: what push saves for pop: every scalar field, then the stock's and the pile's length and
+#: top card (a move changes each list by at most one card at its top)
+_Snapshot = tuple[
+    int, str, int, int, int, int, bool, bool, int, int, int | None, int, int, Arrangement,
+    int, tuple[int, ...], int, Arrangement, bool, tuple[int, int], tuple[int, int],
+    HandResult | None, GinOutcome | None, int, int, int, int]
 
 
 def _cards_text(mask: int) -> str:
@@ -124,7 +133,7 @@ class GinHand:
         self.discarded = _ZERO  # per seat: cards discarded face up this hand
         self.result: HandResult | None = None
         self.outcome: GinOutcome | None = None
-        self._undo: list[tuple[object, ...]] = []
+        self._undo: list[_Snapshot] = []
 
     # -- dealing ------------------------------------------------------------------
     @classmethod
@@ -152,6 +161,8 @@ class GinHand:
                   deal_index: int = 0) -> GinHand:
         """A hand from the record form ``deck`` (FORMATS.md §4.2): elements 0, 2, ..., 18
         to the non-dealer, 1, ..., 19 to the dealer, 20 the upcard, 21-51 the stock."""
+        if dealer not in (0, 1):
+            raise RecordError(f"dealer {dealer!r}: expected seat 0 or 1")
         if len(deck) != 52:
             raise RecordError(f"deck: expected 52 cards, got {len(deck)}")
         hands: list[Sequence[Card]] = [(), ()]
@@ -191,7 +202,15 @@ class GinHand:
 
     def legal_moves(self) -> list[GinMove]:
         """Every legal move in a fixed order (one knock per discard, see the module doc)."""
-        return list(self.iter_legal_moves())
+        if self.phase != DISCARD_STEP:
+            return list(self.iter_legal_moves())
+        hand = self.hands[self.to_move]
+        taken = self.taken
+        banned = 1 << taken if taken >= 0 and self.rules.rediscard_ban else 0
+        discards = _DISCARDS
+        moves: list[GinMove] = [discards[c] for c in _cards(hand & ~banned)]
+        moves.extend(self._knocks(hand, banned))
+        return moves
 
     def iter_legal_moves(self) -> Iterator[GinMove]:
         """The legal moves, generated lazily, in the order of :meth:`legal_moves`."""
@@ -199,11 +218,9 @@ class GinHand:
         if phase == DISCARD_STEP:
             hand = self.hands[self.to_move]
             banned = 1 << self.taken if self.taken >= 0 and self.rules.rediscard_ban else 0
-            rest = hand & ~banned
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                yield Discard(low.bit_length() - 1)
+            discards = _DISCARDS
+            for card in _cards(hand & ~banned):
+                yield discards[card]
             yield from self._knocks(hand, banned)
         elif phase == DRAW_STEP:
             yield _DRAW
@@ -475,7 +492,7 @@ class GinHand:
         return Meld(tuple(groups))
 
     # -- unchecked play with undo ---------------------------------------------------
-    def _snapshot(self) -> tuple[object, ...]:
+    def _snapshot(self) -> _Snapshot:
         return (self.to_move, self.phase, self.hands[0], self.hands[1], self.offer_step,
                 self.taken, self.stock_only, self.echo, self.take_count, self.turn_count,
                 self.knocker, self.kind, self.knock_card, self.knock_groups,
@@ -490,16 +507,16 @@ class GinHand:
          self.echo, self.take_count, self.turn_count, self.knocker, self.kind,
          self.knock_card, self.knock_groups, self.knocker_deadwood, self.table, self.laid,
          self.defender_groups, self.melded, self.known, self.discarded, self.result,
-         self.outcome, stock_len, stock_top, discard_len, top) = self._undo.pop()  # type: ignore[assignment]
-        self.hands[0], self.hands[1] = h0, h1  # type: ignore[call-overload]
+         self.outcome, stock_len, stock_top, discard_len, top) = self._undo.pop()
+        self.hands[0], self.hands[1] = h0, h1
         stock = self.stock
-        if len(stock) < stock_len:  # type: ignore[operator]
-            stock.append(stock_top)  # type: ignore[arg-type]
+        if len(stock) < stock_len:
+            stock.append(stock_top)
         discard = self.discard
-        if len(discard) > discard_len:  # type: ignore[operator]
+        if len(discard) > discard_len:
             discard.pop()
-        elif len(discard) < discard_len:  # type: ignore[operator]
-            discard.append(top)  # type: ignore[arg-type]
+        elif len(discard) < discard_len:
+            discard.append(top)
 
     def push(self, move: GinMove) -> None:
         """Play a canonical legal ``move`` without checking it (undo with :meth:`pop`)."""
@@ -520,21 +537,27 @@ class GinHand:
             self._knock(seat, move)
         elif isinstance(move, LayOff):
             bit = 1 << move.card
-            self.hands[seat] &= ~bit
+            self._leave(seat, bit)
             self.laid |= bit
             table = list(self.table)
             table[move.target - 1] |= bit
             self.table = tuple(table)
         elif isinstance(move, Meld):
-            for group in move.groups:
-                for card in group:
-                    self.hands[seat] &= ~(1 << card)
+            self._leave(seat, sum(1 << c for group in move.groups for c in group))
             self.defender_groups += tuple(move.groups)
             self.melded = True
         elif isinstance(move, Done):
             self._score()
         else:  # pragma: no cover - push takes canonical moves only
             raise IllegalMoveError(f"{move!r}: not a gin move")
+
+    def _leave(self, seat: int, cards: int) -> None:
+        """``cards`` leave ``seat``'s hand for the table or the pile."""
+        self.hands[seat] &= ~cards
+        known = self.known
+        if known[seat] & cards:
+            self.known = (known[0] & ~cards, known[1]) if seat == 0 else (
+                known[0], known[1] & ~cards)
 
     def _take(self, seat: int) -> None:
         phase = self.phase
@@ -606,10 +629,10 @@ class GinHand:
         else:
             bit = 1 << move.card
             hand &= ~bit
+            self._leave(seat, bit)
             self.discard.append(move.card)
             self.knock_card = move.card
             self.kind = GIN_KNOCK if isinstance(move, Gin) else PLAIN_KNOCK
-        self.hands[seat] = hand
         groups = move.groups or ()
         self.knock_groups = groups
         self.table = tuple(sum(1 << c for c in g) for g in groups)
@@ -667,6 +690,16 @@ class GinHand:
     def __repr__(self) -> str:
         return (f"GinHand({self.rules.name}, dealer={self.dealer}, phase={self.phase!r}, "
                 f"to_move={self.to_move}, stock={len(self.stock)})")
+
+
+def _cards(mask: int) -> list[Card]:
+    """The cards of a bit set in code order."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
 
 
 def _ends(run: int) -> int:

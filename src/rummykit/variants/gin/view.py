@@ -98,12 +98,7 @@ def gin_view(hand: GinHand, seat: int) -> GinView:
             face_down = hand.knock_card
         if not over and pile and pile[-1] == hand.knock_card:
             pile = pile[:-1]
-    knocked = hand.knocker is not None
-    loose = 0
-    if knocked:
-        knocker = hand.knocker
-        assert knocker is not None
-        loose = hand.hands[knocker] & ~arrangement_mask(hand.knock_groups)
+    loose = hand.knocker_loose
     own = hand.hands[seat] if seat in (0, 1) else 0
     to_move_now = seat == hand.to_move and not over
     return GinView(
