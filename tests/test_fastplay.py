@@ -4,6 +4,7 @@ with the view they came from."""
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 import random
 
@@ -19,6 +20,7 @@ from rummykit.core.cards import ALL_NATURALS, mask_of
 from rummykit.core.engine import HandState
 from rummykit.core.melds import RULES_BY_ID, tables_for
 from rummykit.core.moves import Discard, Move
+from rummykit.core.outcome import DEADLOCK, DRAW
 from rummykit.core.rules import Rules
 from rummykit.core.views import PlayerView, view
 
@@ -38,10 +40,14 @@ def _position(rules: Rules, players: int, seed: int) -> HandState | None:
 @pytest.mark.parametrize(("name", "players", "options"), CASES)
 def test_fast_playouts_give_the_engines_greedy_results(
         name: str, players: int, options: dict[str, object]) -> None:
-    """Played from the true state, the fast playout ends each hand as the engine's greedy
-    playout does (when no rebuild shuffles the stock, which the two do differently)."""
-    rules = Rules.from_options(name, options)
-    same = compared = 0
+    """Played from the true state, the fast playout ends every hand as the engine's greedy
+    playout does: the same result on 100% of the positions it can start from (a first
+    move that is a draw, a take or a discard), stock rebuilds included (the engine replays
+    the fast playout's shuffles from ``restocks``), deadlocks and drawn hands included (a
+    drawn hand that ends the match is worth DRAWN_MATCH_VALUE to both), and a hand still
+    going after the same number of turns scored by the same estimate."""
+    rules = dataclasses.replace(Rules.from_options(name, options), max_turns_per_hand=None)
+    compared = rebuilt = drawn = 0
     for seed in range(150):
         state = _position(rules, players, seed)
         if state is None:
@@ -51,17 +57,55 @@ def test_fast_playouts_give_the_engines_greedy_results(
             continue
         seen = view(state, state.to_move)
         world = fastplay.World(list(state.hands), list(state.stock))
-        fast = fastplay.play_out_world(world, seen, first, random.Random(1), max_turns=10_000)
+        restocks: list[tuple[int, ...]] = []
+        fast = fastplay.play_out_world(world, seen, first, random.Random(seed), max_turns=400,
+                                       restocks=restocks)
         engine = state.copy()
+        engine.given_restocks = [*state.restocks, *restocks]
+        stop = engine.turn_count + 400
         engine.push(first)
-        while engine.result is None and engine.turn_count < 500:
+        while engine.result is None and engine.turn_count < stop:
             engine.push(greedy_move(engine))
-        if engine.rebuilds or engine.result is None:
-            continue
+        expected = _outcome(engine, seen.seat)
+        result = engine.result
+        if result is not None and result.result == DRAW:
+            drawn += 1
+            if rules.draw_ends_match:
+                expected = (fastplay.DRAWN_MATCH_VALUE, 0)
+        rebuilt += engine.rebuilds > state.rebuilds
         compared += 1
-        same += fast == _outcome(engine, seen.seat)
-    assert compared >= 30
-    assert same >= 0.95 * compared, (same, compared)
+        assert fast == expected, (seed, fast, expected, result)
+    assert compared >= 100
+    assert rebuilt > 0, "no position rebuilt the stock"
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_fast_playouts_end_the_deadlocked_hands_as_the_engine_does(players: int) -> None:
+    """Greedy traditional hands that end in the deadlock draw (RULES.md §3.3, about one
+    in 200): played out fast from the deal, with the engine's shuffles, they end drawn
+    too, worth DRAWN_MATCH_VALUE (the draw ends the match)."""
+    rules = dataclasses.replace(Rules.from_options("traditional", {}), max_turns_per_hand=None)
+    found = 0
+    for seed in range(400):
+        state = HandState.deal(rules, num_players=players, dealer=0, rng=random.Random(seed))
+        engine = state.copy()
+        while engine.result is None and engine.turn_count < 400:
+            engine.push(greedy_move(engine))
+        if engine.result is None or engine.result.reason != DEADLOCK:
+            continue
+        found += 1
+        seen = view(state, state.to_move)
+        world = fastplay.World(list(state.hands), list(state.stock))
+        restocks: list[tuple[int, ...]] = []
+        fast = fastplay.play_out_world(world, seen, greedy_move(state), random.Random(seed),
+                                       max_turns=400, restocks=restocks)
+        again = state.copy()
+        again.given_restocks = restocks
+        while again.result is None and again.turn_count < 400:
+            again.push(greedy_move(again))
+        assert again.result is not None and again.result.reason == DEADLOCK, seed
+        assert fast == (fastplay.DRAWN_MATCH_VALUE, 0), seed
+    assert found >= 1
 
 
 def _seen_elsewhere(seen: PlayerView) -> int:

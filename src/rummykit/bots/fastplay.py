@@ -6,8 +6,11 @@ accepts (split by where a card goes, so a lay-off on a run's end opens the next 
 every seat follows the greedy policy of :mod:`rummykit.bots.playout`: take the discard only
 to complete a meld or lay it off, meld the best arrangement, lay off, then throw the
 highest card left out of melds. Stock rebuilds, the re-discard ban, completability,
-``must_discard_to_go_out``, ``max_melds_per_turn`` and going rummy follow the rules; the
-deadlock draw of traditional Rummy is not checked (a rare end in greedy play).
+``must_discard_to_go_out``, ``max_melds_per_turn``, going rummy and the deadlock draw follow
+the rules. tests/test_fastplay.py checks it against the engine's greedy playout
+(:func:`rummykit.bots.playout.greedy_move`, the same policy) on every position it is used
+in: same results, rebuilds (replayed in the engine from ``restocks``) and deadlocks
+included.
 
 A :class:`World` is one sampled deal of the hidden cards (:func:`sample_world`), consistent
 with the seat's view: the others keep the cards they are known to hold, the rest of what
@@ -106,6 +109,7 @@ class _Rules:
         self.multiplier = rules.going_rummy_multiplier
         self.penalty = rules.scoring == "penalty"
         self.draw_ends_match = rules.draw_ends_match
+        self.deadlock_draw = rules.deadlock_draw
         self.judge = judge_for(rules)
         self.run_cards = tables.suit_run_cards
         self.in_runs = tuple(_in_runs(tables, m) for m in range(1 << NUM_RANKS))
@@ -333,10 +337,13 @@ def odds_of(constants: _Rules, hand: int, hidden: int, layable: int, passed: int
 
 
 def play_out_world(world: World, view: PlayerView, first: Move, rng: random.Random, *,
-                   max_turns: int) -> tuple[float, int]:
+                   max_turns: int, restocks: list[tuple[Card, ...]] | None = None
+                   ) -> tuple[float, int]:
     """Play ``first`` for the view's seat in ``world``, then greedy play for everyone until
     the hand ends or ``max_turns`` turns have passed; (the seat's hand score less the
-    others' mean, 1 if it won). A hand cut short is scored by :func:`estimate`."""
+    others' mean, 1 if it won). A hand cut short is scored by :func:`estimate`. Each
+    shuffled rebuild's stock is appended to ``restocks`` (top first, as in a record), so
+    the engine can replay the same hand (the check in tests/test_fastplay.py)."""
     c = constants_for(view.rules)
     tables = c.tables
     melded_of = c.melded
@@ -511,6 +518,10 @@ def play_out_world(world: World, view: PlayerView, first: Move, rng: random.Rand
         melds_done = 0
         placed = False
         turns += 1
+        if c.deadlock_draw and not hand & (hand - 1) and all(
+                h and not h & (h - 1) for h in hands) and not (
+                ALL_NATURALS & ~on_table & (sets | low | high)):
+            return (DRAWN_MATCH_VALUE if c.draw_ends_match else 0.0), 0  # RULES.md §3.3
         if not stock:
             if c.max_rebuilds is not None and rebuilds >= c.max_rebuilds:
                 # a drawn hand: nobody scores, but it may end the match with no winner
@@ -520,11 +531,15 @@ def play_out_world(world: World, view: PlayerView, first: Move, rng: random.Rand
                 shuffle(stock, rng)
                 discard = discard[-1:]
                 rebuilds += 1
+                if restocks is not None:
+                    restocks.append(tuple(stock[::-1]))
             elif c.shuffle_all:
                 stock = discard
                 shuffle(stock, rng)
                 discard = []
                 rebuilds += 1
+                if restocks is not None:
+                    restocks.append(tuple(stock[::-1]))
         if turns >= max_turns:
             break
     return estimate(c, hands, me, sets | low | high, on_table | mask_of(discard)), 0

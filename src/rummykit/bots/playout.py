@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from rummykit.bots.greedy_contract import choose_contract
 from rummykit.core.engine import DRAW_PHASE, HandState
+from rummykit.core.melds import SET, position_card
 from rummykit.core.move_tables import DRAW_MOVE, TAKE_MOVE
 from rummykit.core.moves import Discard, LayOff, Meld, Move
 from rummykit.core.views import view
@@ -41,18 +42,22 @@ def greedy_move(state: HandState) -> Move:
             return TAKE_MOVE
         return DRAW_MOVE if DRAW_MOVE in legal else legal[0]
     melded = tables.melded(hand)
-    best: Move | None = None
-    size = 0
+    melds = {move.groups[0]: move for move in legal if isinstance(move, Meld)}
+    if melds:  # the best arrangement's melds in its order, as the fast playout lays them
+        for group in tables.best_arrangement(hand).melds:
+            if group in melds:
+                return melds[group]
     layoff: Move | None = None
-    for move in legal:
-        if isinstance(move, Meld):
-            group = move.groups[0]
-            if len(group) > size and all(melded >> c & 1 for c in group):
-                best, size = move, len(group)
-        elif isinstance(move, LayOff) and layoff is None:
-            layoff = move
-    if best is not None:
-        return best
+    layoff_key = (64, 3)
+    for move in legal:  # the lowest card first, a run's high end, then its low end, a set
+        if isinstance(move, LayOff):
+            meld = state.table[move.target - 1]
+            where = 2 if meld.kind == SET else (1 if move.end == "low" or (
+                move.end is None and meld.low > 1 and move.card == position_card(
+                    meld.suit, meld.low - 1)) else 0)
+            key = (move.card, where)
+            if key < layoff_key:
+                layoff, layoff_key = move, key
     if layoff is not None:
         return layoff
     values = state._values
