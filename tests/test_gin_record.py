@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,7 @@ import pytest
 
 from rummykit.bots.gin_greedy import greedy_gin_move
 from rummykit.cli.replay import run
+from rummykit.core.cards import format_card, parse_card, standard_pack
 from rummykit.core.record import dumps, loads, replay, replay_text
 from rummykit.variants.gin.match import GinMatch
 from rummykit.variants.gin.replay import gin_record_of
@@ -221,9 +224,6 @@ def test_recorded_hollywood_games() -> None:
 
 def test_the_family_registers_on_request_and_is_found_by_its_rule_sets() -> None:
     # in a fresh interpreter: registering is global and the faces do not host gin yet
-    import subprocess
-    import sys
-
     code = ("from rummykit.variants.gin.registration import GIN_FAMILY, register_family\n"
             "from rummykit.variants.registry import variant_for\n"
             "from rummykit.core.rules import Rules, find_rules\n"
@@ -235,3 +235,66 @@ def test_the_family_registers_on_request_and_is_found_by_its_rule_sets() -> None
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0 and done.stdout == "ok\n", done.stderr
+
+
+def deck_record(rules: str, options: dict[str, Any], decks: list[list[str]],
+                moves: list[list[str]]) -> dict[str, Any]:
+    return {"format": "rummykit/1", "rules": rules, "options": options,
+            "players": ["Ann", "Bob"], "dealer": 0,
+            "hands": [{"deck": d, "moves": m} for d, m in zip(decks, moves, strict=True)]}
+
+
+def spade_deck() -> list[str]:
+    """A deck whose upcard (element 20) is S6; the rest in code order."""
+    cards = [format_card(c) for c in standard_pack(1, 0) if c != parse_card("S6")]
+    return [*cards[:20], "S6", *cards[20:]]
+
+
+def test_oklahoma_hand_fields_knock_limit_and_multiplier() -> None:
+    data = deck_record("oklahoma", {}, [spade_deck()], [["pass", "pass", "draw"]])
+    hand = replay_text(json.dumps(data)).to_json()["hands"][0]
+    assert hand["knock_limit"] == 6 and hand["multiplier"] == 2
+    assert hand["result"] == "unfinished" and hand["knocker"] is None
+
+
+def test_a_hand_after_an_unfinished_one_or_after_the_end_is_a_record_error() -> None:
+    deck = spade_deck()
+    data = deck_record("gin", {}, [deck, deck], [["pass"], []])
+    error = error_of(data)
+    assert (error["type"], error["hand"]) == ("record", 0)
+    assert "unfinished" in error["message"]
+    single = gameplay1()
+    single["hands"].append(single["hands"][0])
+    error = error_of(single)
+    assert (error["type"], error["hand"]) == ("record", 1)
+    assert "over" in error["message"]
+
+
+def test_a_move_after_the_hand_ended_is_illegal() -> None:
+    data = gameplay1()
+    data["hands"][0]["moves"].append("draw")
+    error = error_of(data)
+    assert (error["type"], error["hand"], error["move"]) == ("illegal", 0, 8)
+
+
+def test_a_dead_hand_keeps_the_dealer_and_is_read_as_a_draw() -> None:
+    # Both pass, then every turn draws and discards the card drawn until the wall.
+    rules = gin_rules_from_options("gin", {"wall_knock": False})
+    match = GinMatch(rules, ["Ann", "Bob"], seed=9, dealer=0)
+    hand = match.start_hand()
+    match.play("pass")
+    match.play("pass")
+    while not hand.is_over:
+        before = hand.hands[hand.to_move]
+        match.play("draw")
+        drawn = hand.hands[hand.to_move] & ~before
+        match.play(f"discard {format_one(drawn)}")
+    assert hand.result is not None and hand.result.reason == "dead_hand"
+    assert match.dealer_of(1) == 0 and not match.over
+    out = replay(loads(dumps(gin_record_of(match)))).to_json()
+    assert out["hands"][0]["result"] == "draw" and out["hands"][0]["deadwood"] is None
+    assert out["totals"] == [0, 0] and out["over"] is False
+
+
+def format_one(mask: int) -> str:
+    return format_card(mask.bit_length() - 1)

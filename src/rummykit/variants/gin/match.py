@@ -62,6 +62,22 @@ class GinMatch:
         self.states: list[GinHand] = []  # every hand's state, the current one last
         self.state: GinHand | None = None
 
+    def copy(self) -> GinMatch:
+        """An independent copy that plays on exactly as this match would (same generator
+        state, logs and score sheet); the current hand's undo history is not copied."""
+        new = GinMatch.__new__(GinMatch)
+        new.rules, new.players, new.seed = self.rules, self.players[:], self.seed
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.first_dealer, new.sheet = self.first_dealer, self.sheet.copy()
+        new.hands = [HandLog(log.deck, log.deal, log.moves[:], log.result)
+                     for log in self.hands]
+        new.states = self.states[:]
+        new.state = None
+        if self.state is not None:
+            new.state = new.states[-1] = self.state.copy()
+        return new
+
     @property
     def num_players(self) -> int:
         """Two."""
