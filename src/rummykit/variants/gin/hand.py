@@ -31,18 +31,17 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
-from rummykit.core.cards import Card, cards_of, format_card, format_cards
+from rummykit.core.cards import Card, cards_of, format_cards
 from rummykit.core.errors import AmbiguousMoveError, IllegalMoveError, RecordError
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Take
 from rummykit.core.outcome import ABORTED, DRAW, WIN, HandResult
 from rummykit.variants.gin import outcome as why
+from rummykit.variants.gin.checks import resolve
 from rummykit.variants.gin.deadwood import (
     RANK_COLUMN,
     Arrangement,
-    arrangement_error,
     arrangement_mask,
     implied_arrangement,
-    is_meld,
     is_set,
     knock_discards,
     mask_value,
@@ -57,19 +56,33 @@ from rummykit.variants.gin.moves import (
     GinMove,
     Knock,
     Pass,
-    move_text,
     parse_gin_move,
 )
 from rummykit.variants.gin.outcome import GinOutcome
+from rummykit.variants.gin.phases import (
+    BIG_GIN_KNOCK,
+    DISCARD_STEP,
+    DRAW_STEP,
+    GIN_KNOCK,
+    HAND_SIZE,
+    NO_KNOCK,
+    OFFER,
+    OVER,
+    PLAIN_KNOCK,
+    SHOW,
+    STOCK_SIZE,
+    WALL,
+    WALL_KNOCK,
+    WALL_STOCK,
+)
 from rummykit.variants.gin.rules import GinRules
 
-OFFER, DRAW_STEP, DISCARD_STEP = "offer", "draw", "discard"
-WALL, WALL_KNOCK, SHOW, OVER = "wall", "wall_knock", "show", "over"
-HAND_SIZE = 10
-STOCK_SIZE = 31
-WALL_STOCK = 2
-#: how the hand ended by a knock: ``kind`` values
-NO_KNOCK, PLAIN_KNOCK, GIN_KNOCK, BIG_GIN_KNOCK = 0, 1, 2, 3
+# the phase and knock-kind names are part of this module's interface (defined in phases)
+__all__ = [
+    "BIG_GIN_KNOCK", "DISCARD_STEP", "DRAW_STEP", "GIN_KNOCK", "HAND_SIZE", "NO_KNOCK",
+    "OFFER", "OVER", "PLAIN_KNOCK", "SHOW", "STOCK_SIZE", "WALL", "WALL_KNOCK", "WALL_STOCK",
+    "GinHand",
+]
 
 _DRAW, _TAKE, _PASS, _DONE = Draw(), Take(), Pass(), Done()
 _DISCARDS = tuple(Discard(c) for c in range(52))
@@ -82,10 +95,6 @@ _Snapshot = tuple[
     int, str, int, int, int, int, bool, bool, int, int, int | None, int, int, Arrangement,
     int, tuple[int, ...], int, Arrangement, bool, tuple[int, int], tuple[int, int],
     HandResult | None, GinOutcome | None, int, int, int, int]
-
-
-def _cards_text(mask: int) -> str:
-    return format_cards(cards_of(mask))
 
 
 class GinHand:
@@ -231,7 +240,7 @@ class GinHand:
             yield _PASS
         elif phase == WALL:
             yield _PASS
-            if self._wall_take_ok():
+            if self.wall_take_ok():
                 yield _TAKE
         elif phase == WALL_KNOCK:
             hand = self.hands[self.to_move]
@@ -263,7 +272,8 @@ class GinHand:
             return True
         return False
 
-    def _wall_take_ok(self) -> bool:
+    def wall_take_ok(self) -> bool:
+        """At the wall: True if taking the discard top leaves a knock possible."""
         if not self.discard:
             return False
         top = self.discard[-1]
@@ -274,7 +284,7 @@ class GinHand:
         hand = self.hands[self.to_move]
         if self.kind == PLAIN_KNOCK and not self.melded:
             for card in cards_of(hand):
-                targets = self._targets(card)
+                targets = self.layoff_targets(card)
                 if self.rules.layoff_rule == "openspiel":
                     targets = targets[:1]
                 for target in targets:
@@ -283,7 +293,7 @@ class GinHand:
             yield Meld((tuple(cards_of(meld)),))
         yield _DONE
 
-    def _targets(self, card: Card) -> list[int]:
+    def layoff_targets(self, card: Card) -> list[int]:
         """The knocker meld numbers ``card`` fits now (RULES.md §6.7, §6.14.3)."""
         bit = 1 << card
         found = []
@@ -305,7 +315,7 @@ class GinHand:
     def is_legal(self, move: GinMove) -> bool:
         """True if ``move`` may be played now (any declared arrangement, G-5)."""
         try:
-            self._resolve(move)
+            resolve(self, move)
         except (IllegalMoveError, AmbiguousMoveError):
             return False
         return True
@@ -317,179 +327,10 @@ class GinHand:
         reason, leaving the state unchanged."""
         if isinstance(move, str):
             move = parse_gin_move(move)
-        canonical = self._resolve(move)
+        canonical = resolve(self, move)
         self.push(canonical)
         return canonical
 
-    def _fail(self, move: GinMove, reason: str) -> IllegalMoveError:
-        return IllegalMoveError(f"{move_text(move)!r}: {reason}")
-
-    def _resolve(self, move: GinMove) -> GinMove:
-        """The canonical form of a legal ``move``, or an error saying why it is illegal."""
-        phase = self.phase
-        if phase == OVER:
-            raise self._fail(move, "the hand is over")
-        if isinstance(move, Draw):
-            return self._check_draw(move)
-        if isinstance(move, Take):
-            return self._check_take(move)
-        if isinstance(move, Pass):
-            if phase in (OFFER, WALL):
-                return _PASS
-            raise self._fail(move, "pass exists only in the first-upcard offer and at the wall")
-        if isinstance(move, Discard):
-            return self._check_discard(move)
-        if isinstance(move, (Knock, Gin, BigGin)):
-            return self._check_knock(move)
-        if isinstance(move, (LayOff, Meld, Done)):
-            if phase != SHOW:
-                raise self._fail(move, "only the defender's show after a knock has lay-offs, "
-                                       "melds and done")
-            if isinstance(move, Done):
-                return _DONE
-            if isinstance(move, LayOff):
-                return self._check_layoff(move)
-            return self._check_meld(move)
-        raise self._fail(move, "not a gin move")
-
-    def _check_draw(self, move: GinMove) -> GinMove:
-        phase = self.phase
-        if phase == DRAW_STEP:
-            return _DRAW
-        if phase == OFFER:
-            raise IllegalMoveError("cannot draw: the first upcard is on offer (take or pass)")
-        if phase == WALL:
-            raise IllegalMoveError("cannot draw at the wall: take the discard to knock, or pass")
-        raise self._fail(move, "the turn's card is already drawn" if phase in (
-            DISCARD_STEP, WALL_KNOCK) else "it is the defender's show")
-
-    def _check_take(self, move: Take) -> GinMove:
-        if move.count != 1 or move.card is not None:
-            raise self._fail(move, "there is no dig in gin: 'take' takes the discard top")
-        phase = self.phase
-        if phase == OFFER:
-            return _TAKE
-        if phase == DRAW_STEP:
-            if self.stock_only:
-                raise self._fail(move, "both players passed the first upcard: draw from the "
-                                       "stock")
-            return _TAKE
-        if phase == WALL:
-            if not self._wall_take_ok():
-                raise self._fail(move, "at the wall the discard may be taken only to knock, "
-                                       "and no knock would be possible")
-            return _TAKE
-        raise self._fail(move, "the turn's card is already drawn" if phase in (
-            DISCARD_STEP, WALL_KNOCK) else "it is the defender's show")
-
-    def _check_discard(self, move: Discard) -> GinMove:
-        phase = self.phase
-        if phase == WALL_KNOCK:
-            raise self._fail(move, "after taking at the wall you must knock")
-        if phase != DISCARD_STEP:
-            raise self._fail(move, "draw first" if phase in (DRAW_STEP, OFFER, WALL)
-                             else "it is the defender's show")
-        self._check_discardable(move.card, move)
-        return move
-
-    def _check_discardable(self, card: Card, move: GinMove) -> None:
-        if not 0 <= card < 52 or not self.hands[self.to_move] >> card & 1:
-            raise self._fail(move, f"{format_card(card)} is not in your hand")
-        if card == self.taken and self.rules.rediscard_ban:
-            raise IllegalMoveError(
-                f"cannot discard {format_card(card)}: it was taken from the discard pile "
-                "this turn")
-
-    def _check_knock(self, move: Knock | Gin | BigGin) -> GinMove:
-        phase = self.phase
-        if phase not in (DISCARD_STEP, WALL_KNOCK):
-            raise self._fail(move, "a knock comes after the draw" if phase != SHOW
-                             else "the hand is already knocked")
-        rules = self.rules
-        hand = self.hands[self.to_move]
-        limit = self.knock_limit
-        if isinstance(move, BigGin):
-            if rules.big_gin_bonus is None:
-                raise IllegalMoveError("big gin is not played: discard a card and go gin")
-            rest = hand
-        else:
-            self._check_discardable(move.card, move)
-            rest = hand & ~(1 << move.card)
-        groups = implied_arrangement(rest) if move.groups is None else tuple(
-            tuple(sorted(g)) for g in move.groups)
-        problem = arrangement_error(rest, groups)
-        if problem is not None:
-            raise self._fail(move, problem)
-        loose = rest & ~arrangement_mask(groups)
-        value = mask_value(loose)
-        if isinstance(move, BigGin) and loose:
-            raise IllegalMoveError(f"not big gin: deadwood {value} ({_cards_text(loose)})")
-        if isinstance(move, Gin) and loose:
-            raise IllegalMoveError(f"not gin: deadwood {value} ({_cards_text(loose)})")
-        if value > limit:
-            shown = f" ({_cards_text(loose)})" if loose else ""
-            raise IllegalMoveError(
-                f"cannot knock: deadwood {value}{shown} exceeds the knock limit {limit}")
-        if rules.knock_test == "openspiel":
-            test = os_min_deadwood(hand)
-            if test > limit:
-                raise IllegalMoveError(
-                    f"cannot knock: OpenSpiel knock test gives {test} > {limit}")
-        if isinstance(move, BigGin):
-            return BigGin(groups)
-        return Gin(move.card, groups) if not loose else Knock(move.card, groups)
-
-    def _check_layoff(self, move: LayOff) -> GinMove:
-        if self.kind != PLAIN_KNOCK:
-            raise IllegalMoveError("cannot lay off after gin")
-        if self.melded:
-            raise IllegalMoveError("cannot lay off after melding")
-        card = move.card
-        if move.end is not None:
-            raise self._fail(move, "no END in gin: each card has one place on a run")
-        if not 0 <= card < 52 or not self.hands[self.to_move] >> card & 1:
-            raise self._fail(move, f"{format_card(card) if card < 52 else 'JK'} is not in "
-                                   "your hand")
-        targets = self._targets(card)
-        count = len(self.table)
-        if move.target == 0:
-            if not targets:
-                raise self._fail(move, f"{format_card(card)} fits none of the knocker's melds")
-            if len(targets) > 1 and self.rules.layoff_rule == "standard":
-                raise AmbiguousMoveError(
-                    f"{move_text(move)!r} is ambiguous: "
-                    + " or ".join(f"lay {format_card(card)} on {t}" for t in targets))
-            return LayOff(card, targets[0])
-        if move.target > count + len(self.defender_groups):
-            raise self._fail(move, f"there is no meld {move.target}")
-        if move.target > count:
-            raise self._fail(move, "lay-offs go only onto the knocker's melds")
-        if move.target not in targets:
-            meld = self.table[move.target - 1]
-            raise self._fail(move, f"{format_card(card)} does not extend meld {move.target} "
-                                   f"({_cards_text(meld)})")
-        if self.rules.layoff_rule == "openspiel":
-            return LayOff(card, targets[0])
-        return LayOff(card, move.target)
-
-    def _check_meld(self, move: Meld) -> GinMove:
-        hand = self.hands[self.to_move]
-        used = 0
-        groups = []
-        for group in move.groups:
-            if any(not 0 <= c < 52 for c in group):
-                raise self._fail(move, "gin is played without jokers")
-            mask = sum(1 << c for c in set(group))
-            if mask & ~hand:
-                raise self._fail(move, f"{_cards_text(mask & ~hand)} not in your hand")
-            if len(set(group)) != len(group) or mask & used:
-                raise self._fail(move, "a card is in two melds")
-            if not is_meld(mask):
-                raise self._fail(move, f"{_cards_text(mask)} is not a meld (a set of 3-4 of "
-                                       "a rank or a run of 3+ of a suit)")
-            used |= mask
-            groups.append(tuple(cards_of(mask)))
-        return Meld(tuple(groups))
 
     # -- unchecked play with undo ---------------------------------------------------
     def _snapshot(self) -> _Snapshot:

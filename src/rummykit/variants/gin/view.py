@@ -7,7 +7,7 @@ knocker's melds (with the lay-offs on them) and deadwood are public, and so are 
 defender's melds; the opponent's whole hand is revealed only once the hand is over.
 
 >>> import random
->>> from rummykit.variants.gin.hand import GIN_KNOCK, PLAIN_KNOCK, GinHand
+>>> from rummykit.variants.gin.hand import GinHand
 >>> from rummykit.variants.gin.rules import GIN
 >>> hand = GinHand.deal(GIN, dealer=0, rng=random.Random(3))
 >>> seen = gin_view(hand, 1)
@@ -25,9 +25,10 @@ from typing import NamedTuple
 from rummykit.core.cards import Card, cards_of
 from rummykit.core.outcome import HandResult
 from rummykit.variants.gin.deadwood import Arrangement, arrangement_mask, mask_value
-from rummykit.variants.gin.hand import GIN_KNOCK, PLAIN_KNOCK, GinHand
+from rummykit.variants.gin.hand import GinHand
 from rummykit.variants.gin.moves import GinMove
 from rummykit.variants.gin.outcome import GinOutcome
+from rummykit.variants.gin.phases import GIN_KNOCK, PLAIN_KNOCK
 from rummykit.variants.gin.rules import GinRules
 
 
