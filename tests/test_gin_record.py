@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from rummykit.bots.gin_greedy import greedy_gin_move
-from rummykit.cli.replay import run
+from rummykit.cli.replay import describe, run
 from rummykit.core.cards import format_card, parse_card, standard_pack
 from rummykit.core.record import dumps, loads, replay, replay_text
 from rummykit.variants.gin.match import GinMatch
@@ -298,3 +298,45 @@ def test_a_dead_hand_keeps_the_dealer_and_is_read_as_a_draw() -> None:
 
 def format_one(mask: int) -> str:
     return format_card(mask.bit_length() - 1)
+
+
+_VALUES: list[Any] = [None, True, -1, 0, 2, 52, 10**20, "x", "", [], {}, ["SA"], "SA", "JK",
+                      1.5, "take", "knock SA:", "gin", "lay SA on 9", "meld SA S2 S3", "pass"]
+
+
+def _mutate(data: Any, rng: random.Random) -> None:
+    """Replace, delete or repeat one value somewhere inside ``data``."""
+    path: list[tuple[Any, Any]] = []
+    node = data
+    for _ in range(rng.randrange(1, 6)):
+        if isinstance(node, (dict, list)) and node:
+            key = rng.choice(list(node)) if isinstance(node, dict) else rng.randrange(len(node))
+            path.append((node, key))
+            node = node[key]
+    if not path:
+        return
+    parent, key = path[-1]
+    roll = rng.random()
+    if roll < 0.3:
+        del parent[key]
+    elif roll < 0.4 and isinstance(parent, list):
+        parent.insert(key, parent[key])
+    else:
+        parent[key] = rng.choice(_VALUES)
+
+
+def test_mutated_gin_records_never_crash_the_replay() -> None:
+    bases = [json.loads((DATA / f"{n}.rummy.json").read_text("utf-8"))
+             for n in ("openspiel_gameplay1", "gin_game", "hollywood")]
+    rng = random.Random(7)
+    errors = 0
+    for _ in range(300):
+        data = json.loads(json.dumps(rng.choice(bases)))
+        for _ in range(rng.randrange(1, 4)):
+            _mutate(data, rng)
+        replayed = replay_text(json.dumps(data))
+        out = replayed.to_json()
+        errors += "error" in out
+        assert describe(replayed).endswith("\n")
+        replayed.check()
+    assert errors > 150  # most mutations break the record, and say so
