@@ -75,8 +75,6 @@ class RummyFamily(DrawDiscardFamily):
             OptionSpec("ace_mode", "Aces", "choice", rules.ace_mode, ("low", "high_or_low")),
             OptionSpec("must_discard_to_go_out", "Discard to go out", "bool",
                        rules.must_discard_to_go_out),
-            OptionSpec("max_melds_per_turn", "Melds per turn (0: no limit)", "int",
-                       rules.max_melds_per_turn or 0, minimum=0, maximum=9),
         )
 
 
