@@ -160,7 +160,8 @@ def sheet_lines(hands: Sequence[GinHand], sheet: ScoreSheet, names: Sequence[str
         if hand.result is not None:
             cells = " ".join(f"{p:>{width}}" for p in hand.result.scores)
             lines.append(f"  {number:<4}  {cells}")
-    lines.append("  total " + " ".join(f"{t:>{width}}" for t in sheet.totals))
+    label = "match " if sheet.rules.hollywood and sheet.over else "total "  # settled games
+    lines.append(f"  {label}" + " ".join(f"{t:>{width}}" for t in sheet.totals))
     if sheet.final is not None:
         lines += _settlement_lines("Game over", sheet.games[0], sheet.final, names)
     if sheet.rules.hollywood:
