@@ -26,7 +26,7 @@ from rummykit.core.record import (
     Replay,
     ReplayError,
 )
-from rummykit.variants.gin import record as words
+from rummykit.variants.gin import output as words
 from rummykit.variants.gin.match import GinMatch
 from rummykit.variants.gin.rules import gin_rules_from_options
 

@@ -1,5 +1,5 @@
-"""Gin records and their replay output (FORMATS.md §4.2-§4.3): the JSON and the readable
-account, from the replayed hands and the match's score sheet.
+"""The gin replay output (FORMATS.md §4.2-§4.3): the JSON and the readable account, from
+the replayed hands and the match's score sheet.
 
 A replayed hand is anything with ``dealer``, ``state`` (a :class:`GinHand`) and ``moves``
 (``(seat, canonical text)`` pairs), as the core replay keeps them.
