@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, TypeVar
@@ -31,15 +31,33 @@ from rummykit.core.match import Match
 from rummykit.core.rules import Rules, find_rules
 
 __all__ = [
-    "FORMAT", "Deal", "HandRecord", "HandReplay", "Record", "Replay", "ReplayError", "dump",
-    "dumps", "from_json", "load", "loads", "match_result", "options_of", "record_of", "replay",
-    "replay_file",
-    "replay_text", "to_json",
+    "FORMAT", "Deal", "FamilyRecords", "HandRecord", "HandReplay", "Record", "Replay",
+    "ReplayError", "dump", "dumps", "from_json", "load", "loads", "match_result", "options_of",
+    "record_of", "register_records", "replay", "replay_file", "replay_text", "to_json",
 ]
 
 FORMAT = "rummykit/1"
 _T = TypeVar("_T")
 Json = Any  # a value decoded by the json module
+
+
+@dataclass(frozen=True, slots=True)
+class FamilyRecords:
+    """How a rule family whose hands are not :class:`HandState` reads, replays and writes
+    its records (registered by the family with :func:`register_records`)."""
+
+    replay: Callable[[Record], Replay]  # the family's replay of a parsed record
+    check_json: Callable[[Json], None]  # refuse what the family's records may not hold
+    writes_restocks: bool  # False: the family never rebuilds a stock (no ``restocks``)
+
+
+_FAMILY_RECORDS: dict[str, FamilyRecords] = {}
+
+
+def register_records(rule_sets: Iterable[str], hooks: FamilyRecords) -> None:
+    """Let a family replay and write the records of its rule sets itself."""
+    for name in rule_sets:
+        _FAMILY_RECORDS[name] = hooks
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +184,8 @@ def from_json(data: Json) -> Record:
         raise _fail("format", repr(FORMAT), top["format"])
     if not isinstance(top["rules"], str):
         raise _fail("rules", "a rule set name", top["rules"])
+    if top["rules"] in _FAMILY_RECORDS:
+        _FAMILY_RECORDS[top["rules"]].check_json(data)
     players = _list("players", top["players"], "player names")
     for i, name in enumerate(players):
         if not isinstance(name, str):
@@ -216,6 +236,8 @@ def _texts(cards: tuple[Card, ...]) -> list[str]:
 def to_json(record: Record) -> dict[str, Json]:
     """The JSON value of a record (keys in the order of FORMATS.md §2)."""
     hands = []
+    family = _FAMILY_RECORDS.get(record.rules)
+    restocks = family is None or family.writes_restocks
     for hand in record.hands:
         item: dict[str, Json] = {}
         if hand.deck is not None:
@@ -224,7 +246,8 @@ def to_json(record: Record) -> dict[str, Json]:
             item["deal"] = {"hands": [_texts(h) for h in hand.deal.hands],
                             "upcard": format_card(hand.deal.upcard),
                             "stock": _texts(hand.deal.stock)}
-        item["restocks"] = [_texts(r) for r in hand.restocks]
+        if restocks:
+            item["restocks"] = [_texts(r) for r in hand.restocks]
         item["moves"] = list(hand.moves)
         hands.append(item)
     data: dict[str, Json] = {"format": record.format, "rules": record.rules,
@@ -403,6 +426,11 @@ class Replay:
         return ReplayError("record", hand, None, None,
                            f"the record's result differs from the replay: {message}")
 
+    def account(self, error: ReplayError | None = None) -> str | None:
+        """A family's own readable account (see :class:`FamilyRecords`); None: the
+        common one of :func:`rummykit.cli.replay.describe`."""
+        return None
+
 
 def _difference(path: str, want: Json, got: Json) -> tuple[str, str] | None:
     """The first place where the recorded ``want`` differs from the replayed ``got``."""
@@ -507,6 +535,8 @@ def _replay_hand(out: Replay, match: Match, index: int, hand: HandRecord) -> Rep
 
 def replay(record: Record) -> Replay:
     """Replay a record with the engine, stopping at the first error (FORMATS.md §2-§3)."""
+    if record.rules in _FAMILY_RECORDS:
+        return _FAMILY_RECORDS[record.rules].replay(record)
     out = Replay(record)
     try:
         rules = Rules.from_options(record.rules, record.options)
