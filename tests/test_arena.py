@@ -152,7 +152,7 @@ def test_cli_writes_table_json_csv_records_and_plot(tmp_path: Path) -> None:
     assert "--games 5 rounded up to 6" in run.stderr
     assert "greedy" in run.stdout and "6 games (5 asked" in run.stdout
     report = json.loads(out.read_text())
-    assert report["arguments"] == {"rules": "basic", "options": {"max_turns_per_hand": 2000},
+    assert report["arguments"] == {"rules": "basic", "options": {},
                                    "players": 2, "bots": ["greedy", "random"], "games": 5,
                                    "seed": 3}
     assert (report["games"], report["deal_sets"], report["rounded_up"]) == (6, 3, True)

@@ -185,7 +185,9 @@ def test_a_seat_that_is_down_lays_off_and_goes_out(level: str) -> None:
     assert [str(m) for m in played] == ["draw", "lay H2 on 2", "discard C2"]
 
 
-def test_down_discards_the_card_no_meld_can_take() -> None:
+def test_down_discards_shed_points_then_cards_no_run_can_reach() -> None:
+    # shedding the highest card measured better than keeping a card a run may reach
+    # (240 mirrored deals 1-6 against greedy: 3.9 +- 1.8 points a deal worse)
     state = _deal_two("HT C3 D3")
     bot = make_bot("medium")
     state.play("draw")  # HT: no meld takes it, but the run of hearts may grow to it
@@ -194,8 +196,14 @@ def test_down_discards_the_card_no_meld_can_take() -> None:
     assert isinstance(move, Meld)
     state.play(move)
     assert sorted(state.hand_cards(0)) == sorted(parse_cards("C2 HT"))
-    assert bot.choose(view(state, 0), rng) == Discard(parse_cards("C2")[0])
-    assert choose_contract(view(state, 0)) == Discard(parse_cards("HT")[0])  # greedy: points
+    assert bot.choose(view(state, 0), rng) == Discard(parse_cards("HT")[0])
+    hand = parse_cards("C8 D8 H8 S8 H3 H4 H5 H6 H7 CT")
+    state = HandState.from_deal(CONTRACT, 2, [hand, *OTHERS], parse_cards("DK")[0],
+                                parse_cards("HT C3 D3"), deal_index=1)
+    state.play("draw")
+    state.play(bot.choose(view(state, 0), rng))
+    assert sorted(state.hand_cards(0)) == sorted(parse_cards("CT HT"))
+    assert bot.choose(view(state, 0), rng) == Discard(parse_cards("CT")[0])  # HT: H8 H9 HT
 
 
 SHORT = Rules.from_options("contract", {"contract_schedule": [[2, 0], [0, 2], [0, 3]],

@@ -45,7 +45,7 @@ def test_games_json_shape_and_sums() -> None:
         assert key in stats
     assert stats["matches"] == 3
     assert stats["players"] == 4 and stats["seed"] == 11 and stats["rules"] == "basic"
-    assert stats["options"] == {"max_turns_per_hand": 2000}
+    assert stats["options"] == {}  # the rules' own turn limit (RULES.md §1.10)
     seats = stats["seats"]
     assert [s["seat"] for s in seats] == [0, 1, 2, 3]
     assert [s["bot"] for s in seats] == ["greedy", "greedy", "random", "random"]

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from rummykit.bots import contract_shape
+from rummykit.bots.contract_expert import Skill, skill_for
 from rummykit.bots.expert import ExpertBot
 from rummykit.bots.greedy_contract import choose_contract
 from rummykit.core.cards import parse_cards
@@ -56,9 +57,10 @@ def test_choice_depends_on_the_view_only() -> None:
     assert checked > 20
 
 
-def test_expert_beats_greedy_in_the_seventh_deal() -> None:
-    """Tripwire: three runs using every card is where greedy play stalls."""
-    bot = ExpertBot.for_level("medium")
+def test_hard_beats_greedy_in_the_seventh_deal() -> None:
+    """Tripwire: counting the unseen draws that bring the hand closer to three runs
+    (``hard`` and ``expert``) against the greedy count of cards held."""
+    bot = ExpertBot.for_level("hard")
     rules = dataclasses.replace(CONTRACT, max_turns_per_hand=240)
     expert = greedy = 0
     for seed in range(6):
@@ -96,3 +98,29 @@ def test_shape_counts_cards_three_runs_hold() -> None:
     left = [2] * 52 + [1]
     assert contract_shape.outs(hand, 13, left) > 0
     assert contract_shape.coverage(parse_cards("H5 H5 H9 CK DK SK"), 13)[0] <= 5
+
+
+def test_all_greedy_seventh_deals_end_by_going_out() -> None:
+    """The greedy bot, the baseline opponent, goes down (out) in deal 7 when it can."""
+    for seed in range(4):
+        state = HandState.deal(CONTRACT, 4, dealer=seed, rng=random.Random(seed),
+                               deal_index=6)
+        while not state.is_over:
+            state.play(choose_contract(view(state, state.to_move)))
+        assert state.result is not None and state.result.winner is not None, seed
+        assert state.turn_count < 400
+
+
+def test_levels_differ_by_what_they_know() -> None:
+    skills = [skill_for(ExpertBot.for_level(level).budget)
+              for level in ("medium", "hard", "expert")]
+    assert skills == [Skill(False, False), Skill(True, False), Skill(True, True)]
+    # expert takes the top S2 (it pairs with the loose D2); medium and hard draw
+    hand = parse_cards("C8 D8 H8 CK DK S4 D2 H5 C9 SJ")
+    state = HandState.from_deal(CONTRACT, 2, [hand, parse_cards("CJ CQ DJ DQ SJ SQ C9 D9 S9 DT"),
+                                              parse_cards("CT ST C5 D5 S5 C6 D6 S6 CA DA")],
+                                parse_cards("S2")[0], parse_cards("C4 C7 D7 H9 HT HJ HQ SA"))
+    seen = view(state, 0)
+    moves = [ExpertBot.for_level(level).choose(seen, random.Random(1))
+             for level in ("medium", "hard", "expert")]
+    assert [str(m) for m in moves] == ["draw", "draw", "take"]

@@ -90,4 +90,16 @@ def outs(cards: Sequence[Card], size: int, unseen: Sequence[int]) -> int:
     return found
 
 
-__all__ = ["coverage", "outs", "positions"]
+def improving(cards: Sequence[Card], size: int, unseen: Sequence[int]) -> int:
+    """Copies still unseen of the cards that would raise :func:`coverage` of ``cards``
+    (how many draws bring the hand a card closer to three runs of ``size`` cards)."""
+    held = coverage(cards, size)[0]
+    found = 0
+    base = list(cards)
+    for card, copies in enumerate(unseen):
+        if copies and coverage([*base, card], size)[0] > held:
+            found += copies
+    return found
+
+
+__all__ = ["coverage", "improving", "outs", "positions"]

@@ -5,7 +5,11 @@ off every natural card it can, a joker only when that lets it lay off more or go
 jokers out of runs to place cards it could not lay off, digs only for the shallowest dig it
 can use, takes the discard top only when it completes a meld or can be laid off, and
 discards the card least useful to the contract (highest penalty among the cards in no meld
-of the best partial arrangement; a joker only when forced).
+of the best partial arrangement; a joker only when forced). In the seventh deal under
+``all_at_once_no_discard`` (three runs using every card, RULES.md §4.7) it keeps the cards
+three runs of distinct suits could hold (:func:`rummykit.bots.contract_shape.coverage`),
+takes the discard top when it raises that count, and throws the highest card the runs
+need least; it goes down (out) as soon as it can.
 
 >>> import random
 >>> from rummykit.core.match import Match
@@ -20,6 +24,7 @@ True
 
 from __future__ import annotations
 
+from rummykit.bots.contract_shape import coverage
 from rummykit.core import handset
 from rummykit.core.cards import JOKER, NUM_RANKS, Card, points_table
 from rummykit.core.engine import DRAW_PHASE
@@ -80,6 +85,8 @@ def _layable(card: Card, table: tuple[TableMeld, ...]) -> bool:
 def choose_contract(view: PlayerView) -> Move:
     """The greedy contract move: always one of ``view.legal``."""
     legal = view.legal
+    if all_at_once(view):
+        return seventh(view, legal)
     if view.phase == DRAW_PHASE:
         return greedy_draw(view, legal)
     down = bool(view.down >> view.seat & 1)
@@ -186,6 +193,48 @@ def _opens(view: PlayerView, move: LayOff) -> int:
     return grown.accepts & ~before
 
 
+# -- deal 7: three runs using every card -------------------------------------------------
+
+def seventh(view: PlayerView, legal: tuple[Move, ...]) -> Move:
+    """The greedy move of the all-at-once seventh deal (§4.7): go down as soon as three
+    runs use every card; otherwise keep the cards three runs could hold."""
+    hand = handset.cards(view.hand)
+    melds = [m for m in legal if isinstance(m, Meld)]
+    if melds:
+        return melds[0]
+    if view.phase == DRAW_PHASE:
+        takes = sorted((m for m in legal if isinstance(m, Take)), key=lambda m: m.count)
+        draw = next((m for m in legal if isinstance(m, Draw)), None)
+        top = view.discard_top
+        if draw is None or not takes:
+            return takes[0] if takes else legal[0]
+        if takes[-1].count > 1:  # a dig is listed only when it lets the seat go out
+            return next(m for m in takes if m.count > 1)
+        if top is None or takes[0].count != 1:
+            return draw
+        size = len(hand) + 1
+        if _goes_down([*hand, top], view):
+            return takes[0]
+        now = coverage(hand, size)[0]
+        with_top = [*hand, top]
+        best = max(coverage(with_top[:i] + with_top[i + 1:], size)[0]
+                   for i in range(len(hand)))
+        return takes[0] if best > now else draw
+    discards = [m for m in legal if isinstance(m, Discard)]
+    if not discards:
+        return legal[0]
+    values = card_values(view)
+    size = len(hand)
+
+    def kept(move: Discard) -> tuple[int, bool, int, int]:
+        rest = list(hand)
+        rest.remove(move.card)
+        return (coverage(rest, size)[0], move.card != JOKER, values[move.card],
+                move.card % NUM_RANKS)
+
+    return max(discards, key=kept)
+
+
 # -- discard ---------------------------------------------------------------------------------
 
 def _discard(view: PlayerView, legal: tuple[Move, ...], down: bool) -> Move:
@@ -233,4 +282,4 @@ def meld_partners(loose: list[Card], view: PlayerView) -> set[Card]:
     return found
 
 
-__all__ = ["MELDS_INSPECTED", "choose_contract", "contract", "progress"]
+__all__ = ["MELDS_INSPECTED", "choose_contract", "contract", "progress", "seventh"]

@@ -98,7 +98,7 @@ def arena(
     from rummykit.cli.main import ArgumentError, bot_rules, fail
 
     try:
-        chosen = bot_rules(rules, option, players)
+        chosen = bot_rules(rules, option, players, own_valve=True)  # RULES.md §1.10
         names = lineup(bots, players)
         if games < 1:
             raise ValueError(f"--games {games}: expected 1 or more")

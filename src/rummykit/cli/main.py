@@ -124,11 +124,14 @@ OptionArg = Annotated[
 ]
 
 
-def bot_rules(name: str, option: list[str] | None, players: int) -> Rules:
+def bot_rules(name: str, option: list[str] | None, players: int, *,
+              own_valve: bool = False) -> Rules:
     """The rules of a bot-only run: the options given, and a turn limit unless given (bot
-    hands can cycle)."""
+    hands can cycle): :data:`SIM_MAX_TURNS`, or with ``own_valve`` the rules' own
+    ``max_turns_per_hand`` (RULES.md §1.10; ``simulate`` and ``arena``)."""
     options = parse_options(option or [])
-    options.setdefault("max_turns_per_hand", SIM_MAX_TURNS)
+    if not own_valve:
+        options.setdefault("max_turns_per_hand", SIM_MAX_TURNS)
     chosen = load_rules(name, options)
     check_players(chosen, players)
     return chosen
@@ -199,7 +202,7 @@ def simulate(
     from rummykit.cli.simulate import Simulation, render
 
     try:
-        chosen = bot_rules(rules, option, players)
+        chosen = bot_rules(rules, option, players, own_valve=True)
         kinds = bot_list(bots, players)
     except ArgumentError as error:
         fail(str(error))
