@@ -45,7 +45,9 @@ def settings_for(backend: str, tmp_path: Path, **overrides: Any) -> Settings:
                             # one test client makes every request: lift the per-address
                             # limits (tests of the limits set their own)
                             "http_rate_per_second": 1000.0, "http_rate_burst": 1000,
-                            "table_quota": 1000, "upload_quota": 1000}
+                            "table_quota": 1000, "upload_quota": 1000,
+                            # uploads answer once checked (tests of the 202 path set 0)
+                            "upload_wait_seconds": 60.0}
     base.update(overrides)
     return Settings.model_validate(base)
 

@@ -28,6 +28,7 @@ from rummykit.server.ratelimit import Quotas
 from rummykit.server.replaypool import ReplayRunner
 from rummykit.server.settings import Settings
 from rummykit.server.storage import SqlStorage
+from rummykit.server.uploads import UploadChecks
 from rummykit.web import mount_web
 
 log = logging.getLogger("rummykit.server")
@@ -58,11 +59,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(settings, SqlStorage(settings.database_url, settings.sqlite_synchronous))
         app.state.hub = hub
         app.state.replays = ReplayRunner(settings.replay_processes, settings.replay_memory_mb)
+        app.state.uploads = UploadChecks(hub, app.state.replays)
         await hub.start()
         gc.freeze()  # what startup made lives on: keep it out of the collector's walks
         try:
             yield
         finally:
+            await app.state.uploads.stop()
             await app.state.replays.stop()
             await hub.stop()
 

@@ -68,6 +68,24 @@ def client_address(scope: Scope, proxies: tuple[Network, ...]) -> str:
     return address[:MAX_ADDRESS]
 
 
+def came_over_https(scope: Scope, proxies: tuple[Network, ...]) -> bool:
+    """Whether the client reached the server over TLS: directly (``https``/``wss``), or
+    through a trusted proxy whose ``X-Forwarded-Proto`` says ``https`` (the first hop's).
+
+    >>> proxied = {"scheme": "http", "client": ("10.0.0.2", 1),
+    ...            "headers": [(b"x-forwarded-proto", b"https")]}
+    >>> came_over_https(proxied, parse_networks("10.0.0.0/8")), came_over_https(proxied, ())
+    (True, False)
+    """
+    if scope.get("scheme") in ("https", "wss"):
+        return True
+    peer = scope.get("client")
+    if not proxies or not peer or not _trusted(str(peer[0]), proxies):
+        return False
+    proto = header(scope, b"x-forwarded-proto")
+    return proto is not None and proto.split(",")[0].strip().lower() == "https"
+
+
 def parse_origins(text: str) -> frozenset[str]:
     """Comma-separated origins, normalised (lower case, no trailing slash)."""
     return frozenset(p.strip().lower().rstrip("/") for p in text.split(",") if p.strip())

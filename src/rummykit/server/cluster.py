@@ -30,6 +30,7 @@ import redis
 import redis.asyncio as aioredis
 
 from rummykit.server.errors import ServerError
+from rummykit.server.wire import TableOut
 
 if TYPE_CHECKING:
     from rummykit.server.hub import Hub, Outbox
@@ -63,6 +64,16 @@ return 0
 def lease_key(table_id: str) -> str:
     """The Redis key of a table's lease."""
     return f"rk:lease:{table_id}"
+
+
+def summary_key(table_id: str) -> str:
+    """The Redis key of the lobby's summary of a table (``TableOut`` JSON, by its owner)."""
+    return f"rk:summary:{table_id}"
+
+
+#: seconds a table's summary outlives its last update (the lobby reads storage first:
+#: a stale one only says who was connected)
+SUMMARY_SECONDS = 3600
 
 
 def node_key(node: str) -> str:
@@ -120,6 +131,7 @@ class Cluster:
         self._ids = itertools.count()
         self._calls: dict[str, asyncio.Future[Any]] = {}
         self._outgoing: dict[str, list[dict[str, Any]]] = {}
+        self._summaries: dict[str, str] = {}
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._running: set[asyncio.Task[None]] = set()
@@ -174,9 +186,42 @@ class Cluster:
                 return None
             if holder is not None and await self.node_alive(str(holder)):
                 return str(holder)
-            if asyncio.get_running_loop().time() > deadline:
+            now = asyncio.get_running_loop().time()
+            if now > deadline:
                 raise ServerError("unavailable", "the table is changing hands: try again")
-            await asyncio.sleep(0.1)
+            # a dead owner's lease: wait until it runs out rather than asking again and
+            # again (a node taking over many tables would flood Redis)
+            left = await self.redis.pttl(key) if holder is not None else 0
+            await asyncio.sleep(min(max(left / 1000, 0.02), 1.0, max(deadline - now, 0.02)))
+
+    def summarise(self, table_id: str, text: str) -> None:
+        """Keep the lobby's summary of a table owned here (in the background; the newest
+        of those queued wins)."""
+        first = not self._summaries
+        self._summaries[table_id] = text
+        if first:
+            self._spawn(self._write_summaries())
+
+    async def _write_summaries(self) -> None:
+        await asyncio.sleep(0)  # gather what this turn of the loop summarised
+        batch, self._summaries = self._summaries, {}
+        with contextlib.suppress(Exception):  # Redis down: the lobby shows less
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for table_id, text in batch.items():
+                    pipe.set(summary_key(table_id), text, ex=SUMMARY_SECONDS)
+                await pipe.execute()
+
+    async def summaries(self, table_ids: list[str]) -> dict[str, TableOut]:
+        """The lobby's summaries of these tables that their owners keep."""
+        if not table_ids:
+            return {}
+        try:
+            found = await self.redis.mget([summary_key(t) for t in table_ids])
+        except Exception:  # Redis down: the lobby shows what storage says
+            log.warning("lobby summaries unavailable", exc_info=True)
+            return {}
+        return {t: TableOut.model_validate_json(text)
+                for t, text in zip(table_ids, found, strict=True) if text is not None}
 
     def release(self, table_id: str) -> None:
         """Give a table's lease up (in the background)."""

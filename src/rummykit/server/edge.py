@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rummykit.server.clients import (
+    came_over_https,
     client_address,
     header,
     origin_allowed,
@@ -91,6 +92,10 @@ class Edge:
         self.requests = AddressBuckets(settings.http_rate_per_second, settings.http_rate_burst)
         self.connections = Connections()
         self.headers = security_headers(settings)
+        #: sent on responses to requests that came over HTTPS (none if ``hsts_seconds`` 0)
+        self.tls_headers = self.headers + ([] if not settings.hsts_seconds else [
+            (b"strict-transport-security",
+             f"max-age={settings.hsts_seconds}; includeSubDomains".encode())])
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -103,10 +108,11 @@ class Edge:
     # -- HTTP -----------------------------------------------------------------------
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         address = scope[CLIENT_KEY] = client_address(scope, self.proxies)
+        extra = self.tls_headers if came_over_https(scope, self.proxies) else self.headers
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", ()), *self.headers]}
+                message = {**message, "headers": [*message.get("headers", ()), *extra]}
             await send(message)
 
         path: str = scope["path"]

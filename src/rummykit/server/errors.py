@@ -11,7 +11,8 @@ STATUS = {
     "bad_origin": 403, "no_open_seat": 409, "not_started": 409, "match_over": 409, "not_over": 409,
     "not_your_turn": 409, "spectator": 403, "stale_version": 409, "syntax": 422,
     "illegal": 422, "ambiguous": 422, "record": 422, "rate_limited": 429,
-    "not_hello": 400, "unavailable": 503, "internal": 500,
+    "not_hello": 400, "unavailable": 503, "internal": 500, "storage_full": 507,
+    "not_ready": 409,
 }
 
 

@@ -30,7 +30,7 @@ from rummykit.server.errors import ServerError
 from rummykit.server.hinting import advise
 from rummykit.server.render import legal_out, log_out, match_out, view_out
 from rummykit.server.settings import Settings
-from rummykit.server.storage import SeatRow, Storage, StoredTable, TableRow
+from rummykit.server.storage import Fenced, SeatRow, Storage, StoredTable, TableRow
 from rummykit.server.table import SPECTATOR, Change, Event, LiveTable, table_rules
 from rummykit.server.wire import (
     CreateTable,
@@ -73,7 +73,18 @@ class Hub:
         self.conns: dict[str, set[Outbox]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._db = ThreadPoolExecutor(1, thread_name_prefix="rummykit-db")
-        self._writer = GroupWriter(storage, self.db)
+        #: loading tables and looking tokens up (many at once when a node takes over a
+        #: dead one's tables) on threads of their own, so moves' commits do not queue
+        #: behind them
+        self._reads = ThreadPoolExecutor(4, thread_name_prefix="rummykit-read")
+        #: tables being loaded: the first asker loads, the others wait for it
+        self._loading: dict[str, asyncio.Future[LiveTable]] = {}
+        #: SQLite in WAL mode without a sync per commit: a commit is a short append to the
+        #: log, made on the event loop (handing it to a thread and back costs more);
+        #: otherwise (PostgreSQL, or SQLite syncing every commit) on the storage thread
+        inline = settings.database_url.startswith("sqlite") and \
+            settings.sqlite_synchronous == "NORMAL"
+        self._writer = GroupWriter(storage, self._on_loop if inline else self.db)
         self._bots = BotRunner(settings.bot_processes)
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._timers: dict[tuple[str, int], asyncio.Task[None]] = {}
@@ -82,6 +93,8 @@ class Hub:
         self._arrived: set[tuple[str, int]] = set()
         #: (table, seat) pairs whose hint is being worked out
         self._hinting: set[tuple[str, int]] = set()
+        #: (table, seat) pairs a bot is taking over now
+        self._taking: set[tuple[str, int]] = set()
         self._rng = random.SystemRandom()
         #: tables that do not load (id: why), refused with ``unavailable``
         self.quarantined: dict[str, str] = {}
@@ -98,8 +111,24 @@ class Hub:
     # -- plumbing -----------------------------------------------------------------
     async def db(self, call: Callable[..., _T], *args: object) -> _T:
         """Run a storage call on the storage thread; a storage failure is ``unavailable``."""
+        return await self._run(self._db, call, *args)
+
+    @staticmethod
+    async def _on_loop(call: Callable[..., _T], *args: object) -> _T:
+        """Run a short storage call on the event loop, after the other tasks ready now
+        (so that the commits they make join the same batch)."""
+        await asyncio.sleep(0)
+        return call(*args)
+
+    async def read(self, call: Callable[..., _T], *args: object) -> _T:
+        """Run a storage call that only reads on a reading thread (``unavailable`` as
+        :meth:`db`)."""
+        return await self._run(self._reads, call, *args)
+
+    async def _run(self, executor: ThreadPoolExecutor, call: Callable[..., _T],
+                   *args: object) -> _T:
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._db, call, *args)
+            return await asyncio.get_running_loop().run_in_executor(executor, call, *args)
         except ServerError:
             raise
         except Exception as error:
@@ -154,19 +183,48 @@ class Hub:
         if self.cluster is not None:
             await self.cluster.stop()
         self._bots.close()
+        self._reads.shutdown()
         self._db.submit(self.storage.close).result()
         self._db.shutdown()
 
     async def get(self, table_id: str) -> LiveTable:
-        """A table, loaded from storage when it is not in memory."""
+        """A table, loaded from storage when it is not in memory (once, however many ask
+        meanwhile)."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
+        loading = self._loading.get(table_id)
+        if loading is not None:
+            try:
+                return await asyncio.shield(loading)
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if not loading.cancelled() or (task is not None and task.cancelling()):
+                    raise
+                return await self.get(table_id)  # its loader was cancelled: load it here
+        future: asyncio.Future[LiveTable] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            table = await self._load(table_id)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: the waiters (if any) get it too
+            raise
+        else:
+            future.set_result(table)
+            return table
+        finally:
+            del self._loading[table_id]
+
+    async def _load(self, table_id: str) -> LiveTable:
         if table_id in self.quarantined:
             raise ServerError("unavailable", f"table {table_id!r} is quarantined: "
                               f"{self.quarantined[table_id]}")
         if self.cluster is not None:
-            if not await self.db(self.storage.exists, table_id):
+            if not await self.read(self.storage.exists, table_id):
                 raise ServerError("unknown_table", f"no table {table_id!r}")
             while (owner := await self.cluster.claim(table_id)) is not None:
                 try:
@@ -177,7 +235,7 @@ class Hub:
             table = self.tables.get(table_id)
             if table is not None:
                 return table
-        stored = await self.db(self.storage.load, table_id)
+        stored = await self.read(self.storage.load, table_id)
         table = self.tables.get(table_id)  # loaded meanwhile
         if table is not None:
             return table
@@ -201,7 +259,7 @@ class Hub:
         if now - self._adopted_at < 1.0:
             return
         self._adopted_at = now
-        playing = [t for t in await self.db(self.storage.playing) if t not in self.tables]
+        playing = [t for t in await self.read(self.storage.playing) if t not in self.tables]
         orphans = await self.cluster.orphans(playing)
         for table_id in orphans:
             try:
@@ -252,7 +310,7 @@ class Hub:
             seat = table.seat_of_hash(digest)
             if seat is not None:
                 return table, seat
-        found = await self.db(self.storage.find_token, digest)
+        found = await self.read(self.storage.find_token, digest)
         if found is None:
             raise ServerError("bad_token", "no seat has this token")
         return await self.get(found[0]), found[1]
@@ -287,11 +345,48 @@ class Hub:
                        log=[] if seen is None else log_out(table.hand_log)
                        ).model_dump_json()
 
-    def lobby(self) -> list[TableOut]:
-        """The newest public tables in memory (private ones are reached by link only)."""
+    async def lobby(self) -> list[TableOut]:
+        """The newest public tables (private ones are reached by link only): on its own,
+        those in memory; as a node of a cluster, every node's, from storage (see
+        :meth:`_cluster_lobby`)."""
+        if self.cluster is not None:
+            return await self._cluster_lobby()
         listed = (t for t in self.tables.values() if not t.row.private)
         newest = sorted(listed, key=lambda t: t.row.created, reverse=True)
         return [self.table_out(t) for t in newest[:self.settings.lobby_size]]
+
+    async def _cluster_lobby(self) -> list[TableOut]:
+        """The newest public tables waiting or playing, whichever node owns them: the list,
+        statuses, versions and seats from storage; for a table owned elsewhere, which
+        seats are connected and the match's standing from the summary its owner keeps in
+        Redis (none yet: nobody connected, no match shown)."""
+        assert self.cluster is not None
+        rows = await self.read(self.storage.lobby, self.settings.lobby_size)
+        remote = [row.id for row, _ in rows if row.id not in self.tables]
+        summaries = await self.cluster.summaries(remote)
+        listed = []
+        for row, seats in rows:
+            live = self.tables.get(row.id)
+            if live is not None:
+                listed.append(self.table_out(live))
+                continue
+            summary = summaries.get(row.id)
+            connected = {} if summary is None else {s.seat: s.connected for s in summary.seats}
+            listed.append(TableOut(
+                id=row.id, rules=row.rules, options=row.options,
+                status=row.status, version=row.version,  # type: ignore[arg-type]
+                seats=[SeatOut(seat=s.seat, name=s.name, kind=s.kind,  # type: ignore[arg-type]
+                               level=s.level, controller=s.controller,  # type: ignore[arg-type]
+                               connected=connected.get(s.seat, False)) for s in seats],
+                match=None if summary is None or row.status == "waiting" else summary.match,
+                rematch_votes=[] if summary is None else summary.rematch_votes,
+                private=row.private))
+        return listed
+
+    def _summarise(self, table: LiveTable) -> None:
+        """As a node of a cluster: keep the lobby's summary of a table owned here."""
+        if self.cluster is not None and table.owner is None:
+            self.cluster.summarise(table.id, self.table_out(table).model_dump_json())
 
     # -- broadcasting -------------------------------------------------------------
     def _broadcast(self, table: LiveTable, events: list[Event]) -> None:
@@ -304,6 +399,7 @@ class Hub:
                         rematch_votes=sorted(table.rematch_votes)).model_dump_json()
         for conn in list(self.conns.get(table.id, ())):
             conn.send(text)
+        self._summarise(table)
 
     async def _commit(self, table: LiveTable, change: Change) -> None:
         """Store ``change``, then adopt it and tell everyone. When storage refuses it the
@@ -319,10 +415,13 @@ class Hub:
             self._doubt(table.id)
             raise ServerError("unavailable", "storage failed: nothing was changed; "
                               "try again") from None
+        status = table.status
         table.adopt(change)
         table.touched = time.monotonic()
         self._broadcast(table, change.events)
         self._schedule_bot(table)
+        if status != table.status or any(r.kind == "deal" for r in change.rows):
+            self._summarise(table)  # the match's standing changes at deals and the end
 
     # -- healing after a failed commit ---------------------------------------------
     def _doubt(self, table_id: str) -> None:
@@ -355,8 +454,9 @@ class Hub:
         if table.id not in self._unsure:
             return
         stored = await self.db(self.storage.load, table.id)
-        if stored is not None and (stored.table.version, stored.table.match_no) != (
-                table.version, table.row.match_no):
+        if stored is not None and (stored.table.version, stored.table.match_no,
+                                   stored.table.seats_version) != (
+                table.version, table.row.match_no, table.row.seats_version):
             log.warning("table %s: storage is at version %d, memory at %d: reloading",
                         table.id, stored.table.version, table.version)
             try:
@@ -439,8 +539,7 @@ class Hub:
             token = secrets.token_urlsafe(24)
             updated = dataclasses.replace(seat, name=name, token_hash=hash_token(token),
                                           controller="human")
-            await self.db(self.storage.save_seat, table.id, updated)
-            table.seats[seat.seat] = updated
+            await self._save_seat(table, updated)
             self._broadcast_seats(table)
             await self._start_if_full(table)
         return SeatToken(seat=seat.seat, name=name, token=token)
@@ -450,10 +549,27 @@ class Hub:
         updated = dataclasses.replace(table.seats[seat], controller=controller)
         if release:  # an open seat again: no name, the old token is void
             updated.name = updated.token_hash = None
-        await self.db(self.storage.save_seat, table.id, updated)
-        table.seats[seat] = updated
+        await self._save_seat(table, updated)
         self._broadcast_seats(table)
         self._schedule_bot(table)
+
+    async def _save_seat(self, table: LiveTable, updated: SeatRow) -> None:
+        """Store a seat change, fenced: when the stored table has moved on (another node
+        changed it) nothing changes, and this node stops serving it as it stands (a
+        cluster node drops it, a lone one reloads it)."""
+        try:
+            await self.db(self.storage.save_seat, table.id, updated, table.version,
+                          table.row.seats_version)
+        except Fenced:
+            log.warning("table %s: a seat update was fenced out (storage moved on)",
+                        table.id)
+            if self.cluster is not None:
+                self.drop(table.id)
+            else:
+                self._doubt(table.id)
+            raise
+        table.seats[updated.seat] = updated
+        table.row.seats_version += 1
 
     async def leave(self, table: LiveTable, seat: int) -> None:
         """A player leaves: an open seat again before the start, else a bot plays it."""
@@ -477,9 +593,11 @@ class Hub:
             await self._forward(table, "take_back", seat=seat)
             return
         self._cancel_timer(table.id, seat)
-        if table.seats[seat].kind == "human" and table.seats[seat].controller == "bot":
-            async with self.lock(table.id):
-                await self._set_controller(table, seat, "human")
+        if table.seats[seat].kind == "human" and (
+                table.seats[seat].controller == "bot" or (table.id, seat) in self._taking):
+            async with self.lock(table.id):  # after a take-over in flight, if any
+                if table.seats[seat].controller == "bot":
+                    await self._set_controller(table, seat, "human")
 
     async def vote_rematch(self, table: LiveTable, seat: int) -> None:
         """``seat`` wants a rematch; it starts when every human-played seat does."""
@@ -686,15 +804,23 @@ class Hub:
             table = self.tables.get(table_id)
             if table is None or self.connected(table_id, seat):
                 break
-            try:
-                async with self.lock(table_id):
-                    if table.status == "playing" and table.seats[seat].controller == "human":
-                        log.info("table %s: a bot takes over seat %d", table_id, seat)
-                        await self._set_controller(table, seat, "bot")
+            try:  # once begun, a take-over ends whole, even if its timer is cancelled
+                await asyncio.shield(self._take_over_now(table, seat))
                 break
             except ServerError:  # storage is down: try again soon
                 wait = 1.0
         self._timers.pop((table_id, seat), None)
+
+    async def _take_over_now(self, table: LiveTable, seat: int) -> None:
+        self._taking.add((table.id, seat))
+        try:
+            async with self.lock(table.id):
+                if table.status == "playing" and table.seats[seat].controller == "human" \
+                        and not self.connected(table.id, seat):
+                    log.info("table %s: a bot takes over seat %d", table.id, seat)
+                    await self._set_controller(table, seat, "bot")
+        finally:
+            self._taking.discard((table.id, seat))
 
     def _schedule_bot(self, table: LiveTable) -> None:
         seat = table.to_move()

@@ -147,12 +147,28 @@ def cpu_seconds(pid: int | None) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+#: ports taken by this process's servers (a port is not reused before its server binds)
+_TAKEN: set[int] = set()
+
+
 def free_port() -> int:
-    """A free TCP port on loopback."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+    """A free TCP port on loopback: the first free one of ``RUMMYKIT_BENCH_PORTS``
+    (``18460-18499``) not given out yet, when it is set; else any free one."""
+    span = os.environ.get("RUMMYKIT_BENCH_PORTS")
+    candidates = [0]
+    if span:
+        low, high = (int(p) for p in span.split("-"))
+        candidates = [p for p in range(low, high + 1) if p not in _TAKEN]
+    for candidate in candidates:
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", candidate))
+            except OSError:
+                continue
+            port: int = s.getsockname()[1]
+            _TAKEN.add(port)
+            return port
+    raise SystemExit(f"no free port in RUMMYKIT_BENCH_PORTS={span}")
 
 
 #: the per-address limits lifted for the benchmark (every client is on 127.0.0.1)

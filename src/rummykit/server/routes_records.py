@@ -6,10 +6,12 @@ import secrets
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request, Response
+from fastapi.responses import JSONResponse
 
 from rummykit.server.errors import ServerError
-from rummykit.server.replaypool import ReplayRunner, checked_upload, frames_json
+from rummykit.server.replaypool import ReplayRunner, frames_json
 from rummykit.server.routes_tables import HubDep, MatchNoPath, TableIdPath, spend
+from rummykit.server.uploads import ReplayChecking, ReplayStatusOut, UploadChecks
 from rummykit.server.wire import ReplayCreated, ReplayOut
 
 router = APIRouter(prefix="/api", tags=["replays"])
@@ -25,20 +27,41 @@ def _json(text: str) -> Response:
     return Response(text, media_type="application/json")
 
 
-@router.post("/replays", status_code=201)
-async def upload(request: Request, hub: HubDep) -> ReplayCreated:
+def _checks(request: Request) -> UploadChecks:
+    checks: UploadChecks = request.app.state.uploads
+    return checks
+
+
+@router.post("/replays", status_code=201, response_model=ReplayCreated,
+             responses={202: {"model": ReplayChecking}})
+async def upload(request: Request, hub: HubDep) -> Response:
     """Upload a ``.rummy.json`` record (the request body, at most ``max_record_bytes``,
-    ``max_record_frames`` deals and moves) to watch it."""
+    ``max_record_frames`` deals and moves) to watch it. A record checked within
+    ``upload_wait_seconds`` answers 201 (or 422); a longer one 202 with its status URL,
+    and its pages wait for the check. 507 ``storage_full`` when the uploads kept would
+    pass ``max_stored_upload_bytes``."""
     spend(request, request.app.state.quotas.uploads, "uploads")
     body = await request.body()  # the edge refuses a body past max_record_bytes (413)
-    count, text = await _runner(request).run(checked_upload, body,
-                                             hub.settings.max_record_frames)
     replay_id = secrets.token_urlsafe(8)
-    await hub.db(hub.storage.save_replay, replay_id, text)
-    return ReplayCreated(id=replay_id, frames=count)
+    frames = await _checks(request).accept(replay_id, body)
+    if frames is None:
+        checking = ReplayChecking(id=replay_id, status_url=f"/api/replays/{replay_id}/status")
+        return JSONResponse(checking.model_dump(), status_code=202,
+                            headers={"Location": checking.status_url})
+    return JSONResponse(ReplayCreated(id=replay_id, frames=frames).model_dump(),
+                        status_code=201)
 
 
-async def _record_text(hub: HubDep, replay_id: str) -> str:
+@router.get("/replays/{replay_id}/status")
+async def upload_status(replay_id: ReplayIdPath, request: Request) -> ReplayStatusOut:
+    """Where an upload stands: ``checking``, ``ok`` (with its frames) or ``refused``."""
+    found = await _checks(request).status(replay_id)
+    return ReplayStatusOut(id=replay_id, status=found.status,  # type: ignore[arg-type]
+                           frames=found.frames, error=found.error)
+
+
+async def _record_text(hub: HubDep, replay_id: str, request: Request) -> str:
+    await _checks(request).settled(replay_id)
     text = await hub.db(hub.storage.replay, replay_id)
     if text is None:
         raise ServerError("not_found", f"no replay {replay_id!r}")
@@ -56,7 +79,7 @@ async def watch(replay_id: ReplayIdPath, request: Request, hub: HubDep,
                 seat: SeatQuery = None) -> Response:
     """Every frame of an uploaded record, as ``seat`` saw it (default: a spectator;
     ``all``: with every seat's cards)."""
-    text = await _record_text(hub, replay_id)
+    text = await _record_text(hub, replay_id, request)
     return _json(await _runner(request).run(frames_json, replay_id, text, seat,
                                             hub.settings.max_record_frames))
 
@@ -77,8 +100,8 @@ async def match_replay(table_id: TableIdPath, match_no: MatchNoPath, request: Re
 
 
 @router.get("/replays/{replay_id}/record")
-async def replay_record(replay_id: ReplayIdPath, hub: HubDep) -> Response:
+async def replay_record(replay_id: ReplayIdPath, request: Request, hub: HubDep) -> Response:
     """The uploaded record itself."""
-    text = await _record_text(hub, replay_id)
+    text = await _record_text(hub, replay_id, request)
     return Response(text, media_type="application/json", headers={
         "Content-Disposition": f'attachment; filename="{replay_id}.rummy.json"'})

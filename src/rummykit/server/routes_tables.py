@@ -70,8 +70,8 @@ async def create_table(spec: CreateTable, request: Request, hub: HubDep) -> Crea
 
 @router.get("/tables")
 async def list_tables(hub: HubDep) -> list[TableOut]:
-    """The lobby: the newest tables."""
-    return hub.lobby()
+    """The lobby: the newest public tables (in a cluster, every node's)."""
+    return await hub.lobby()
 
 
 @router.get("/tables/{table_id}")

@@ -31,6 +31,8 @@ tables = Table(
     Column("created", Float, nullable=False),
     #: not listed in the lobby (reached by its id or a seat's link only)
     Column("private", Boolean, nullable=False, server_default=false()),
+    #: seat changes so far: a seat update is a compare-and-set on it (and on ``version``)
+    Column("seats_version", Integer, nullable=False, server_default="0"),
 )
 
 #: the seats of a table; a human seat's token is kept only as its SHA-256
@@ -81,4 +83,8 @@ replays = Table(
     Column("id", String(32), primary_key=True),
     Column("record", Text, nullable=False),
     Column("created", Float, nullable=False),
+    #: ``checking`` (being replayed), ``ok`` (accepted) or ``refused`` (``error`` says why)
+    Column("status", String(16), nullable=False, server_default="ok"),
+    Column("frames", Integer, nullable=True),
+    Column("error", Text, nullable=True),
 )

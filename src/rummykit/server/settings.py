@@ -70,6 +70,12 @@ class Settings(BaseSettings):
     #: the longest uploaded record, in frames (a deal or a move each); counted before the
     #: record is replayed
     max_record_frames: int = Field(default=5000, ge=10)
+    #: the uploaded records kept, in all, in bytes (characters of their JSON): an upload
+    #: that would pass it is refused with 507 ``storage_full``; 0: no cap
+    max_stored_upload_bytes: int = Field(default=500_000_000, ge=0)
+    #: seconds an upload waits for its check (a replay) before it is answered 202 with a
+    #: status URL (the check goes on; the record's pages wait for it)
+    upload_wait_seconds: float = Field(default=0.04, ge=0)
     #: WebSocket connections open at once, in all and per client address; over it the
     #: connection is closed with 1013 ``too many connections``
     max_connections: int = Field(default=10000, ge=1)
@@ -85,6 +91,10 @@ class Settings(BaseSettings):
     #: comma-separated addresses or networks (``127.0.0.1,10.0.0.0/8``) of reverse proxies
     #: whose ``X-Forwarded-For`` names the client; empty: the peer address is the client
     trusted_proxies: str = ""
+    #: ``max-age`` of the ``Strict-Transport-Security`` header sent on responses to
+    #: requests that came over HTTPS: directly, or through one of ``trusted_proxies``
+    #: saying ``X-Forwarded-Proto: https``; 0 sends none
+    hsts_seconds: int = Field(default=31_536_000, ge=0)
     #: the CSP ``frame-ancestors`` sources allowed to frame the pages (``'none'``: none)
     frame_ancestors: str = "'none'"
     #: replays (checking an upload, a record's frames) run one at a time in a worker

@@ -15,12 +15,13 @@ from typing import Any, Protocol
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, insert, select, update
+from sqlalchemy import Engine, create_engine, event, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from rummykit.server import schema
+from rummykit.server.errors import ServerError
 
 log = logging.getLogger("rummykit.server")
 
@@ -38,6 +39,8 @@ class TableRow:
     seed: int | None
     created: float = field(default_factory=time.time)
     private: bool = False
+    #: seat changes so far (seat updates are fenced by it and by ``version``)
+    seats_version: int = 0
 
 
 @dataclass(slots=True)
@@ -86,6 +89,34 @@ class Finished:
 Commit = tuple[TableRow, list[EventRow], Finished | None]
 
 
+class Fenced(ServerError):
+    """A seat update refused because the stored table moved on (another node changed it):
+    the node asking no longer has the table as it is."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__("unavailable", f"table {table_id!r} changed on another server: "
+                         "nothing was changed; try again")
+
+
+class StorageFull(ServerError):
+    """An upload refused because the stored uploads would pass their overall quota."""
+
+    def __init__(self, size: int, stored: int, cap: int) -> None:
+        super().__init__("storage_full", f"the server keeps at most {cap} bytes of "
+                         f"uploaded records and holds {stored}: this one ({size} bytes) "
+                         "does not fit")
+
+
+@dataclass(frozen=True, slots=True)
+class UploadStatus:
+    """Where an upload stands: ``checking``, ``ok`` (with its frames) or ``refused``
+    (with the reason)."""
+
+    status: str
+    frames: int | None
+    error: str | None
+
+
 @dataclass(slots=True)
 class StoredTable:
     """A table as loaded back: metadata, seats and the current match's events."""
@@ -101,8 +132,10 @@ class Storage(Protocol):
     def create_table(self, table: TableRow, seats: list[SeatRow]) -> None:
         """Store a new table and its seats."""
 
-    def save_seat(self, table_id: str, seat: SeatRow) -> None:
-        """Update one seat."""
+    def save_seat(self, table_id: str, seat: SeatRow, version: int,
+                  seats_version: int) -> None:
+        """Update one seat if the stored table is still at ``version`` and
+        ``seats_version`` (then one more seat change); else :class:`Fenced`."""
 
     def commit(self, table: TableRow, new: list[EventRow], finished: Finished | None) -> None:
         """Append events and update the table (and the statistics) in one transaction."""
@@ -125,6 +158,9 @@ class Storage(Protocol):
     def find_token(self, token_hash: str) -> tuple[str, int] | None:
         """The table and seat of a token."""
 
+    def lobby(self, limit: int) -> list[tuple[TableRow, list[SeatRow]]]:
+        """The newest public tables waiting or playing, with their seats."""
+
     def record(self, table_id: str, match_no: int) -> str | None:
         """A finished match's record."""
 
@@ -135,7 +171,19 @@ class Storage(Protocol):
         """Keep an uploaded record."""
 
     def replay(self, replay_id: str) -> str | None:
-        """An uploaded record."""
+        """An uploaded record (accepted ones only)."""
+
+    def reserve_upload(self, replay_id: str, text: str, cap: int) -> None:
+        """Keep an upload being checked; :class:`StorageFull` when the uploads kept would
+        pass ``cap`` characters (0: no cap)."""
+
+    def finish_upload(self, replay_id: str, record: str | None, frames: int | None,
+                      error: str | None) -> None:
+        """An upload checked: accepted (``record``, ``frames``) or refused (``error``;
+        its text is dropped)."""
+
+    def upload_status(self, replay_id: str) -> UploadStatus | None:
+        """Where an upload stands, or None."""
 
     def close(self) -> None:
         """Release connections."""
@@ -182,7 +230,37 @@ def migrate(engine: Engine) -> None:
 def _table_values(table: TableRow) -> dict[str, Any]:
     return {"id": table.id, "rules": table.rules, "options": json.dumps(table.options),
             "status": table.status, "match_no": table.match_no, "version": table.version,
-            "seed": table.seed, "created": table.created, "private": table.private}
+            "seed": table.seed, "created": table.created, "private": table.private,
+            "seats_version": table.seats_version}
+
+
+#: a commit's statements, in the driver's own SQL (the hot path: no statement to build,
+#: compile or look up): the new events, and each table's standing (its rules, options and
+#: seed never change after creation); ``?`` stands for the driver's placeholder
+INSERT_EVENTS = ("INSERT INTO events (table_id, version, match_no, kind, data) "
+                 "VALUES (?, ?, ?, ?, ?)")
+UPDATE_STANDING = "UPDATE tables SET status = ?, match_no = ?, version = ? WHERE id = ?"
+#: the positional placeholder of each DB-API parameter style
+PLACEHOLDERS = {"qmark": "?", "format": "%s", "pyformat": "%s"}
+
+
+def driver_sql(statement: str, paramstyle: str) -> str:
+    """``statement`` with its ``?`` placeholders in the driver's style.
+
+    >>> driver_sql("UPDATE t SET a = ? WHERE id = ?", "pyformat")
+    'UPDATE t SET a = %s WHERE id = %s'
+    """
+    return statement.replace("?", PLACEHOLDERS[paramstyle])
+
+
+def _table_row(row: Any) -> TableRow:
+    return TableRow(row.id, row.rules, json.loads(row.options), row.status, row.match_no,
+                    row.version, row.seed, row.created, bool(row.private),
+                    row.seats_version)
+
+
+def _seat_row(row: Any) -> SeatRow:
+    return SeatRow(row.seat, row.kind, row.name, row.level, row.token_hash, row.controller)
 
 
 def _seat_values(seat: SeatRow) -> dict[str, Any]:
@@ -228,6 +306,9 @@ class SqlStorage:
         self.engine = make_engine(url, sqlite_synchronous)
         migrate(self.engine)
         self.checkpointer = Checkpointer(self.engine) if url.startswith("sqlite") else None
+        style = self.engine.dialect.paramstyle
+        self._insert_events = driver_sql(INSERT_EVENTS, style)
+        self._update_standing = driver_sql(UPDATE_STANDING, style)
 
     def create_table(self, table: TableRow, seats: list[SeatRow]) -> None:
         with self.engine.begin() as db:
@@ -235,8 +316,16 @@ class SqlStorage:
             db.execute(insert(schema.seats),
                        [{"table_id": table.id, **_seat_values(s)} for s in seats])
 
-    def save_seat(self, table_id: str, seat: SeatRow) -> None:
+    def save_seat(self, table_id: str, seat: SeatRow, version: int,
+                  seats_version: int) -> None:
+        tables = schema.tables
         with self.engine.begin() as db:
+            fenced = db.execute(update(tables)
+                                .where(tables.c.id == table_id, tables.c.version == version,
+                                       tables.c.seats_version == seats_version)
+                                .values(seats_version=seats_version + 1))
+            if fenced.rowcount != 1:
+                raise Fenced(table_id)
             db.execute(update(schema.seats)
                        .where(schema.seats.c.table_id == table_id,
                               schema.seats.c.seat == seat.seat)
@@ -247,24 +336,23 @@ class SqlStorage:
 
     def commit_many(self, batch: list[Commit]) -> None:
         with self.engine.begin() as db:
-            events = [{"table_id": table.id, "version": e.version, "match_no": e.match_no,
-                       "kind": e.kind, "data": json.dumps(e.data)}
+            events = [(table.id, e.version, e.match_no, e.kind, json.dumps(e.data))
                       for table, new, _ in batch for e in new]
             if events:
-                db.execute(insert(schema.events), events)
+                db.exec_driver_sql(self._insert_events, events)
+            db.exec_driver_sql(self._update_standing, [
+                (table.status, table.match_no, table.version, table.id)
+                for table, _, _ in batch])
             for table, _, finished in batch:
-                self._update(db, table, finished)
+                if finished is not None:
+                    self._finish(db, table, finished)
 
-    def _update(self, db: Connection, table: TableRow, finished: Finished | None) -> None:
-        values = _table_values(table)
-        del values["id"], values["created"], values["private"]
-        db.execute(update(schema.tables).where(schema.tables.c.id == table.id).values(values))
-        if finished is not None:
-            db.execute(insert(schema.matches).values(
-                table_id=table.id, match_no=finished.match_no, record=finished.record,
-                finished=time.time()))
-            for line in finished.results:
-                self._count(db, line, finished.rules)
+    def _finish(self, db: Connection, table: TableRow, finished: Finished) -> None:
+        db.execute(insert(schema.matches).values(
+            table_id=table.id, match_no=finished.match_no, record=finished.record,
+            finished=time.time()))
+        for line in finished.results:
+            self._count(db, line, finished.rules)
 
     @staticmethod
     def _count(db: Connection, line: SeatResult, rules: str) -> None:
@@ -302,14 +390,11 @@ class SqlStorage:
                              .where(schema.tables.c.id == table_id)).first()
             if row is None:
                 return None
-            table = TableRow(row.id, row.rules, json.loads(row.options), row.status,
-                             row.match_no, row.version, row.seed, row.created,
-                             bool(row.private))
+            table = _table_row(row)
             seat_rows = db.execute(select(schema.seats)
                                    .where(schema.seats.c.table_id == table_id)
                                    .order_by(schema.seats.c.seat))
-            seats = [SeatRow(s.seat, s.kind, s.name, s.level, s.token_hash, s.controller)
-                     for s in seat_rows]
+            seats = [_seat_row(s) for s in seat_rows]
             event_rows = db.execute(select(schema.events)
                                     .where(schema.events.c.table_id == table_id,
                                            schema.events.c.match_no == table.match_no)
@@ -323,6 +408,19 @@ class SqlStorage:
             row = db.execute(select(schema.seats.c.table_id, schema.seats.c.seat)
                              .where(schema.seats.c.token_hash == token_hash)).first()
             return None if row is None else (row.table_id, row.seat)
+
+    def lobby(self, limit: int) -> list[tuple[TableRow, list[SeatRow]]]:
+        tables, seats = schema.tables, schema.seats
+        with self.engine.connect() as db:
+            rows = db.execute(select(tables)
+                              .where(tables.c.status != "over", tables.c.private.is_(False))
+                              .order_by(tables.c.created.desc()).limit(limit)).all()
+            found: dict[str, list[SeatRow]] = {r.id: [] for r in rows}
+            if found:
+                for s in db.execute(select(seats).where(seats.c.table_id.in_(found))
+                                    .order_by(seats.c.table_id, seats.c.seat)):
+                    found[s.table_id].append(_seat_row(s))
+            return [(_table_row(r), found[r.id]) for r in rows]
 
     def record(self, table_id: str, match_no: int) -> str | None:
         with self.engine.connect() as db:
@@ -343,10 +441,38 @@ class SqlStorage:
                                                      created=time.time()))
 
     def replay(self, replay_id: str) -> str | None:
+        replays = schema.replays
         with self.engine.connect() as db:
-            found = db.execute(select(schema.replays.c.record)
-                               .where(schema.replays.c.id == replay_id)).scalar()
+            found = db.execute(select(replays.c.record)
+                               .where(replays.c.id == replay_id,
+                                      replays.c.status == "ok")).scalar()
             return None if found is None else str(found)
+
+    def reserve_upload(self, replay_id: str, text: str, cap: int) -> None:
+        replays = schema.replays
+        with self.engine.begin() as db:
+            if cap:
+                stored = int(db.execute(select(func.coalesce(
+                    func.sum(func.length(replays.c.record)), 0))).scalar() or 0)
+                if stored + len(text) > cap:
+                    raise StorageFull(len(text), stored, cap)
+            db.execute(insert(replays).values(id=replay_id, record=text, created=time.time(),
+                                              status="checking"))
+
+    def finish_upload(self, replay_id: str, record: str | None, frames: int | None,
+                      error: str | None) -> None:
+        replays = schema.replays
+        values: dict[str, Any] = {"status": "refused", "record": "", "error": error} \
+            if record is None else {"status": "ok", "record": record, "frames": frames}
+        with self.engine.begin() as db:
+            db.execute(update(replays).where(replays.c.id == replay_id).values(values))
+
+    def upload_status(self, replay_id: str) -> UploadStatus | None:
+        replays = schema.replays
+        with self.engine.connect() as db:
+            row = db.execute(select(replays.c.status, replays.c.frames, replays.c.error)
+                             .where(replays.c.id == replay_id)).first()
+            return None if row is None else UploadStatus(row.status, row.frames, row.error)
 
     def close(self) -> None:
         if self.checkpointer is not None:

@@ -21,45 +21,24 @@ from rummykit.core.record import HandRecord, Record, dumps, options_of, record_o
 from rummykit.core.rules import Rules
 from rummykit.core.views import PlayerView, public_view, view
 from rummykit.server.errors import ServerError, from_engine
-from rummykit.server.render import legal_out, match_out, view_out
+from rummykit.server.eventtext import EventText
+from rummykit.server.render import match_out
 from rummykit.server.storage import EventRow, Finished, SeatResult, SeatRow, StoredTable, TableRow
-from rummykit.server.wire import MatchOut, TableOut
+from rummykit.server.wire import TableOut
 
 SPECTATOR = -1
 
 
-class Event:
-    """A committed event as each viewer (a seat, or :data:`SPECTATOR`) receives it. The
-    views are taken when the event happens; each viewer's JSON text is rendered the first
-    time it is sent (most events reach only their seats, not a spectator) and the view is
-    then dropped, so the history holds few objects for the garbage collector to walk."""
-
-    __slots__ = ("_head", "_texts", "_views", "version")
-
-    def __init__(self, version: int, head: str, views: dict[int, PlayerView]) -> None:
-        self.version = version
-        self._head = head
-        self._views = views
-        self._texts: dict[int, str] = {}
-
-    def text(self, recipient: int) -> str:
-        """The ``event`` message for ``recipient``."""
-        found = self._texts.get(recipient)
-        if found is None:
-            seen = self._views.pop(recipient)
-            found = self._texts[recipient] = (
-                f'{self._head},"view":{view_out(seen).model_dump_json()},'
-                f'"legal":{json.dumps(legal_out(seen), separators=(",", ":"))}}}')
-        return found
+#: a committed event as each viewer (a seat, or :data:`SPECTATOR`) receives it
+Event = EventText
 
 
 def event_head(version: int, kind: str, seat: int | None, move: str | None,
-               match: MatchOut) -> str:
+               match: str) -> str:
     """The part of an ``event`` message every viewer shares (the fields before ``view``,
-    as :class:`EventOut` orders them)."""
+    as :class:`EventOut` orders them); ``match`` is the match's ``MatchOut`` JSON."""
     return (f'{{"type":"event","version":{version},"kind":{json.dumps(kind)},'
-            f'"seat":{json.dumps(seat)},"move":{json.dumps(move)},'
-            f'"match":{match.model_dump_json()}')
+            f'"seat":{json.dumps(seat)},"move":{json.dumps(move)},"match":{match}')
 
 
 @dataclass(slots=True)
@@ -95,6 +74,8 @@ class LiveTable:
         self.history: deque[Event] = deque(maxlen=max(history, 1))
         self.rematch_votes: set[int] = set()
         self._restocks_logged = 0
+        #: the match's MatchOut JSON and what it was rendered for (see _match_json)
+        self._match_text: tuple[tuple[int, int, bool, bool], str] | None = None
         #: the current hand's moves: (version, seat, move in notation); public, since
         #: notation names no hidden card (``draw`` says nothing of the card drawn)
         self.hand_log: list[tuple[int, int, str]] = []
@@ -167,6 +148,7 @@ class LiveTable:
         new.history = self.history
         new.rematch_votes = set(self.rematch_votes)
         new._restocks_logged = self._restocks_logged
+        new._match_text = self._match_text
         new.hand_log = self.hand_log[:]
         return new
 
@@ -177,6 +159,7 @@ class LiveTable:
             self.row, self.match = draft.row, draft.match
             self.rematch_votes = draft.rematch_votes
             self._restocks_logged, self.hand_log = draft._restocks_logged, draft.hand_log
+            self._match_text = draft._match_text
         self.history.extend(change.events)
 
     def start_match(self) -> Change:
@@ -260,10 +243,16 @@ class LiveTable:
             self.hand_log = []
         elif seat is not None and move is not None:
             self.hand_log.append((version, seat, move))
-        views = {s: view(match.state, s) for s in range(match.num_players)}
-        views[SPECTATOR] = public_view(match.state)
-        head = event_head(version, kind, seat, move, match_out(match, self.row.match_no))
-        change.events.append(Event(version, head, views))
+        head = event_head(version, kind, seat, move, self._match_json(match))
+        change.events.append(EventText(version, head, match.state))
+
+    def _match_json(self, match: Match) -> str:
+        """The match's ``MatchOut`` JSON, rendered again only when a hand ends."""
+        key = (self.row.match_no, len(match.hands), match.over,
+               match.hands[-1].result is not None if match.hands else False)
+        if self._match_text is None or self._match_text[0] != key:
+            self._match_text = (key, match_out(match, self.row.match_no).model_dump_json())
+        return self._match_text[1]
 
     def backlog(self, since: int) -> list[Event] | None:
         """The events after version ``since``, or None when they are no longer all kept."""

@@ -29,7 +29,6 @@ from rummykit.server.table import SPECTATOR, LiveTable
 from rummykit.server.wire import (
     CLIENT_MESSAGE,
     CLIENT_TYPES,
-    Ack,
     ClientMessage,
     ErrorOut,
     Hello,
@@ -123,6 +122,41 @@ def error_text(code: str, message: str, ack: int | None = None) -> str:
     return ErrorOut(code=code, message=message, ack=ack).model_dump_json()
 
 
+def ack_of(text: str | None, limit: int) -> int | None:
+    """The ``ack`` of a move message not acted on (rate-limited), so that its error can
+    name it; None for anything else (not a move, not JSON, longer than ``limit``).
+
+    >>> ack_of('{"type": "move", "move": "draw", "version": 3, "ack": 7}', 4096)
+    7
+    >>> ack_of('{"type": "ping", "ack": 7}', 4096) is None
+    True
+    """
+    if text is None or len(text) > limit:
+        return None
+    try:
+        data: Any = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or data.get("type") != "move":
+        return None
+    ack = data.get("ack")
+    return ack if type(ack) is int and 0 <= ack <= 2**53 else None
+
+
+#: the fields of a move message
+_MOVE_FIELDS = frozenset({"type", "move", "version", "ack"})
+
+
+def _plain_move(data: dict[str, Any]) -> bool:
+    """Whether ``data`` is a move message exactly as :class:`MoveIn` asks (anything else,
+    even one it would accept after conversion, goes through its validation)."""
+    if data.keys() != _MOVE_FIELDS:
+        return False
+    move, version, ack = data["move"], data["version"], data["ack"]
+    return (type(move) is str and 1 <= len(move) <= 300 and type(version) is int
+            and version >= 0 and type(ack) is int and 0 <= ack <= 2**53)
+
+
 def parse(text: str) -> ClientMessage:
     """A client message, or :class:`ServerError` saying what is wrong with it."""
     try:
@@ -131,6 +165,9 @@ def parse(text: str) -> ClientMessage:
         raise ServerError("bad_json", "the message is not JSON") from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise ServerError("bad_message", 'expected a JSON object with a "type"')
+    if data["type"] == "move" and _plain_move(data):  # the common case, checked by hand
+        return MoveIn.model_construct(type="move", move=data["move"],
+                                      version=data["version"], ack=data["ack"])
     if data["type"] not in CLIENT_TYPES:
         raise ServerError("unknown_type", f"unknown message type {data['type'][:40]!r}: "
                           f"expected one of {', '.join(CLIENT_TYPES)}")
@@ -170,13 +207,14 @@ async def socket(websocket: WebSocket) -> None:
                 break
             if frame["type"] == "websocket.disconnect":
                 break
+            text = frame.get("text")
             if not bucket.take(time.monotonic()):
                 if strikes.add(time.monotonic()) > settings.max_strikes:
                     await conn.close(POLICY, "rate limit: too many messages for too long")
                     break
-                conn.send(error_text("rate_limited", "too many messages: slow down"))
+                conn.send(error_text("rate_limited", "too many messages: slow down",
+                                     ack_of(text, settings.max_message_bytes)))
                 continue
-            text = frame.get("text")
             if text is None:
                 conn.send(error_text("bad_message", "send JSON in text frames"))
                 continue
@@ -235,7 +273,7 @@ async def handle(hub: Hub, conn: Connection, table: LiveTable | None,
     elif isinstance(message, MoveIn):
         await hub.take_back(table, seat)
         version = await hub.move(table, seat, message.move, message.version)
-        conn.send(Ack(ack=message.ack, version=version).model_dump_json())
+        conn.send(f'{{"type":"ack","ack":{message.ack},"version":{version}}}')  # an Ack
     elif isinstance(message, Rematch):
         await hub.vote_rematch(table, seat)
     elif isinstance(message, Leave):

@@ -1,0 +1,56 @@
+"""The ``event`` messages of one committed event, rendered once for all its viewers.
+
+Every viewer of a state sees the same view but for three fields: ``seat``, ``hand`` (its
+own cards) and ``legal`` (its moves, when it is to move). So the public view is rendered
+once (by :func:`~rummykit.server.render.view_out`, without those two fields), and each
+viewer's message splices its own in front: the same JSON object as ``view_out`` of that
+viewer's view gives (the test compares them), for a third of the work.
+"""
+
+from __future__ import annotations
+
+import json
+
+from rummykit.core import handset
+from rummykit.core.cards import format_card
+from rummykit.core.engine import HandState
+from rummykit.core.moves import Move
+from rummykit.core.views import public_view
+from rummykit.server.render import view_out
+
+#: the view fields that differ between viewers (the rest is the public view's)
+OWN_FIELDS = frozenset({"seat", "hand"})
+_compact = json.JSONEncoder(separators=(",", ":")).encode
+
+
+class EventText:
+    """One event's messages: the shared head and public view, each seat's cards, the
+    legal moves of the seat to move. Messages are made on demand and kept."""
+
+    __slots__ = ("_hands", "_head", "_legal", "_mover", "_public", "_texts", "version")
+
+    def __init__(self, version: int, head: str, state: HandState) -> None:
+        self.version = version
+        self._head = head
+        # the public view without its own fields, as '"rules":...}' (the '{' dropped)
+        self._public = view_out(public_view(state)).model_dump_json(exclude=set(OWN_FIELDS))[1:]
+        self._hands = tuple(state.hands)
+        over = state.result is not None
+        self._mover = -1 if over else state.to_move
+        self._legal: tuple[Move, ...] = () if over else tuple(state.legal_moves())
+        self._texts: dict[int, str] = {}
+
+    def text(self, recipient: int) -> str:
+        """The ``event`` message for ``recipient`` (a seat, or -1: a spectator)."""
+        found = self._texts.get(recipient)
+        if found is None:
+            if recipient < 0:
+                own, legal = '"seat":null,"hand":[]', "[]"
+            else:
+                cards = [format_card(c) for c in handset.cards(self._hands[recipient])]
+                own = f'"seat":{recipient},"hand":{_compact(cards)}'
+                legal = _compact([str(m) for m in self._legal]) \
+                    if recipient == self._mover else "[]"
+            found = self._texts[recipient] = (
+                f'{self._head},"view":{{{own},{self._public},"legal":{legal}}}')
+        return found
