@@ -206,3 +206,12 @@ def test_without_open_spiel_the_harness_names_the_extra() -> None:
                           timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("MissingExtraError rummykit.rl.openspiel_gin needs the 'rl'")
+
+
+def test_the_cpu_time_comparison_runs_all_three_loops() -> None:
+    from rummykit.benchmark.gin import cpu_rounds
+
+    (found,) = cpu_rounds(1, 0.05, seed=3)
+    assert all(value > 0 for value in found.values()), found
+    assert found["moves/s ours / OpenSpiel Python"] == pytest.approx(
+        found["ours moves/s"] / found["OpenSpiel Python moves/s"])

@@ -13,6 +13,8 @@
   bots plays a whole game, chance included, in C++, on a clone of the initial state
   (``evaluate_bots`` plays the state it is given to the end). ``random_sim_test`` also runs
   in C++ but checks every state (about 8 hands/s), so it is not used.
+- ``python -m rummykit.benchmark.gin`` runs our playouts and both OpenSpiel loops
+  interleaved, on CPU time (:func:`cpu_rounds`), for figures a loaded machine does not move.
 - ``gin_min_deadwood`` (10 cards) of OpenSpiel (``GinRummyUtils.min_deadwood`` on index
   lists) and RLCard (``get_best_meld_clusters``) on the hands of ours; ``gin_knock_test``
   (11 cards: OpenSpiel's ``MinDeadwood`` heuristic, RULES.md §6.14.2), ours
@@ -22,7 +24,10 @@
 
 from __future__ import annotations
 
+import argparse
 import random
+import statistics
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -89,12 +94,8 @@ def _lists(cfg: Config, size: int, seed: int) -> list[list[int]]:
             for h in random_hands(_count(cfg), size, cfg.seed + seed)]
 
 
-def _os_python_loop(cfg: Config) -> list[Measure]:
-    import pyspiel
-
-    initial = pyspiel.load_game("gin_rummy").new_initial_state()
-    rng = random.Random(cfg.seed)
-    choice = rng.choice
+def _os_random_game(initial: Any, choice: Callable[[Any], int]) -> Callable[[], int]:
+    """One uniformly random ``gin_rummy`` game from ``initial`` (a clone); player moves."""
 
     def one_game() -> int:
         s = initial.clone()
@@ -106,6 +107,15 @@ def _os_python_loop(cfg: Config) -> list[Measure]:
                 s.apply_action(choice(s.legal_actions()))
                 moves += 1
         return moves
+
+    return one_game
+
+
+def _os_python_loop(cfg: Config) -> list[Measure]:
+    import pyspiel
+
+    initial = pyspiel.load_game("gin_rummy").new_initial_state()
+    one_game = _os_random_game(initial, random.Random(cfg.seed).choice)
 
     t = timed(cfg.seconds, one_game)
     params = {"game": "gin_rummy", "players": 2, "hands": t.batches, "moves": t.units,
@@ -151,3 +161,112 @@ def rlcard_tasks(cfg: Config) -> list[Task]:
 
     return [("gin min_deadwood 10 cards (RLCard)", lambda: _solver(
         cfg, RLCARD, solve, 10, hands(), "melding.get_best_meld_clusters(hand)"))]
+
+
+# ------------------------------------------------------- interleaved CPU-time comparison
+
+
+def _our_random_hand(rng: random.Random) -> Callable[[], int]:
+    from rummykit.variants.gin.hand import GinHand
+    from rummykit.variants.gin.rules import openspiel_profile
+
+    rules = openspiel_profile()
+
+    def one_hand() -> int:
+        hand = GinHand.deal(rules, 1, rng)
+        moves = 0
+        while hand.result is None:
+            hand.push(rng.choice(hand.legal_moves()))
+            moves += 1
+        return moves
+
+    return one_hand
+
+
+def _cpu_rate(one: Callable[[], int], seconds: float) -> tuple[float, float]:
+    """(hands, moves) per CPU second of this process over ``seconds`` of CPU time."""
+    start = time.process_time()
+    hands = moves = 0
+    while True:
+        moves += one()
+        hands += 1
+        spent = time.process_time() - start
+        if spent >= seconds:
+            return hands / spent, moves / spent
+
+
+def _cpu_solves(seed: int, count: int = 20_000) -> tuple[float, float]:
+    """10-card minimum deadwood solves per CPU second, ours and OpenSpiel's, on ``count``
+    fresh distinct hands (new ones each round: our solver memoises hands)."""
+    import pyspiel
+
+    from rummykit.variants.gin.deadwood import min_deadwood
+
+    hands = random_hands(count, 10, seed)
+    masks = [sum(1 << c for c in h) for h in hands]
+    lists = [[13 * ((c // 13 + 1) % 4) + c % 13 for c in h] for h in hands]
+    solve = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10).min_deadwood
+    start = time.process_time()
+    for mask in masks:
+        min_deadwood(mask)
+    ours = time.process_time() - start
+    start = time.process_time()
+    for cards in lists:
+        solve(cards)
+    theirs = time.process_time() - start
+    return count / ours, count / theirs
+
+
+def cpu_rounds(rounds: int, seconds: float, seed: int) -> list[dict[str, float]]:
+    """Our random playouts (OpenSpiel profile), OpenSpiel's Python loop and its all-C++
+    loop, and 10-card minimum deadwood on both sides, interleaved ``rounds`` times, each
+    loop timed on ``seconds`` of CPU time: rates that other processes on a loaded machine
+    move far less than the wall-clock measures."""
+    import pyspiel
+
+    initial = pyspiel.load_game("gin_rummy").new_initial_state()
+    bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in (0, 1)]
+    ours = _our_random_hand(random.Random(seed))
+    theirs = _os_random_game(initial, random.Random(seed).choice)
+    games = 0
+
+    def cpp() -> int:
+        nonlocal games
+        pyspiel.evaluate_bots(initial.clone(), bots, seed + games)
+        games += 1
+        return 0
+
+    out = []
+    for k in range(rounds):
+        our_hands, our_moves = _cpu_rate(ours, seconds)
+        os_hands, os_moves = _cpu_rate(theirs, seconds)
+        cpp_hands, _ = _cpu_rate(cpp, seconds)
+        our_solves, os_solves = _cpu_solves(seed + 100 + k)
+        out.append({"ours min_deadwood solves/s": our_solves,
+                    "OpenSpiel min_deadwood solves/s": os_solves,
+                    "min_deadwood ours / OpenSpiel": our_solves / os_solves,
+                    "ours hands/s": our_hands, "ours moves/s": our_moves,
+                    "OpenSpiel Python hands/s": os_hands, "OpenSpiel Python moves/s": os_moves,
+                    "OpenSpiel C++ hands/s": cpp_hands,
+                    "moves/s ours / OpenSpiel Python": our_moves / os_moves,
+                    "hands/s ours / OpenSpiel C++": our_hands / cpp_hands})
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m rummykit.benchmark.gin [--rounds N] [--seconds S]``: print
+    :func:`cpu_rounds` and the median of each figure."""
+    parser = argparse.ArgumentParser(description=cpu_rounds.__doc__)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per loop")
+    parser.add_argument("--seed", type=int, default=20260101)
+    args = parser.parse_args(argv)
+    found = cpu_rounds(args.rounds, args.seconds, args.seed)
+    for key in found[0]:
+        values = [r[key] for r in found]
+        print(f"{key}: median {statistics.median(values):,.2f} "
+              f"(rounds: {', '.join(f'{v:,.2f}' for v in values)})")
+
+
+if __name__ == "__main__":
+    main()

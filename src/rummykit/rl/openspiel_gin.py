@@ -179,13 +179,16 @@ class OsHand:
 
     @property
     def player(self) -> int:
+        """The player to move (-1: chance, -4: terminal)."""
         return int(self.state.current_player())
 
     @property
     def over(self) -> bool:
+        """True once the game is terminal."""
         return bool(self.state.is_terminal())
 
     def legal(self) -> list[int]:
+        """The legal actions, ascending."""
         return list(self.state.legal_actions())
 
     def apply(self, action: int) -> None:
@@ -198,6 +201,7 @@ class OsHand:
         return list(self.state.hands()[player])
 
     def returns(self) -> tuple[int, int]:
+        """OpenSpiel's returns (players 0 and 1)."""
         r = self.state.returns()
         return int(r[0]), int(r[1])
 

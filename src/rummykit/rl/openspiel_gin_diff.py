@@ -149,11 +149,13 @@ class Lockstep:
         self.laid: list[Card] = []
 
     def fail(self, text: str) -> None:
+        """Record a disagreement (the hand stops at the first)."""
         self.report.disagreements.append(text)
 
     # ---------------------------------------------------------------- state checks
 
     def check_state(self) -> None:
+        """Who moves, both hands, the stock size and the discard top agree."""
         os, ours = self.os, self.ours
         if ours.phase == "over":
             self.fail(f"our hand is over ({_reason(ours)}) but OpenSpiel's {os.phase} "
@@ -178,6 +180,7 @@ class Lockstep:
     # ---------------------------------------------------------------- legal sets
 
     def compare_legal(self) -> None:
+        """OpenSpiel's legal actions here correspond to our legal moves (module doc)."""
         os = self.os
         legal = os.legal()
         phase = os.phase
@@ -260,6 +263,7 @@ class Lockstep:
     # ---------------------------------------------------------------- moves
 
     def play(self, text: str) -> None:
+        """Play our move ``text``; a refusal is a disagreement."""
         try:
             move = self.ours.play(text)
         except (IllegalMoveError, RummyError) as exc:
@@ -312,6 +316,7 @@ class Lockstep:
             self.play(f"meld {format_cards(meld_cards(action - MELD_BASE))}")
 
     def finish(self) -> None:
+        """Both hands are over, and OpenSpiel's returns come from our scores."""
         ours = self.ours
         if ours.phase != "over":
             self.fail(f"OpenSpiel's hand is over but ours waits in phase {ours.phase} for "
