@@ -13,9 +13,10 @@ import pexpect
 import pytest
 
 from cli_helpers import PROMPT, TIMEOUT, command, legal_moves, shown_hand, spawn
-from rummykit.cli.play import PlaySession, contract_words
+from rummykit.cli.play import PlaySession
 from rummykit.core.cards import card_points, parse_card
 from rummykit.core.rules import Rules
+from rummykit.display.terms import facts_of, facts_words
 from rummykit.variants import CONTRACT
 
 NEXT = "Press Enter to deal the next hand"
@@ -44,7 +45,7 @@ def choose(moves: list[str]) -> str:
 
 
 def test_contract_words() -> None:
-    words = [contract_words(CONTRACT, i) for i in range(7)]
+    words = [facts_words(facts_of(CONTRACT, 4, i)) for i in range(7)]  # as the faces ask
     assert words[:6] == ["2 sets", "1 set + 1 run", "2 runs (of different suits)", "3 sets",
                          "2 sets + 1 run", "1 set + 2 runs (of different suits)"]
     assert words[6].startswith("3 runs (of different suits), all cards at once")

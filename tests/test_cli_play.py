@@ -126,7 +126,7 @@ def test_quit_saves_a_record(tmp_path: Path) -> None:
     path = tmp_path / "game.rummy.json"
     child = spawn("--seed", "5", "--players", "3", "--bots", "greedy,random",
                   "--save", str(path), "--option", "ace_mode=high_or_low")
-    assert "Rummy (basic), 3 players: You, Bob, Cy. Seed 5." in child.before
+    assert "Basic Rummy, 3 players: You, Bob, Cy. Seed 5." in child.before
     first_prompt(child)
     command(child, "draw")
     child.sendline("quit")

@@ -54,7 +54,7 @@ def test_bots_by_level() -> None:
     session = PlaySession(BASIC, "Ann", ["easy", "greedy"], seed=5, out=lines.append,
                           ask=lambda prompt: next(answers))
     assert session.run() == 0
-    assert lines[0] == "Rummy (basic), 3 players: Ann, Bob, Cy. Seed 5."
+    assert lines[0] == "Basic Rummy, 3 players: Ann, Bob, Cy. Seed 5."
     result = CliRunner().invoke(app, ["play", "--bots", "easy,random", "--players", "3",
                                       "--seed", "1"], input="quit\n")
     assert result.exit_code == 0, result.output

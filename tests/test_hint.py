@@ -203,12 +203,12 @@ def test_shape_of_a_hand() -> None:
         parse_cards("HA HA SK SK D2 D3 D4 CJ CQ C7")],
         upcard=parse_card("S3"), stock_top_first=parse_cards("H4 H5 H6 H7"))
     down = shape(view(deal, 0))
-    assert down.contract == (2, 2) and down.melds[0] == "C8 D8 H8"
+    assert down.progress == (2, 2) and down.melds[0] == "C8 D8 H8"
     assert down.melds[1].startswith("CK DK JK=") and down.points == 5 + 6 + 9 + 2
     assert str(down).startswith("2 of the 2 contract melds: C8 D8 H8, CK DK JK=")
     assert str(down).endswith("; left C5 D6 H9 S2 = 22 penalty points")
     none = shape(view(deal, 2))  # two sets of deal 1 from HA HA SK SK ...: not yet
-    assert none.contract is not None and none.contract[1] == 2
+    assert none.progress is not None and none.progress[1] == 2
     assert len(none.left) + sum(len(m.split()) for m in none.melds) == 10
 
 

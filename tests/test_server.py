@@ -579,9 +579,11 @@ def test_the_view_names_the_contract(client: TestClient, sockets: list[object]) 
     player = connect(client, sockets, token=tokens[0])
     assert player.view is not None
     assert player.view["contract"] == {"sets": 2, "runs": 0, "words": "2 sets"}
+    assert player.view["facts"] == [{"label": "Contract", "value": "2 sets"}]
     _, plain = seated(client, ("D", "E"))
     other = connect(client, sockets, token=plain[0])
     assert other.view is not None and other.view["contract"] is None
+    assert other.view["facts"] == []
 
 
 # -- hints ----------------------------------------------------------------------------

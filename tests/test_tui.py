@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, Select
+from textual.widgets import Checkbox, Input, Select
 
 from rummykit.core.cards import card_points, format_card, rank_of
 from rummykit.core.engine import DRAW_PHASE
@@ -285,9 +285,15 @@ async def test_the_new_game_dialog_starts_a_contract_game() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, NewGameScreen)
+        offered = {w.id for w in app.screen.query("#new-game-options > *") if w.id}
+        assert "opt-target_score" in offered
         app.screen.query_one("#rules", Select).value = "contract"
         await pilot.pause()
         assert app.screen.query_one("#players", Input).value == "3"
+        offered = {w.id for w in app.screen.query("#new-game-options > *") if w.id}
+        assert offered == {f"opt-{o.knob}" for o in NewGameScreen.specs("contract")}
+        assert "opt-target_score" not in offered
+        app.screen.query_one("#opt-discard_dig", Checkbox).value = False
         app.screen.query_one("#bots", Input).value = "wizard"
         await pilot.click("#start")
         await pilot.pause()
@@ -301,7 +307,7 @@ async def test_the_new_game_dialog_starts_a_contract_game() -> None:
         await wait_for(pilot, lambda: app.table is not None)
         await settle(pilot)
         game = table(app).game
-        assert game.match.rules == CONTRACT
+        assert game.match.rules == Rules.from_options("contract", {"discard_dig": False})
         assert game.names == ["Zed", "Bob", "Cy"]
         assert "Contract: 2 sets" in screen_text(app)
 

@@ -89,15 +89,19 @@ def test_the_hand_sorts_by_suit_or_by_rank() -> None:
 
 
 def test_the_new_game_setup_is_checked_by_the_rules() -> None:
-    setup = build_setup("contract", "4", "Zed", "easy", "default", False, False, "", "9")
+    setup = build_setup("contract", "4", "Zed", "easy", {}, "9")
     assert setup == Setup(CONTRACT, "Zed", ("easy", "easy", "easy"), 9)
-    basic = build_setup("basic", "2", "Ann", "hard", "high_or_low", True, True, "200", "1")
+    chosen = {"ace_mode": "high_or_low", "max_melds_per_turn": 1,
+              "must_discard_to_go_out": True, "target_score": 200}
+    basic = build_setup("basic", "2", "Ann", "hard", chosen, "1")
     assert basic.rules.ace_mode == "high_or_low" and basic.rules.max_melds_per_turn == 1
     assert basic.rules.must_discard_to_go_out and basic.rules.target_score == 200
     with pytest.raises(ValueError, match="contract is for 3 to 8 players"):
-        build_setup("contract", "2", "Ann", "easy", "default", False, False, "", "1")
+        build_setup("contract", "2", "Ann", "easy", {}, "1")
     with pytest.raises(ValueError, match="2 bots named for 1 bot seats"):
-        build_setup("basic", "2", "Ann", "easy,hard", "default", False, False, "", "1")
+        build_setup("basic", "2", "Ann", "easy,hard", {}, "1")
+    with pytest.raises(ValueError, match="target_score"):  # a knob contract does not have
+        build_setup("contract", "3", "Ann", "easy", {"target_score": 200}, "1")
 
 
 def test_the_game_refuses_a_move_out_of_turn_and_hides_bot_draws() -> None:

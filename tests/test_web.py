@@ -293,7 +293,7 @@ def test_moves_in_words_and_the_buttons_a_selection_offers(new_page: Opener,
             labels: legal.map(m => words.actionLabel(m, view)),
             mine: words.moveSentence("Ann", "take", {yours: true}),
             theirs: words.moveSentence("Ann", "take 3", {taken: "S2"}),
-            contract: [0, 4, 6].map(n => words.contractText("contract", {}, n)),
+            facts: words.factsClause({facts: [{label: "Contract", value: "2 sets"}]}),
             joker: texts(["H7", "JK", "H5"]),
             down: texts(["CK", "C8", "DK", "H8", "HK", "D8"]),
             one: texts(["H5"]),
@@ -308,7 +308,7 @@ def test_moves_in_words_and_the_buttons_a_selection_offers(new_page: Opener,
         "Lay A♥ off on meld 2 (high end)", "Swap 6♥ for the joker in meld 2", "Discard 5♥"]
     assert result["mine"] == "You take the top of the discard pile."
     assert result["theirs"] == "Ann digs the top 3 cards of the discard pile, down to 2♠."
-    assert result["contract"] == ["2 sets", "2 sets + 1 run", "3 runs"]
+    assert result["facts"] == "contract: 2 sets"
     draws = ["draw", "take", "take 3"]
     assert result["joker"] == [*draws, "meld H5 JK=H6 H7", "meld H5 JK=H4 H7"]
     assert result["down"] == [*draws, "meld C8 D8 H8 / CK DK HK"]
@@ -410,7 +410,7 @@ def test_the_sheet_and_contract_come_from_the_server(new_page: Opener, server: s
     assert page.locator(".sheet tbody tr").count() >= 2
     deal, contract = page.evaluate(  # read in one go: the bots keep playing
         "[document.querySelector('.topbar .deal').innerText,"
-        " document.querySelector('.topbar .contract').innerText]")
+        " document.querySelector('.topbar [data-fact=contract]').innerText]")
     words = ["2 sets", "1 set + 1 run", "2 runs (of different suits)", "3 sets",
              "2 sets + 1 run", "1 set + 2 runs (of different suits)",
              "3 runs (of different suits), all cards at once with no discard"]

@@ -217,6 +217,7 @@ def test_points_are_explained_and_penalties_say_lowest_wins(new_page: Opener,
     page.goto("/")
     result = page.evaluate("""async () => {
         const s = await import("/js/scoring.js");
+        await (await import("/js/rulesets.js")).loadRuleSets();
         const names = ["Ann", "Bob", "Cy"];
         const basic = s.scoringRules("basic", {}, 2);
         const won = {hand_sizes: [0, 3], revealed: [[], ["SK", "H7", "CA"]],

@@ -18,6 +18,7 @@ from rummykit.bots.greedy_contract import contract, progress
 from rummykit.core.cards import Card, card_points, format_card, format_cards
 from rummykit.core.melds import best_arrangement, format_placed, hand_card
 from rummykit.core.views import PlayerView
+from rummykit.display.terms import terms_of
 
 __all__ = ["HINT_LEVELS", "Hint", "Shape", "advice_lines", "analyse", "hint", "position_lines",
            "shape", "to_json"]
@@ -30,21 +31,22 @@ HINT_LEVELS = tuple(LEVELS)
 class Shape:
     """The hand's best arrangement: melds in notation, the cards left over and their points.
 
-    ``points`` is the deadwood (basic, traditional) or the penalty left in hand (contract);
-    ``contract`` is (melds of the contract made, melds the contract asks for), or None.
+    ``points`` is the deadwood, or the penalty left in hand where melds come only with a
+    contract laid down; ``progress`` is then (melds of the contract made, melds the
+    contract asks for), else None.
     """
 
     melds: tuple[str, ...]
     left: tuple[Card, ...]
     points: int
-    contract: tuple[int, int] | None = None
+    progress: tuple[int, int] | None = None
 
     def __str__(self) -> str:
         melds = ", ".join(self.melds) or "no melds"
         left = format_cards(self.left) or "nothing"
-        if self.contract is None:
+        if self.progress is None:
             return f"{melds}; deadwood {left} = {self.points}"
-        made, needed = self.contract
+        made, needed = self.progress
         return (f"{made} of the {needed} contract melds: {melds}; left {left} = "
                 f"{self.points} penalty points")
 
@@ -60,9 +62,10 @@ class Hint:
 
 
 def shape(seen: PlayerView) -> Shape:
-    """The best arrangement of the seat's hand (for contract: the best partial contract)."""
+    """The best arrangement of the seat's hand (where a contract is laid down: the best
+    partial contract)."""
     rules = seen.rules
-    if not rules.contract_schedule:
+    if not terms_of(rules).down:
         best = best_arrangement(seen.hand, rules)
         return Shape(tuple(format_cards(m) for m in best.melds), best.deadwood_cards,
                      best.deadwood)
@@ -102,9 +105,10 @@ def position_lines(seen: PlayerView, names: list[str]) -> list[str]:
     else:
         lines.append("Table:")
         lines += [f"  {number}. {meld}" for number, meld in enumerate(seen.table, 1)]
-    if seen.rules.contract_schedule:
+    word = terms_of(seen.rules).down
+    if word:
         down = [names[s] for s in range(seen.num_players) if seen.down >> s & 1]
-        lines.append(f"Down: {', '.join(down) or 'nobody yet'}")
+        lines.append(f"{word.capitalize()}: {', '.join(down) or 'nobody yet'}")
     others = [f"{names[s]} {size}" for s, size in enumerate(seen.hand_sizes) if s != seen.seat]
     lines.append(f"Cards in the other hands: {', '.join(others)}")
     return lines
@@ -136,11 +140,11 @@ def to_json(advice: Hint, top: int) -> dict[str, Any]:
     seen, found, best = advice.view, advice.analysis, advice.shape
     arrangement: dict[str, Any] = {"melds": list(best.melds),
                                    "left": [format_card(c) for c in best.left]}
-    if best.contract is None:
+    if best.progress is None:
         arrangement["deadwood"] = best.points
     else:
         arrangement["penalty"] = best.points
-        arrangement["contract_melds"] = list(best.contract)
+        arrangement["contract_melds"] = list(best.progress)
     return {
         "seat": seen.seat,
         "level": advice.level,

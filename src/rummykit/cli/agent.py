@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from rummykit.cli.rule_sets import DEFAULT_RULES, RULES_HELP
 from rummykit.core.errors import RummyError
 
 if TYPE_CHECKING:
@@ -47,8 +48,8 @@ def save_path(save: Path, game: int, games: int) -> Path:
 def agent(
     command: Annotated[list[str], typer.Argument(
         help="The agent's command line, after '--' (e.g. -- python3 my_agent.py).")],
-    rules: Annotated[str, typer.Option("--rules", "-r", help="basic, traditional or contract.")]
-        = "basic",
+    rules: Annotated[str, typer.Option("--rules", "-r", help=RULES_HELP)]
+        = DEFAULT_RULES,
     seat: Annotated[int, typer.Option(help="The agent's seat, 0-based.")] = 0,
     players: Annotated[int, typer.Option("--players", "-p", help="Number of seats.")] = 2,
     bots: Annotated[str | None, typer.Option(

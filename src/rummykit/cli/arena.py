@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from rummykit.agents.seating import check_player, is_agent
+from rummykit.cli.rule_sets import DEFAULT_RULES, RULES_HELP
 from rummykit.core.errors import RummyError
 from rummykit.extras import require
 
@@ -54,8 +55,8 @@ def _writable(option: str, path: Path) -> None:
 
 
 def arena(
-    rules: Annotated[str, typer.Option("--rules", "-r", help="basic, traditional or contract.")]
-        = "basic",
+    rules: Annotated[str, typer.Option("--rules", "-r", help=RULES_HELP)]
+        = DEFAULT_RULES,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", metavar="KEY=VALUE",
         help="Rule knob override (docs/rules/options.md), repeatable; VALUE is JSON or "

@@ -22,6 +22,7 @@ from rummykit.core.outcome import ABORTED, WIN
 from rummykit.core.record import Record, load, loads, replay
 from rummykit.core.rules import Rules
 from rummykit.core.views import view
+from rummykit.display.terms import facts_of, facts_words, unit
 
 __all__ = ["HintError", "Position", "hint", "locate", "read", "run"]
 
@@ -134,13 +135,10 @@ def run(source: str, *, hand: int | None = None, move: int | None = None,
                 "player": names[state.to_move], "rules": state.rules.name, "seed": seed,
                 **to_json(advice, top)}
         return json.dumps(body, ensure_ascii=False) + "\n"
-    unit = f"hand {place.hand + 1}"
-    if state.rules.contract_schedule:
-        from rummykit.display.wording import contract_words
-
-        unit = f"deal {place.hand + 1} ({contract_words(state.rules, state.deal_index)})"
+    facts = facts_words(facts_of(state.rules, state.num_players, state.deal_index))
+    which = f"{unit(state.rules)} {place.hand + 1}{f' ({facts})' if facts else ''}"
     lines = [f"{names[state.to_move]} (seat {state.to_move}) to move: {state.rules.name} "
-             f"rummy, {unit}, after {place.moves} moves ({state.phase} step of turn "
+             f"rummy, {which}, after {place.moves} moves ({state.phase} step of turn "
              f"{state.turn_count + 1}). Seed {seed}.",
              *position_lines(advice.view, names), *advice_lines(advice, top)]
     return "\n".join(lines) + "\n"

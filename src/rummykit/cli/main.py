@@ -21,11 +21,11 @@ import typer
 
 from rummykit import __version__
 from rummykit.bots import BOTS
+from rummykit.cli.rule_sets import DEFAULT_RULES, RULES_HELP, SUPPORTED_RULES
 from rummykit.core.errors import RummyError
 from rummykit.core.rules import Rules
 from rummykit.extras import MissingExtraError
 
-SUPPORTED_RULES = ("basic", "traditional", "contract")
 SIM_MAX_TURNS = 2000
 
 app = typer.Typer(
@@ -80,8 +80,8 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
 def load_rules(name: str, options: dict[str, Any]) -> Rules:
     """The preset ``name`` with ``options`` applied and validated."""
     if name not in SUPPORTED_RULES:
-        raise ArgumentError(f"unknown rule set {name!r}: expected basic, traditional or "
-                            "contract")
+        raise ArgumentError(f"unknown rule set {name!r}: expected one of "
+                            f"{', '.join(SUPPORTED_RULES)}")
     try:
         return Rules.from_options(name, options)
     except RummyError as error:
@@ -111,7 +111,7 @@ def check_players(rules: Rules, players: int) -> None:
         raise ArgumentError(f"--players: {error}") from None
 
 
-RulesArg = Annotated[str, typer.Option("--rules", "-r", help="basic, traditional or contract.")]
+RulesArg = Annotated[str, typer.Option("--rules", "-r", help=RULES_HELP)]
 PlayersArg = Annotated[int, typer.Option("--players", "-p", help="Number of seats.")]
 SeedArg = Annotated[
     int | None, typer.Option("--seed", "-s", help="Seed for the deals and the bots.")
@@ -139,7 +139,7 @@ def bot_rules(name: str, option: list[str] | None, players: int, *,
 
 @app.command()
 def play(
-    rules: RulesArg = "basic",
+    rules: RulesArg = DEFAULT_RULES,
     players: PlayersArg = 2,
     bots: Annotated[str | None, typer.Option(
         help="Bots for seats 1.. as a comma list of levels (easy, medium, hard, expert) or "
@@ -185,7 +185,7 @@ def play(
 
 @app.command()
 def simulate(
-    rules: RulesArg = "basic",
+    rules: RulesArg = DEFAULT_RULES,
     players: PlayersArg = 2,
     bots: Annotated[str | None, typer.Option(
         help="One bot per seat as a comma list of greedy or random (one name serves "

@@ -9,7 +9,7 @@ Everything shown to you comes from ``view(state, seat)``; bots see only their ow
 >>> session.run()
 0
 >>> lines[0]
-'Rummy (basic), 2 players: Ann, Bob. Seed 3.'
+'Basic Rummy, 2 players: Ann, Bob. Seed 3.'
 """
 
 from __future__ import annotations
@@ -29,16 +29,17 @@ from rummykit.core.outcome import ABORTED, WIN
 from rummykit.core.rules import Rules
 from rummykit.core.views import PlayerView, view
 from rummykit.display.faces import typed_move
-from rummykit.display.wording import (
-    CONTRACT_HELP,
-    agree,
-    bot_names,
-    contract_words,
-    drawn_words,
-    gained,
-    plural,
-    points_words,
+from rummykit.display.terms import (
+    facts_clause,
+    facts_of,
+    facts_words,
+    goal_words,
+    score_label,
+    sheet_title,
+    terms_of,
 )
+from rummykit.display.wording import agree, bot_names, drawn_words, gained, plural, wrapped
+from rummykit.variants.registry import variant_of
 
 PROMPT = "Your move> "
 HELP = """\
@@ -73,16 +74,18 @@ class PlaySession:
         self.out = out or (lambda text: print(text, flush=True))
         self.ask = ask or input
         self._saved: tuple[int, int] | None = None
-        self.contract = bool(rules.contract_schedule)
+        self.terms = terms_of(rules)
+        #: the word for a seat that has laid its contract ("down"), or "" in families
+        #: without one
+        self.down = self.terms.down
+        self.unit = self.terms.hand
         self.hint_level = hint_level
         self._hints = 0
 
     # -- the loop -------------------------------------------------------------------
     def run(self) -> int:
         """Play until the match ends or you leave; returns the exit status."""
-        rules = self.match.rules
-        title = "Contract Rummy" if self.contract else f"Rummy ({rules.name})"
-        self.out(f"{title}, {len(self.players)} players: "
+        self.out(f"{self.terms.title}, {len(self.players)} players: "
                  f"{', '.join(self.players)}. Seed {self.seed}.")
         self.out("Type 'help' for the move notation and the commands.")
         status = 0
@@ -115,15 +118,15 @@ class PlaySession:
         state = self.match.start_hand()
         hand_no = len(self.match.hands)
         self.out("")
-        if self.contract:
-            cards = state.rules.hand_size_for(state.num_players, state.deal_index)
-            self.out(f"=== Deal {hand_no} of {self.match.rules.num_hands}: "
-                     f"{contract_words(self.match.rules, state.deal_index)} "
-                     f"({cards} cards each) - dealer: {self.players[state.dealer]}, "
-                     f"first turn: {self.players[state.to_move]} ===")
-        else:
-            self.out(f"=== Hand {hand_no} - dealer: {self.players[state.dealer]}, "
-                     f"first turn: {self.players[state.to_move]} ===")
+        rules = self.match.rules
+        facts = facts_of(rules, state.num_players, state.deal_index)
+        heading = f"{self._unit(capital=True)} {hand_no}"
+        if facts:
+            cards = rules.hand_size_for(state.num_players, state.deal_index)
+            of = f" of {rules.num_hands}" if rules.game_end == "fixed_hands" else ""
+            heading += f"{of}: {facts_words(facts)} ({cards} cards each)"
+        self.out(f"=== {heading} - dealer: {self.players[state.dealer]}, "
+                 f"first turn: {self.players[state.to_move]} ===")
         fresh_turn = True
         while not state.is_over:
             if state.to_move == self.seat:
@@ -161,10 +164,12 @@ class PlaySession:
             return False
         return self._after_human(move, seen)
 
+    def _unit(self, *, capital: bool = False) -> str:
+        return self.unit[:1].upper() + self.unit[1:] if capital else self.unit
+
     def _show_help(self, seen: PlayerView) -> None:
         self.out(HELP)
-        if self.contract:
-            self.out(CONTRACT_HELP)
+        self.out(wrapped(variant_of(seen.rules).help_text(seen.rules)))
 
     def _show_hint(self, seen: PlayerView, words: list[str]) -> None:
         """The search bot's advice for your decision (the game does not change)."""
@@ -196,15 +201,12 @@ class PlaySession:
         if after.result is not None or after.to_move != self.seat:
             return True
         self._show_hand(after)
-        if self.contract:
-            self._show_duties(after)
-        else:
-            self.out("Meld, lay off or discard.")
+        self._show_duties(after)
         return False
 
     def _show_duties(self, seen: PlayerView) -> None:
-        """Contract: what you may do now and what you must still do this turn."""
-        is_down = bool(seen.down >> self.seat & 1)
+        """What you may do now and what you must still do this turn (a dug card, a
+        joker taken by a swap, the deal's contract)."""
         if seen.dig_duty >= 0:
             self.out(f"You must place {format_card(seen.dig_duty)} this turn "
                      "(the card you dug), before you discard.")
@@ -212,15 +214,19 @@ class PlaySession:
             jokers = "the joker" if seen.joker_duty == 1 else f"{seen.joker_duty} jokers"
             self.out(f"You must place {jokers} you took by a swap this turn "
                      "(lay it off with its new identity, e.g. lay JK=SQ on 3).")
-        if is_down:
+        if not self.down:
+            self.out("Meld, lay off or discard.")
+        elif seen.down >> self.seat & 1:
             when = " this turn" if seen.went_down else ""
-            self.out(f"You are down{when}: lay off onto any meld"
+            self.out(f"You are {self.down}{when}: lay off onto any meld"
                      f"{'' if seen.went_down else ', swap for a joker'} or discard.")
         else:
-            contract = contract_words(seen.rules, seen.deal_index)
+            facts = facts_of(seen.rules, seen.num_players, seen.deal_index)
+            wanted = ", ".join(f"{f.label.lower()} ({f.value})" for f in facts)
             can = any(isinstance(m, Meld) for m in seen.legal)
-            hint = "you can go down now (see 'moves')" if can else "you cannot go down yet"
-            self.out(f"Go down with your contract ({contract}) or discard; {hint}.")
+            hint = (f"you can go {self.down} now (see 'moves')" if can
+                    else f"you cannot go {self.down} yet")
+            self.out(f"Go {self.down} with your {wanted} or discard; {hint}.")
 
     def _bot_move(self, seat: int) -> None:
         before = view(self._state(), seat)
@@ -240,8 +246,8 @@ class PlaySession:
         if isinstance(move, Meld):
             first = len(before.table) + 1
             numbers = ", ".join(str(n) for n in range(first, first + len(move.groups)))
-            down = " - goes down" if self.contract and not before.down >> before.to_move & 1 \
-                else ""
+            down = f" - goes {self.down}" if self.down \
+                and not before.down >> before.to_move & 1 else ""
             return f"{move}  (table meld {numbers}){down}"
         if isinstance(move, LayOff):
             return f"{move}  (meld {move.target} is now {after.table[move.target - 1]})"
@@ -264,13 +270,13 @@ class PlaySession:
     # -- what you see ---------------------------------------------------------------
     def _show_status(self, seen: PlayerView) -> None:
         self.out("")
-        unit = "deal" if self.contract else "hand"
-        self.out(f"--- Your turn ({unit} {seen.deal_index + 1}, turn {seen.turn_count + 1}) ---")
+        self.out(f"--- Your turn ({self.unit} {seen.deal_index + 1}, "
+                 f"turn {seen.turn_count + 1}) ---")
         self._show_table(seen)
         self._show_scores(seen)
         self._show_hand(seen)
-        if self.contract:
-            self._show_contract_status(seen)
+        if self.down:
+            self._show_down_status(seen)
         if seen.phase == DRAW_PHASE:
             top = seen.discard_top
             choices = ["draw from the stock (draw)"] if seen.stock_size or any(
@@ -285,20 +291,22 @@ class PlaySession:
             text = " or ".join(choices)
             self.out(text[:1].upper() + text[1:] + ".")
 
-    def _show_contract_status(self, seen: PlayerView) -> None:
-        contract = contract_words(seen.rules, seen.deal_index)
+    def _show_down_status(self, seen: PlayerView) -> None:
+        """Whether you have laid the deal's contract down yet."""
+        facts = facts_of(seen.rules, seen.num_players, seen.deal_index)
         if seen.down >> self.seat & 1:
-            self.out(f"You are down (contract: {contract}).")
+            self.out(f"You are {self.down} ({facts_clause(facts)}).")
         else:
-            self.out(f"You are not down yet: your contract is {contract}.")
+            wanted = ", ".join(f"{f.label.lower()} is {f.value}" for f in facts)
+            self.out(f"You are not {self.down} yet: your {wanted}.")
 
     def _show_hand(self, seen: PlayerView) -> None:
         cards = seen.hand_cards
         self.out(f"Your hand: {format_cards(cards)}")
-        if self.contract:
+        if self.down:  # melds come with the contract: what counts is the penalty
             values = seen.rules.ace_value, seen.rules.joker_points
             points = sum(card_points(c, *values) for c in cards)
-            self.out(f"  ({plural(len(cards), 'card')}; {points} penalty points in hand)")
+            self.out(f"  ({plural(len(cards), 'card')}; {points} {self.terms.score} in hand)")
             return
         best = best_arrangement(seen.hand, seen.rules)
         melds = ", ".join(format_cards(m) for m in best.melds) or "none"
@@ -306,11 +314,13 @@ class PlaySession:
                  f"deadwood {best.deadwood})")
 
     def _show_table(self, seen: PlayerView) -> None:
-        if self.contract:
-            down = [self.players[s] for s in range(seen.num_players) if seen.down >> s & 1]
-            self.out(f"Deal {seen.deal_index + 1}: "
-                     f"{contract_words(seen.rules, seen.deal_index)}. "
-                     f"Down: {', '.join(down) if down else 'nobody yet'}.")
+        facts = facts_of(seen.rules, seen.num_players, seen.deal_index)
+        if facts:
+            line = f"{self._unit(capital=True)} {seen.deal_index + 1}: {facts_words(facts)}."
+            if self.down:
+                down = [self.players[s] for s in range(seen.num_players) if seen.down >> s & 1]
+                line += f" {self.down.capitalize()}: {', '.join(down) or 'nobody yet'}."
+            self.out(line)
         if not seen.table:
             self.out("Table: no melds yet")
         else:
@@ -318,7 +328,8 @@ class PlaySession:
             for number, meld in enumerate(seen.table, start=1):
                 self.out(f"  {number}. {meld}  ({self._placers(meld)})")
         top = format_card(seen.discard_top) if seen.discard_top is not None else "empty"
-        pile = "; 'pile' shows it all" if self.contract and len(seen.discard) > 1 else ""
+        pile = "; 'pile' shows it all" if seen.rules.discard_dig and len(seen.discard) > 1 \
+            else ""
         self.out(f"Discard: {top} ({plural(len(seen.discard), 'card')}{pile})   "
                  f"Stock: {plural(seen.stock_size, 'card')}")
         for seat, size in enumerate(seen.hand_sizes):
@@ -326,7 +337,7 @@ class PlaySession:
                 continue
             known = handset.cards(seen.known[seat])
             extra = f", holds {format_cards(known)} from the discard pile" if known else ""
-            is_down = ", down" if self.contract and seen.down >> seat & 1 else ""
+            is_down = f", {self.down}" if seen.down >> seat & 1 else ""
             self.out(f"  {self.players[seat]}: {plural(size, 'card')}{is_down}{extra}")
 
     def _show_pile(self, seen: PlayerView) -> None:
@@ -350,25 +361,22 @@ class PlaySession:
                          for s, codes in by_seat.items())
 
     def _show_scores(self, seen: PlayerView | None = None) -> None:
-        if self.contract:
+        match = self.match
+        if match.rules.game_end == "fixed_hands":
             self._show_sheet()
             return
-        match = self.match
         totals = ", ".join(f"{n} {t}" for n, t in zip(self.players, match.totals, strict=True))
-        rules = match.rules
-        if rules.game_end == "target":
-            goal = f"first to {rules.target_for(len(self.players))} wins"
-        else:
-            goal = f"{rules.num_hands} hands"
-        self.out(f"Scores: {totals}  ({goal}; hands played: {self._hands_done()})")
+        goal = goal_words(match.rules, len(self.players))
+        self.out(f"Scores: {totals}  ({goal}; {self.terms.hands} played: {self._hands_done()})")
 
     def _show_sheet(self) -> None:
-        """Contract: the penalty sheet, one row per deal, then the totals."""
+        """A match of so many hands: the sheet, one row per hand, then the totals."""
         match = self.match
         width = max(4, *(len(n) for n in self.players))
-        self.out("Penalty sheet (lowest total wins after deal "
+        lowest = "lowest" if self.terms.lowest_wins else "highest"
+        self.out(f"{sheet_title(match.rules)} ({lowest} total wins after {self.unit} "
                  f"{match.rules.num_hands}):")
-        self.out("  deal  " + " ".join(f"{n:>{width}}" for n in self.players))
+        self.out(f"  {self.unit:<4}  " + " ".join(f"{n:>{width}}" for n in self.players))
         for number, log in enumerate(match.hands, 1):
             if log.result is None:
                 continue
@@ -400,8 +408,7 @@ class PlaySession:
         else:
             what = drawn_words(result)
         self.out("")
-        word = "Deal" if self.contract else "Hand"
-        self.out(f"=== {word} {hand_no} over: {what} ===")
+        self.out(f"=== {self._unit(capital=True)} {hand_no} over: {what} ===")
         values = seen.rules.ace_value, seen.rules.joker_points
         for seat, hand in enumerate(seen.revealed):
             cards = handset.cards(hand)
@@ -412,7 +419,7 @@ class PlaySession:
             self.out(f"  {self.players[seat]}: {format_cards(cards)}  ({points} points)")
         points_text = ", ".join(f"{n} {p}" for n, p
                                 in zip(self.players, result.scores, strict=True))
-        self.out(f"{points_words(seen.rules)} this {word.lower()}: {points_text}")
+        self.out(f"{score_label(seen.rules)} this {self.unit}: {points_text}")
         self._show_scores()
 
     def _show_match_end(self) -> None:

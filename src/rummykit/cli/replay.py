@@ -11,7 +11,7 @@ import json
 
 from rummykit.core.outcome import BLOCKED
 from rummykit.core.record import HandReplay, Replay, ReplayError, replay_file
-from rummykit.display.wording import points_words
+from rummykit.display.terms import facts_of, facts_words, score_label, sheet_title, terms_of, unit
 
 __all__ = ["describe", "run"]
 
@@ -44,20 +44,16 @@ def _error_line(error: ReplayError) -> str:
     return f"Invalid record ({error.type} error{place}): {error.message}"
 
 
-def _is_contract(played: HandReplay) -> bool:
-    return bool(played.state.rules.contract_schedule)
-
-
 def _turns(played: HandReplay, names: list[str]) -> list[str]:
     turns: list[tuple[int, list[str]]] = []
     down: set[int] = set()
-    contract = _is_contract(played)
+    word = terms_of(played.state.rules).down
     for seat, text in played.moves:
         if not turns or text.startswith(("draw", "take")) or turns[-1][0] != seat:
             turns.append((seat, []))
-        if contract and text.startswith("meld") and seat not in down:
-            down.add(seat)  # a contract player's first meld of a deal is going down
-            text += " (goes down)"
+        if word and text.startswith("meld") and seat not in down:
+            down.add(seat)  # where a contract is laid down, a seat's first meld is it
+            text += f" (goes {word})"
         turns[-1][1].append(text)
     width = max(len(n) for n in names)
     return [f"  {i:3}. {names[seat]:<{width}}  {', '.join(moves)}"
@@ -70,7 +66,7 @@ def _outcome(played: HandReplay, names: list[str]) -> str:
         state = played.state
         return f"  Unfinished: {names[state.to_move]} to move ({state.phase})."
     points = ", ".join(f"{names[s]} {p}" for s, p in enumerate(result.scores))
-    kind = points_words(played.state.rules)
+    kind = score_label(played.state.rules)
     if result.winner is None and result.reason == BLOCKED:
         return f"  Blocked: no card can be placed any more. {kind}: {points}."
     if result.winner is None:
@@ -81,18 +77,15 @@ def _outcome(played: HandReplay, names: list[str]) -> str:
 
 def _hand_lines(number: int, played: HandReplay, names: list[str]) -> list[str]:
     state = played.state
-    if _is_contract(played):
-        from rummykit.display.wording import contract_words
-
-        lines = [f"Deal {number}: {contract_words(state.rules, state.deal_index)}, "
-                 f"dealt by {names[played.dealer]}"]
-    else:
-        lines = [f"Hand {number}, dealt by {names[played.dealer]}"]
+    facts = facts_words(facts_of(state.rules, state.num_players, state.deal_index))
+    lines = [f"{unit(state.rules, capital=True)} {number}{f': {facts}' if facts else ''}, "
+             f"dealt by {names[played.dealer]}"]
     lines += _turns(played, names) or ["  (no moves)"]
-    if _is_contract(played):
+    word = terms_of(state.rules).down
+    if word:
         seated_down = state.family_view()[0]
         down = [names[s] for s in range(state.num_players) if seated_down >> s & 1]
-        lines.append(f"  Down: {', '.join(down) if down else 'nobody'}")
+        lines.append(f"  {word.capitalize()}: {', '.join(down) if down else 'nobody'}")
     table = state.table
     lines.append("  Table:" if table else "  Table: empty")
     for index, meld in enumerate(table, 1):
@@ -105,11 +98,11 @@ def _hand_lines(number: int, played: HandReplay, names: list[str]) -> list[str]:
 def _sheet(replayed: Replay, names: list[str]) -> list[str]:
     assert replayed.match is not None
     width = max(6, *(len(n) for n in names))
-    if replayed.match.rules.contract_schedule:
-        lines = ["Penalty sheet (lowest total wins)",
-                 "  deal  " + " ".join(f"{n:>{width}}" for n in names)]
-    else:
-        lines = ["Score sheet", "  hand  " + " ".join(f"{n:>{width}}" for n in names)]
+    rules = replayed.match.rules
+    title = sheet_title(rules)
+    if terms_of(rules).lowest_wins:
+        title += " (lowest total wins)"
+    lines = [title, f"  {unit(rules):<4}  " + " ".join(f"{n:>{width}}" for n in names)]
     for number, log in enumerate(replayed.match.hands, 1):
         if log.result is not None:
             cells = " ".join(f"{p:>{width}}" for p in log.result.scores)

@@ -27,6 +27,7 @@ from rummykit.core.moves import Draw, Take
 from rummykit.core.outcome import ABORTED, WIN
 from rummykit.core.rules import Rules
 from rummykit.core.views import view
+from rummykit.display.terms import terms_of
 
 
 class Simulation:
@@ -42,7 +43,7 @@ class Simulation:
         self.draws = self.aborted = self.drawn_matches = 0
         self.hand_wins, self.match_wins = [0] * n, [0] * n
         self.rummies, self.points = [0] * n, [0] * n
-        self.downs = [0] * n  # contract: hands in which the seat went down
+        self.downs = [0] * n  # hands in which the seat laid its contract down
 
     def run(self, count: int, *, by_hands: bool, progress: bool = False) -> dict[str, Any]:
         """Play ``count`` matches (or hands, when ``by_hands``) and return the statistics."""
@@ -110,7 +111,7 @@ class Simulation:
              "mean_points_per_hand": self.points[seat] / hands}
             for seat, kind in enumerate(self.kinds)
         ]
-        if self.rules.contract_schedule:
+        if terms_of(self.rules).down:
             for number, entry in enumerate(seats):
                 entry["went_down"] = self.downs[number]
         return {
@@ -131,9 +132,10 @@ def render(stats: dict[str, Any], console: Console | None = None) -> None:
     console = console or Console()
     table = Table(title=f"{stats['rules']} rummy, {stats['players']} players, "
                         f"seed {stats['seed']}")
-    contract = stats["rules"] == "contract"
-    middle = "went down" if contract else "rummies"
-    last = "penalty/deal" if contract else "points/hand"
+    terms = terms_of(Rules.from_options(stats["rules"], stats["options"]))
+    contract = bool(terms.down)
+    middle = f"went {terms.down}" if contract else "rummies"
+    last = f"{'penalty' if terms.lowest_wins else 'points'}/{terms.hand}"
     for heading in ("seat", "bot", "match wins", "hand wins", middle, last):
         table.add_column(heading, justify="left" if heading == "bot" else "right")
     for seat in stats["seats"]:

@@ -19,13 +19,14 @@ except ImportError:
     raise MissingExtraError("rl", "numpy", "rummykit.rl") from None
 
 from rummykit.core.rules import Rules
+from rummykit.display.terms import DEFAULT_RULE_SET
 from rummykit.rl.actions import ActionSpace, Decision
 from rummykit.rl.observation import Observation
 
 __all__ = ["ActionSpace", "Decision", "Observation", "gym_env", "pettingzoo_env"]
 
 
-def pettingzoo_env(rules: str | Rules = "basic", players: int = 2, *,
+def pettingzoo_env(rules: str | Rules = DEFAULT_RULE_SET, players: int = 2, *,
                    options: Mapping[str, Any] | None = None, reward: str = "hand",
                    zero_sum: bool = True, normalize: bool = False, compact: bool = False,
                    wrapped: bool = True, render_mode: str | None = None) -> Any:
@@ -39,7 +40,7 @@ def pettingzoo_env(rules: str | Rules = "basic", players: int = 2, *,
                 normalize=normalize, compact=compact, render_mode=render_mode)
 
 
-def gym_env(rules: str | Rules = "basic", players: int = 2, *, seat: int = 0,
+def gym_env(rules: str | Rules = DEFAULT_RULE_SET, players: int = 2, *, seat: int = 0,
             opponents: str | Sequence[str] = "easy", options: Mapping[str, Any] | None = None,
             reward: str = "hand", zero_sum: bool = True, normalize: bool = False,
             compact: bool = False, illegal_reward: float | None = -100.0,

@@ -29,6 +29,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from rummykit.core.rules import Rules
+from rummykit.display.terms import DEFAULT_RULE_SET
 from rummykit.rl.game import Game
 
 ObsDict = dict[str, np.ndarray[Any, Any]]
@@ -40,7 +41,7 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     metadata: ClassVar[dict[str, Any]] = {
         "name": "rummykit_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
-    def __init__(self, rules: str | Rules = "basic", players: int = 2, *,
+    def __init__(self, rules: str | Rules = DEFAULT_RULE_SET, players: int = 2, *,
                  options: Mapping[str, Any] | None = None, reward: str = "hand",
                  zero_sum: bool = True, normalize: bool = False, compact: bool = False,
                  render_mode: str | None = None) -> None:

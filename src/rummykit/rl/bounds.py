@@ -81,13 +81,13 @@ def hand_score_limit(rules: Rules, players: int) -> int:
 def _total_limit(rules: Rules, players: int) -> int:
     hand = hand_score_limit(rules, players)
     if rules.game_end == "fixed_hands":
-        return hand * (len(rules.contract_schedule) or rules.num_hands)
+        return hand * rules.num_hands
     return rules.target_for(players) - 1 + hand
 
 
 def _deals_limit(rules: Rules) -> float:
     if rules.game_end == "fixed_hands":
-        return float((len(rules.contract_schedule) or rules.num_hands) - 1)
+        return float(rules.num_hands - 1)
     return INF
 
 

@@ -47,6 +47,7 @@ from rummykit.core.moves import Move
 from rummykit.core.outcome import ABORTED, HandResult
 from rummykit.core.rules import Rules, find_rules
 from rummykit.core.views import PlayerView, view
+from rummykit.display.terms import DEFAULT_RULE_SET
 from rummykit.rl.actions import ActionSpace, Decision, Mask
 from rummykit.rl.compact import CompactActions
 from rummykit.rl.observation import Array, Observation
@@ -73,7 +74,7 @@ def make_rules(rules: str | Rules, options: Mapping[str, Any] | None = None) -> 
 class Game:
     """One hand (``reward="hand"``) or one match (``reward="match"``) played action by action."""
 
-    def __init__(self, rules: str | Rules = "basic", players: int = 2, *,
+    def __init__(self, rules: str | Rules = DEFAULT_RULE_SET, players: int = 2, *,
                  options: Mapping[str, Any] | None = None, reward: str = "hand",
                  zero_sum: bool = True, normalize: bool = False,
                  compact: bool = False) -> None:

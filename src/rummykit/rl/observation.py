@@ -75,6 +75,7 @@ from rummykit.core.cards import JOKER, NUM_NATURALS
 from rummykit.core.melds import JOKER_AS, TableMeld
 from rummykit.core.rules import Rules
 from rummykit.core.views import PlayerView
+from rummykit.display.terms import terms_of
 from rummykit.rl.bounds import fill_high
 
 __all__ = ["Observation"]
@@ -96,8 +97,10 @@ class Observation:
         self.multi = (decks, jokers) != (1, 0)
         self.num_cards = c = NUM_NATURALS + (1 if jokers else 0)
         self.max_melds = m = (decks * NUM_NATURALS + jokers) // 3
-        contract = bool(rules.contract_schedule)
-        self.contract = contract
+        #: the parts of a family whose seats lay a contract down (dig and joker duties, the
+        #: deal's contract, who is down)
+        contract = bool(terms_of(rules).down)
+        self.goes_down = contract
         self.digs = rules.discard_dig
         single = 0  # rows of a plane that is one card vector, of shape (C,)
         planes: list[tuple[str, int]] = [
@@ -243,7 +246,7 @@ class Observation:
         if self.num_cards > NUM_NATURALS:
             at = write(out, at, [_bits_to_hand(jokers) for _, jokers in melds],
                        self.max_melds)
-        if self.contract:
+        if self.goes_down:
             at = write(out, at, [_one(seen.dig_duty)], 1)
         c = self.num_cards
         if self.digs:
@@ -254,7 +257,7 @@ class Observation:
                     depth[card] = i + 1
             at += c
         scalars = self._scalars(seen, sizes, totals)
-        if self.contract:
+        if self.goes_down:
             schedule = self.rules.contract_schedule
             scalars += (*schedule[seen.deal_index % len(schedule)],
                         *self._seat_bits[_rotate(seen.down, seat, n)], seen.joker_duty)

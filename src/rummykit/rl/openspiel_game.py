@@ -1,5 +1,6 @@
-"""Every rule set as an OpenSpiel Python game: ``python_rummykit_basic``, ``..._traditional``
-and ``..._contract`` (registered with :func:`pyspiel.register_game` on import).
+"""Every registered rule set as an OpenSpiel Python game, ``python_rummykit_<rule set>``
+(``python_rummykit_basic``, ``..._contract``, ...; registered with
+:func:`pyspiel.register_game` on import).
 
 One game is one hand, or with ``match=True`` a whole match (hand after hand, each dealt by
 chance nodes, the deal passing left, to the rules' end of the match). The shuffle is
@@ -74,8 +75,10 @@ from rummykit.rl.actions import ActionSpace, Decision
 from rummykit.rl.bounds import hand_limit
 from rummykit.rl.observation import Observation
 from rummykit.rl.openspiel_observer import Action, RummyObserver, view_text
+from rummykit.variants.registry import rule_set_names
 
-GAME_NAMES = {name: f"python_rummykit_{name}" for name in ("basic", "traditional", "contract")}
+#: the OpenSpiel name of every registered rule set's game
+GAME_NAMES = {name: f"python_rummykit_{name}" for name in rule_set_names()}
 RETURNS = ("relative", "points")
 DEFAULT_MAX_TURNS = 200
 DEFAULT_MAX_HANDS = 50
@@ -429,31 +432,21 @@ def _drawn(before: int, after: int) -> int:
     return next(card for card, count in added.items() if count > 0)
 
 
-class BasicGame(RummyGame):
-    """``python_rummykit_basic``."""
+def _game_class(rule_set: str) -> type[RummyGame]:
+    """The game class of one rule set: ``python_rummykit_<rule set>``."""
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__("basic", params)
+    def __init__(self: RummyGame, params: dict[str, Any] | None = None) -> None:
+        RummyGame.__init__(self, rule_set, params)
 
-
-class TraditionalGame(RummyGame):
-    """``python_rummykit_traditional``."""
-
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__("traditional", params)
+    return type(f"{rule_set.capitalize()}Game", (RummyGame,),
+                {"__init__": __init__, "__doc__": f"``{GAME_NAMES[rule_set]}``."})
 
 
-class ContractGame(RummyGame):
-    """``python_rummykit_contract``."""
-
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__("contract", params)
-
-
-# Registered as classes, like OpenSpiel's own Python games: a closure held only by the
-# registry would be freed at interpreter exit without the GIL (a crash).
-for _name, _class in (("basic", BasicGame), ("traditional", TraditionalGame),
-                      ("contract", ContractGame)):
+#: the game class of every rule set. Registered as classes, like OpenSpiel's own Python
+#: games (a closure held only by the registry would be freed at interpreter exit without
+#: the GIL: a crash); this table keeps them alive.
+GAME_CLASSES = {name: _game_class(name) for name in GAME_NAMES}
+for _name, _class in GAME_CLASSES.items():
     pyspiel.register_game(_game_type(_name), _class)
 
 
@@ -464,13 +457,11 @@ def load(rule_set: str, **params: Any) -> RummyGame:
 
 
 __all__ = [
+    "GAME_CLASSES",
     "GAME_NAMES",
-    "BasicGame",
-    "ContractGame",
     "RummyGame",
     "RummyObserver",
     "RummyState",
-    "TraditionalGame",
     "load",
     "view_text",
 ]

@@ -25,6 +25,7 @@ from rummykit.core.cards import format_card, format_cards
 from rummykit.core.handset import cards as hand_cards
 from rummykit.core.melds import format_placed
 from rummykit.core.views import PlayerView
+from rummykit.display.terms import terms_of
 
 if TYPE_CHECKING:
     from rummykit.rl.openspiel_game import RummyGame, RummyState
@@ -48,7 +49,7 @@ class RummyObserver:
         self.game = game
         self.history = history
         layout = game.observation
-        pending = len(game.space.groups) if game.rules.contract_schedule else 0
+        pending = len(game.space.groups) if terms_of(game.rules).down else 0
         rows = game.history_length if history else 0
         self.tensor = np.zeros(layout.size + pending + 2 * rows, np.float32)
         self.dict: dict[str, Any] = layout.as_dict(self.tensor[:layout.size])
@@ -140,7 +141,7 @@ def view_text(seen: PlayerView) -> str:
         f"{seen.melds_this_turn} placed {int(seen.placed_this_turn)} ever {seen.ever_placed} "
         f"rebuilds {seen.rebuilds}",
     ]
-    if seen.rules.contract_schedule:
+    if terms_of(seen.rules).down:  # the fields of a family whose seats go down
         dug = format_card(seen.dig_duty) if seen.dig_duty >= 0 else "-"
         parts.append(f"down {seen.down} went_down {int(seen.went_down)} dig {dug} "
                      f"jokers {seen.joker_duty}")

@@ -34,6 +34,7 @@ from gymnasium import spaces
 
 from rummykit.bots import Bot, make_bot
 from rummykit.core.rules import Rules
+from rummykit.display.terms import DEFAULT_RULE_SET
 from rummykit.rl.actions import Mask
 from rummykit.rl.game import Game
 
@@ -45,7 +46,7 @@ class RummyGymEnv(gym.Env[Obs, np.int64]):
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012
 
-    def __init__(self, rules: str | Rules = "basic", players: int = 2, *, seat: int = 0,
+    def __init__(self, rules: str | Rules = DEFAULT_RULE_SET, players: int = 2, *, seat: int = 0,
                  opponents: str | Sequence[str] = "easy",
                  options: Mapping[str, Any] | None = None, reward: str = "hand",
                  zero_sum: bool = True, normalize: bool = False, compact: bool = False,

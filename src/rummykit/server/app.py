@@ -20,7 +20,14 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
 
-from rummykit.server import apidocs, routes_records, routes_stats, routes_tables, ws
+from rummykit.server import (
+    apidocs,
+    routes_records,
+    routes_rules,
+    routes_stats,
+    routes_tables,
+    ws,
+)
 from rummykit.server.edge import Edge
 from rummykit.server.errors import ServerError
 from rummykit.server.hub import Hub
@@ -114,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes_tables.router)
     app.include_router(routes_stats.router)
     app.include_router(routes_records.router)
+    app.include_router(routes_rules.router)
     app.include_router(ws.router)
     mount_web(app)
     return app

@@ -6,19 +6,26 @@ from __future__ import annotations
 
 from rummykit.core import handset
 from rummykit.core.cards import format_card
+from rummykit.core.knobs import json_value, knob_names
 from rummykit.core.match import Match
 from rummykit.core.melds import format_placed
 from rummykit.core.outcome import HandResult
+from rummykit.core.rules import find_rules
 from rummykit.core.views import PlayerView
-from rummykit.display.wording import contract_words
+from rummykit.display.terms import facts_of, terms_of
 from rummykit.server.wire import (
     ContractOut,
+    FactOut,
     LoggedMove,
     MatchOut,
     MeldOut,
+    OptionOut,
     ResultOut,
+    RuleSetOut,
+    TermsOut,
     ViewOut,
 )
+from rummykit.variants.registry import variant_for
 
 
 def _cards(hand: int) -> list[str]:
@@ -32,19 +39,27 @@ def result_out(result: HandResult) -> ResultOut:
                                      scores=list(result.scores))
 
 
-def contract_out(seen: PlayerView) -> ContractOut | None:
-    """The deal's contract (contract rummy), else None."""
+def contract_out(seen: PlayerView, facts: list[FactOut]) -> ContractOut | None:
+    """The deal's contract (in rule sets with a contract schedule), else None: the
+    ``contract`` field of the protocol, its words the family's fact."""
     schedule = seen.rules.contract_schedule
     if not schedule:
         return None
     sets, runs = schedule[seen.deal_index % len(schedule)]
-    return ContractOut.model_construct(sets=sets, runs=runs,
-                                       words=contract_words(seen.rules, seen.deal_index))
+    words = next((f.value for f in facts if f.label == "Contract"), "")
+    return ContractOut.model_construct(sets=sets, runs=runs, words=words)
+
+
+def facts_out(seen: PlayerView) -> list[FactOut]:
+    """What the family shows about the deal in play."""
+    return [FactOut.model_construct(label=f.label, value=f.value)
+            for f in facts_of(seen.rules, seen.num_players, seen.deal_index)]
 
 
 def view_out(seen: PlayerView) -> ViewOut:
     """The wire form of a view (a spectator's has seat -1, sent as null)."""
     result = seen.result
+    facts = facts_out(seen)
     return ViewOut.model_construct(
         rules=seen.rules.name,
         seat=None if seen.seat < 0 else seen.seat,
@@ -67,8 +82,26 @@ def view_out(seen: PlayerView) -> ViewOut:
         down=[s for s in range(seen.num_players) if seen.down >> s & 1],
         result=None if result is None else result_out(result),
         revealed=[_cards(h) for h in seen.revealed] if seen.revealed else None,
-        contract=contract_out(seen),
+        contract=contract_out(seen, facts),
+        facts=facts,
     )
+
+
+def rule_set_out(name: str) -> RuleSetOut:
+    """A registered rule set as its family describes it (``GET /api/rule-sets``)."""
+    family = variant_for(name)
+    rules = find_rules(name)
+    terms = terms_of(rules)
+    options = [OptionOut(knob=o.knob, label=o.label, kind=o.kind,  # type: ignore[arg-type]
+                         default=o.default, choices=list(o.choices), minimum=o.minimum,
+                         maximum=o.maximum, help=o.help) for o in family.options(rules)]
+    return RuleSetOut(
+        name=name, family=family.name, players=rules.player_range,
+        terms=TermsOut(title=terms.title, hand=terms.hand, hands=terms.hands,
+                       score=terms.score, lowest_wins=terms.lowest_wins, match=terms.match,
+                       down=terms.down, meld_owners=terms.meld_owners),
+        options=options, knobs={knob: json_value(rules, knob) for knob in knob_names()},
+        help=family.help_text(rules))
 
 
 def legal_out(seen: PlayerView) -> list[str]:

@@ -9,12 +9,33 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+)
+
+from rummykit.display.terms import DEFAULT_RULE_SET
+from rummykit.variants.registry import rule_set_names
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40,
                                         pattern=r"^[^\x00-\x1f\x7f]+$")]
 Token = Annotated[str, StringConstraints(min_length=1, max_length=100)]
 TableId = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+
+
+def _registered(name: str) -> str:
+    if name not in rule_set_names():
+        raise ValueError(f"unknown rule set {name!r}: expected one of "
+                         f"{', '.join(rule_set_names())}")
+    return name
+
+
+#: a registered rule set's name (``basic``, ``contract``, ...)
+RuleSetName = Annotated[str, StringConstraints(max_length=40), AfterValidator(_registered)]
 
 
 class Strict(BaseModel):
@@ -103,12 +124,20 @@ class ContractOut(Strict):
     words: str
 
 
+class FactOut(Strict):
+    """One fact of the deal in play, as its rule family states it: ``Contract: 2 sets``."""
+
+    label: str
+    value: str
+
+
 class ViewOut(Strict):
     """One viewer's view of the current hand: exactly a ``PlayerView`` in wire form.
 
     ``seat`` is null for spectators (no hand, no legal moves); ``revealed`` holds every
-    hand once the hand is over, else null; ``contract`` is the deal's contract (contract
-    rummy only, else null).
+    hand once the hand is over, else null; ``contract`` is the deal's contract (in rule
+    sets with contracts, else null); ``facts`` are what the rule family shows about the
+    deal (its contract, ...), in words.
     """
 
     rules: str
@@ -131,6 +160,7 @@ class ViewOut(Strict):
     result: ResultOut | None
     revealed: list[list[str]] | None
     contract: ContractOut | None
+    facts: list[FactOut] = Field(default_factory=list)
 
 
 class SeatOut(Strict):
@@ -260,7 +290,7 @@ class SeatSpec(Strict):
 class CreateTable(Strict):
     """``POST /api/tables``."""
 
-    rules: Literal["basic", "traditional", "contract"] = "basic"
+    rules: RuleSetName = DEFAULT_RULE_SET
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatSpec] = Field(min_length=2, max_length=8)
     seed: int | None = Field(default=None, ge=0, le=2**63)
@@ -320,6 +350,50 @@ class PlayerStats(Strict):
 
     name: str
     rules: dict[str, StatLine]
+
+
+class TermsOut(Strict):
+    """The words of a rule set: its title, what a hand is called, what a score means."""
+
+    title: str
+    hand: str
+    hands: str
+    score: str
+    lowest_wins: bool
+    match: str
+    #: what a seat that has laid its contract is ("down"); empty where there is none
+    down: str
+    #: show who placed each table card (not where melds belong to nobody)
+    meld_owners: bool
+
+
+class OptionOut(Strict):
+    """An option the lobby offers for a rule set: one knob, its kind and bounds."""
+
+    knob: str
+    label: str
+    kind: Literal["bool", "int", "choice"]
+    default: Any
+    choices: list[Any]
+    minimum: int | None
+    maximum: int | None
+    help: str
+
+
+class RuleSetOut(Strict):
+    """``GET /api/rule-sets``: one registered rule set as its family describes it.
+
+    ``players`` is the range of player counts; ``knobs`` every knob's preset value in the
+    JSON form of ``options`` (RULES.md §5.1); ``help`` the rules for players, as text.
+    """
+
+    name: str
+    family: str
+    players: tuple[int, int]
+    terms: TermsOut
+    options: list[OptionOut]
+    knobs: dict[str, Any]
+    help: str
 
 
 class ReplayCreated(Strict):

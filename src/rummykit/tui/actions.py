@@ -23,6 +23,7 @@ from rummykit.core.melds import best_arrangement, hand_card
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
 from rummykit.core.views import PlayerView
 from rummykit.display.faces import card_face, faces_in
+from rummykit.display.terms import terms_of
 
 SORTS = ("suit", "rank")
 MAX_OFFERED = 8
@@ -108,13 +109,13 @@ def label(move: Move, seen: PlayerView | None = None, key: str | None = None) ->
 def fits(seen: PlayerView) -> dict[Card, tuple[int, ...]]:
     """The cards of your hand that may be laid off, with the melds they fit: in your play
     phase the legal lay-offs; otherwise the natural cards some table meld accepts (when
-    you may lay off at all: in contract once you are down)."""
+    you may lay off at all: where contracts are laid down, once you are down)."""
     found: dict[Card, set[int]] = {}
     if seen.to_move == seen.seat and seen.phase == PLAY_PHASE and seen.result is None:
         for move in seen.legal:
             if isinstance(move, LayOff):
                 found.setdefault(hand_card(move.card), set()).add(move.target)
-    elif not seen.rules.contract_schedule or seen.down >> seen.seat & 1:
+    elif not terms_of(seen.rules).down or seen.down >> seen.seat & 1:
         for card in set(seen.hand_cards) - {JOKER}:
             targets = {n for n, meld in enumerate(seen.table, 1) if meld.accepts >> card & 1}
             if targets:
@@ -128,9 +129,10 @@ def fit_tag(targets: tuple[int, ...]) -> str:
 
 
 def points_line(seen: PlayerView) -> str:
-    """Your hand's live count: deadwood (the points left out of melds) or, in contract,
-    the penalty you would take if someone went out now."""
-    if seen.rules.contract_schedule:
+    """Your hand's live count: deadwood (the points left out of melds) or, where melds
+    come only with a contract laid down, the penalty you would take if someone went out
+    now."""
+    if terms_of(seen.rules).down:
         values = seen.rules.ace_value, seen.rules.joker_points
         points = sum(card_points(c, *values) for c in handset.cards(seen.hand))
         return f"penalty {points}"

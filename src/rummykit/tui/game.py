@@ -26,7 +26,8 @@ from rummykit.core.moves import Move
 from rummykit.core.record import dump, record_of, replay_file
 from rummykit.core.rules import Rules
 from rummykit.core.views import PlayerView, view
-from rummykit.display.wording import agree, bot_names, contract_words
+from rummykit.display.terms import facts_clause, facts_of, unit
+from rummykit.display.wording import agree, bot_names
 from rummykit.tui.words import describe
 
 SEAT = 0
@@ -102,11 +103,6 @@ class Game:
         return len(self.match.hands)
 
     @property
-    def contract(self) -> bool:
-        """True for contract rummy."""
-        return bool(self.match.rules.contract_schedule)
-
-    @property
     def hand_over(self) -> bool:
         """True when the current hand has ended."""
         return self.state.is_over
@@ -131,11 +127,13 @@ class Game:
     def start_hand(self) -> None:
         """Deal the next hand."""
         state = self.match.start_hand()
-        unit = "Deal" if self.contract else "Hand"
-        text = (f"{unit} {self.hand_no}: {agree(self.names[state.dealer], 'deals')}, "
+        rules = self.match.rules
+        text = (f"{unit(rules, capital=True)} {self.hand_no}: "
+                f"{agree(self.names[state.dealer], 'deals')}, "
                 f"{agree(self.names[state.to_move], 'plays')} first.")
-        if self.contract:
-            text = text[:-1] + f"; contract: {contract_words(self.match.rules, state.deal_index)}."
+        facts = facts_of(rules, state.num_players, state.deal_index)
+        if facts:
+            text = text[:-1] + f"; {facts_clause(facts)}."
         self.log.append(text)
 
     def play(self, move: Move | str) -> Move:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
 from rummykit.core.views import PlayerView
 from rummykit.display.faces import card_face, cards_face
+from rummykit.display.terms import terms_of
 from rummykit.display.wording import gained
 
 
@@ -54,8 +55,9 @@ def _sentence(name: str, move: Move, before: PlayerView, after: PlayerView,
         groups = " / ".join(" ".join(card_face(c) for c in g) for g in move.groups)
         where = (f"meld {numbers[0]}" if len(numbers) == 1
                  else "melds " + ", ".join(str(n) for n in numbers))
-        going_down = bool(before.rules.contract_schedule) and not before.down >> before.seat & 1
-        verb = "went down with" if going_down else "melded"
+        down = terms_of(before.rules).down
+        going_down = bool(down) and not before.down >> before.seat & 1
+        verb = f"went {down} with" if going_down else "melded"
         return f"{name} {verb} {groups} ({where})"
     if isinstance(move, LayOff):
         return lay_words(name, move)

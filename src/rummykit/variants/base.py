@@ -48,6 +48,10 @@ class Terms:
     score: str  # what a hand's score is called: "points" or "penalty points"
     lowest_wins: bool  # the lowest total wins the match
     match: str = "match"  # the whole: "match" or "game"
+    title: str = ""  # the game's name for people: "Basic Rummy", "Contract Rummy"
+    down: str = ""  # what a seat that has laid its contract is ("down"); "" where none is
+    meld_owners: bool = True  # faces show who placed each table card (RULES.md §3.1: not
+    # in traditional, where melds belong to nobody)
 
 
 @dataclass(frozen=True, slots=True)

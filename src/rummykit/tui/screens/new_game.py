@@ -1,4 +1,5 @@
-"""The new-game dialog: rule set, players, bots, options; returns a :class:`Setup`."""
+"""The new-game dialog: rule set, players, bots, and the options the rule set's family
+offers; returns a :class:`Setup`."""
 
 from __future__ import annotations
 
@@ -9,15 +10,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select
 
 from rummykit.bots import BOTS, LEVELS
 from rummykit.core.errors import RummyError
-from rummykit.core.rules import Rules, preset_names
+from rummykit.core.rules import Rules, find_rules
 from rummykit.tui.game import Setup
-
-ACE_CHOICES = [("preset default", "default"), ("low only", "low"),
-               ("high or low", "high_or_low")]
+from rummykit.variants.base import OptionSpec
+from rummykit.variants.registry import rule_set_names, variant_of
 
 
 def parse_bots(text: str, seats: int) -> tuple[str, ...]:
@@ -37,20 +38,10 @@ def parse_bots(text: str, seats: int) -> tuple[str, ...]:
     return tuple(names)
 
 
-def build_setup(rules_name: str, players: str, name: str, bots: str, ace: str,
-                one_meld: bool, must_discard: bool, target: str, seed: str) -> Setup:
-    """The setup the dialog's fields describe; raises ValueError with the reason."""
-    options: dict[str, Any] = {}
-    if ace != "default":
-        options["ace_mode"] = ace
-    if one_meld:
-        options["max_melds_per_turn"] = 1
-    if must_discard:
-        options["must_discard_to_go_out"] = True
-    if target.strip():
-        if not target.strip().isdigit():
-            raise ValueError(f"target {target!r}: expected a number of points")
-        options["target_score"] = int(target)
+def build_setup(rules_name: str, players: str, name: str, bots: str, options: dict[str, Any],
+                seed: str) -> Setup:
+    """The setup the dialog's fields describe (``options``: knob overrides in JSON form);
+    raises ValueError with the reason."""
     if not players.strip().isdigit():
         raise ValueError(f"players {players!r}: expected a number")
     if not name.strip() or not name.strip().isprintable():
@@ -64,6 +55,45 @@ def build_setup(rules_name: str, players: str, name: str, bots: str, ace: str,
         raise ValueError(str(error)) from None
     chosen = int(seed) if seed.strip() else random.SystemRandom().randrange(1, 10**9)
     return Setup(rules, name.strip(), parse_bots(bots, int(players) - 1), chosen)
+
+
+def option_widgets(specs: tuple[OptionSpec, ...]) -> list[Widget]:
+    """A label and an input per option the family offers: a checkbox, a choice or a
+    number (empty: the preset's value); each input's id is ``opt-KNOB``."""
+    widgets: list[Widget] = []
+    for spec in specs:
+        widgets.append(Label(spec.label))
+        wid = f"opt-{spec.knob}"
+        if spec.kind == "bool":
+            widgets.append(Checkbox("", bool(spec.default), id=wid, compact=True))
+        elif spec.kind == "choice":
+            widgets.append(Select([(str(c), c) for c in spec.choices], value=spec.default,
+                                  allow_blank=False, id=wid, compact=True))
+        else:
+            shown = "preset default" if spec.default is None or isinstance(spec.default, dict) \
+                else f"preset: {spec.default}"
+            widgets.append(Input("", id=wid, compact=True, placeholder=shown))
+    return widgets
+
+
+def chosen_options(screen: Widget, specs: tuple[OptionSpec, ...]) -> dict[str, Any]:
+    """The options whose input differs from the preset (an int typed, a box changed);
+    raises ValueError for a number that is not one."""
+    options: dict[str, Any] = {}
+    for spec in specs:
+        field = screen.query_one(f"#opt-{spec.knob}")
+        if isinstance(field, Checkbox):
+            if field.value != bool(spec.default):
+                options[spec.knob] = field.value
+        elif isinstance(field, Select):
+            if field.value != spec.default:
+                options[spec.knob] = field.value
+        elif isinstance(field, Input) and field.value.strip():
+            text = field.value.strip()
+            if not text.isdigit():
+                raise ValueError(f"{spec.label}: {text!r}: expected a whole number")
+            options[spec.knob] = int(text)
+    return options
 
 
 class NewGameScreen(ModalScreen[Setup | None]):
@@ -80,7 +110,8 @@ class NewGameScreen(ModalScreen[Setup | None]):
             yield Label("New game", classes="dialog-title")
             with Grid(id="new-game-grid"):
                 yield Label("Rule set")
-                yield Select([(n, n) for n in preset_names()], value="basic", allow_blank=False,
+                names = rule_set_names()
+                yield Select([(n, n) for n in names], value=names[0], allow_blank=False,
                              id="rules", compact=True)
                 yield Label("Players")
                 yield Input("2", id="players", compact=True)
@@ -89,25 +120,31 @@ class NewGameScreen(ModalScreen[Setup | None]):
                 yield Label("Bots")
                 yield Input("medium", id="bots", compact=True,
                             placeholder=f"a level ({', '.join(LEVELS)}) or one per seat")
-                yield Label("Aces")
-                yield Select(ACE_CHOICES, value="default", allow_blank=False, id="ace",
-                             compact=True)
-                yield Label("Target score")
-                yield Input("", id="target", compact=True, placeholder="preset default")
                 yield Label("Seed")
                 yield Input("", id="seed", compact=True, placeholder="random")
-            yield Checkbox("One meld per turn", id="one-meld", compact=True)
-            yield Checkbox("Must discard to go out", id="must-discard", compact=True)
+            with Grid(id="new-game-options"):
+                yield from option_widgets(self.specs(names[0]))
             yield Label("", id="new-game-error", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Start", id="start", variant="primary")
                 yield Button("Cancel", id="cancel")
 
-    def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "rules" and event.value == "contract":
+    @staticmethod
+    def specs(rule_set: str) -> tuple[OptionSpec, ...]:
+        """The options the rule set's family offers."""
+        rules = find_rules(rule_set)
+        return variant_of(rules).options(rules)
+
+    async def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "rules" and isinstance(event.value, str):
+            low, high = find_rules(event.value).player_range
             players = self.query_one("#players", Input)
-            if players.value.strip() in ("", "2"):
-                players.value = "3"
+            count = players.value.strip()
+            if not count.isdigit() or not low <= int(count) <= high:
+                players.value = str(low)
+            box = self.query_one("#new-game-options", Grid)
+            await box.remove_children()
+            await box.mount(*option_widgets(self.specs(event.value)))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -115,13 +152,11 @@ class NewGameScreen(ModalScreen[Setup | None]):
             self.dismiss(None)
             return
         value = {i.id: i.value for i in self.query(Input)}
+        rule_set = str(self.query_one("#rules", Select).value)
         try:
-            setup = build_setup(
-                str(self.query_one("#rules", Select).value), value["players"], value["name"],
-                value["bots"], str(self.query_one("#ace", Select).value),
-                self.query_one("#one-meld", Checkbox).value,
-                self.query_one("#must-discard", Checkbox).value, value["target"],
-                value["seed"])
+            options = chosen_options(self, self.specs(rule_set))
+            setup = build_setup(rule_set, value["players"], value["name"], value["bots"],
+                                options, value["seed"])
         except ValueError as error:
             self.query_one("#new-game-error", Label).update(str(error))
             return

@@ -15,7 +15,8 @@ from rummykit.core import handset
 from rummykit.core.cards import card_points
 from rummykit.core.outcome import ABORTED, WIN, HandResult
 from rummykit.core.views import PlayerView
-from rummykit.display.wording import agree, drawn_words, plural, points_words
+from rummykit.display.terms import score_label, unit
+from rummykit.display.wording import agree, drawn_words, plural
 from rummykit.tui.cardart import inline
 from rummykit.tui.widgets.panels import sheet_lines
 
@@ -50,8 +51,7 @@ def hand_end_text(seen: PlayerView, names: tuple[str, ...]) -> Text:
             text.append(f"  ({plural(points, 'point')})\n")
         else:
             text.append("no cards left\n", style="green")
-    deal = "deal" if seen.rules.contract_schedule else "hand"
-    text.append(f"\n{points_words(seen.rules)} this {deal}: ", style="bold")
+    text.append(f"\n{score_label(seen.rules)} this {unit(seen.rules)}: ", style="bold")
     text.append(", ".join(f"{n} {p}" for n, p in zip(names, result.scores, strict=True)))
     return text
 
@@ -67,13 +67,13 @@ class HandEndScreen(ModalScreen[None]):
         self.seen, self.names, self.sheet, self.match_over = seen, names, sheet, match_over
 
     def compose(self) -> ComposeResult:
-        unit = "Deal" if self.seen.rules.contract_schedule else "Hand"
+        word = unit(self.seen.rules, capital=True)
         with Vertical(classes="dialog wide", id="hand-end"):
-            yield Label(f"{unit} {self.seen.deal_index + 1} is over", classes="dialog-title")
+            yield Label(f"{word} {self.seen.deal_index + 1} is over", classes="dialog-title")
             with VerticalScroll(classes="dialog-body"):
                 yield Static(hand_end_text(self.seen, self.names))
                 yield Static(Text("\n").join(self.sheet), classes="sheet")
-            label = "See the result (Enter)" if self.match_over else f"Next {unit.lower()} (Enter)"
+            label = "See the result (Enter)" if self.match_over else f"Next {word.lower()} (Enter)"
             yield Button(label, id="next", variant="primary", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

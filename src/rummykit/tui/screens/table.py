@@ -22,6 +22,7 @@ from rummykit.core.errors import RummyError
 from rummykit.core.melds import JOKER_AS
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
 from rummykit.display.faces import card_face, faces_in, typed_move
+from rummykit.display.terms import terms_of, unit
 from rummykit.display.wording import gained, plural
 from rummykit.tui.actions import (
     SORTS,
@@ -189,8 +190,8 @@ class TableScreen(Screen[None]):
         rules, players = self.game.match.rules, self.game.match.num_players
         if rules.game_end == "target":
             return f"first to {rules.target_for(players)}"
-        return f"{rules.num_hands} {'deals' if rules.contract_schedule else 'hands'}, " \
-            f"{'lowest' if rules.scoring == 'penalty' else 'highest'} wins"
+        lowest = "lowest" if terms_of(rules).lowest_wins else "highest"
+        return f"{rules.num_hands} {unit(rules, plural=True)}, {lowest} wins"
 
     def say(self, text: str, *, error: bool = False) -> None:
         """Show a one-line message under your hand."""

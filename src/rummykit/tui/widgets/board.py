@@ -13,7 +13,8 @@ from textual.widget import Widget
 from rummykit.core import handset
 from rummykit.core.melds import TableMeld
 from rummykit.core.views import PlayerView
-from rummykit.display.wording import contract_words, plural
+from rummykit.display.terms import facts_of, terms_of, unit
+from rummykit.display.wording import plural
 from rummykit.tui.cardart import face, inline
 
 
@@ -34,21 +35,19 @@ class SeenWidget(Widget):
 
 
 class DealInfo(SeenWidget):
-    """Which hand or deal this is, its dealer, whose turn it is, and the contract."""
+    """Which hand or deal this is, its dealer, whose turn it is, and the deal's facts
+    (its contract ...)."""
 
     hand_count: reactive[str] = reactive("")
 
     def draw(self, seen: PlayerView) -> Text:
         rules, names = seen.rules, self.names
-        contract = bool(rules.contract_schedule)
-        unit = "Deal" if contract else "Hand"
-        title = "Contract Rummy" if contract else f"Rummy ({rules.name})"
-        text = Text(title, style="bold")
-        text.append(f"\n{unit} {seen.deal_index + 1}{self.hand_count}, "
+        text = Text(terms_of(rules).title, style="bold")
+        text.append(f"\n{unit(rules, capital=True)} {seen.deal_index + 1}{self.hand_count}, "
                     f"dealer {names[seen.dealer]}")
-        if contract:
-            text.append("\nContract: ", style="bold")
-            text.append(contract_words(rules, seen.deal_index))
+        for fact in facts_of(rules, seen.num_players, seen.deal_index):
+            text.append(f"\n{fact.label}: ", style="bold")
+            text.append(fact.value)
         if seen.result is None:
             turn = "your" if seen.to_move == seen.seat else f"{names[seen.to_move]}'s"
             text.append(f"\nTurn {seen.turn_count + 1}: {turn} {seen.phase}")
@@ -57,7 +56,8 @@ class DealInfo(SeenWidget):
 
 class Summary(SeenWidget):
     """The compact layout's lines in place of the left column: the deal and the scores,
-    then every player's card count (and, in contract, whether they are down)."""
+    then every player's card count (and whether they are down, where contracts are laid
+    down)."""
 
     hand_count: reactive[str] = reactive("")
     totals: reactive[tuple[int, ...]] = reactive(())
@@ -65,13 +65,14 @@ class Summary(SeenWidget):
 
     def draw(self, seen: PlayerView) -> Text:
         rules, names = seen.rules, self.names
-        contract = bool(rules.contract_schedule)
-        text = Text("Contract: " if contract else f"{rules.name.capitalize()}: ", style="bold")
-        text.append(f"{'Deal' if contract else 'Hand'} {seen.deal_index + 1}{self.hand_count}",
+        facts = facts_of(rules, seen.num_players, seen.deal_index)
+        text = Text(f"{facts[0].label if facts else rules.name.capitalize()}: ", style="bold")
+        text.append(f"{unit(rules, capital=True)} {seen.deal_index + 1}{self.hand_count}",
                     style="bold")
         text.append(f", dealer {names[seen.dealer]}")
-        if contract:
-            text.append(f"; {contract_words(rules, seen.deal_index)}")
+        for fact in facts:
+            text.append(f"; {fact.value}")
+        down = terms_of(rules).down
         text.append(f" · {self.goal}", style="dim")
         for seat, size in enumerate(seen.hand_sizes):
             turn = seat == seen.to_move and seen.result is None
@@ -79,8 +80,8 @@ class Summary(SeenWidget):
             text.append(f"{'▶' if turn else ' '}{names[seat]} ", style="bold" if turn else "")
             points = self.totals[seat] if self.totals else 0
             text.append(f"{plural(size, 'card')} ({points} pts)")
-            if contract and seen.down >> seat & 1:
-                text.append(" down", style="green")
+            if down and seen.down >> seat & 1:
+                text.append(f" {down}", style="green")
         return text
 
 
@@ -88,7 +89,7 @@ class Opponents(SeenWidget):
     """Every player with their card count, whether they are down, and known cards."""
 
     def draw(self, seen: PlayerView) -> Text:
-        contract = bool(seen.rules.contract_schedule)
+        down = terms_of(seen.rules).down
         text = Text("Players", style="bold underline")
         for seat, size in enumerate(seen.hand_sizes):
             mark = "▶ " if seat == seen.to_move and seen.result is None else "  "
@@ -97,9 +98,9 @@ class Opponents(SeenWidget):
                 name += " (you)"
             text.append(f"\n{mark}{name}: {plural(size, 'card')}",
                         style="bold" if seat == seen.to_move else "")
-            if contract:
+            if down:
                 is_down = seen.down >> seat & 1
-                text.append(", down" if is_down else ", not down",
+                text.append(f", {down}" if is_down else f", not {down}",
                             style="green" if is_down else "dim")
             known = handset.cards(seen.known[seat]) if seat != seen.seat else []
             if known:

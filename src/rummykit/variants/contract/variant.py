@@ -4,7 +4,7 @@
 >>> CONTRACT_FAMILY.terms(CONTRACT).score, CONTRACT_FAMILY.terms(CONTRACT).lowest_wins
 ('penalty points', True)
 >>> CONTRACT_FAMILY.deal_facts(CONTRACT, 4, 0)
-(Fact(label='Contract', value='2 sets'), Fact(label='Deal', value='1 of 7'))
+(Fact(label='Contract', value='2 sets'),)
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from rummykit.core.rules import Rules
 from rummykit.variants.base import Fact, OptionSpec, Terms
 from rummykit.variants.common import DrawDiscardFamily
 from rummykit.variants.contract.hand import ContractHand
+from rummykit.variants.contract.help import help_text as contract_help
 from rummykit.variants.contract.presets import CONTRACT
-from rummykit.variants.contract.words import HELP, contract_words
+from rummykit.variants.contract.words import contract_words
 
 KNOBS = {
     "contract": COMMON_KNOBS | {
@@ -43,17 +44,17 @@ class ContractFamily(DrawDiscardFamily):
     def terms(self, rules: Rules) -> Terms:
         """A hand is a deal; the score follows ``scoring``."""
         penalty = rules.scoring == "penalty"
-        return Terms("deal", "deals", "penalty points" if penalty else "points", penalty)
+        return Terms("deal", "deals", "penalty points" if penalty else "points", penalty,
+                     title="Contract Rummy", down="down")
 
     def deal_facts(self, rules: Rules, num_players: int, deal_index: int
                    ) -> tuple[Fact, ...]:
-        """The deal's contract and its number."""
-        return (Fact("Contract", contract_words(rules, deal_index)),
-                Fact("Deal", f"{deal_index + 1} of {rules.num_hands}"))
+        """The deal's contract (the faces show the deal's number themselves)."""
+        return (Fact("Contract", contract_words(rules, deal_index)),)
 
     def help_text(self, rules: Rules) -> str:
-        """The contract rules summary."""
-        return HELP
+        """The rules for players, with this rule set's contracts (:mod:`.help`)."""
+        return contract_help(rules)
 
     def options(self, rules: Rules) -> tuple[OptionSpec, ...]:
         """The knobs a game set-up screen offers."""

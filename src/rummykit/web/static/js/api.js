@@ -52,6 +52,7 @@ export const api = {
     call("GET", `/api/replays/${encodeURIComponent(id)}${seat === null ? "" : `?seat=${seat}`}`),
   /** A finished match of a table, every seat's cards in each frame (409 while in play). */
   matchReplay: (id, n) => call("GET", `/api/tables/${encodeURIComponent(id)}/matches/${n}/replay?seat=all`),
+  ruleSets: () => call("GET", "/api/rule-sets"),
   openapi: () => call("GET", "/api/openapi.json"),
 };
 

@@ -3,6 +3,7 @@
 
 import { cardBack, cardFace, cardLabel } from "./cards.js";
 import { h } from "./dom.js";
+import { ruleTerms } from "./rulesets.js";
 import { seatName } from "./words.js";
 
 /** The players around the table (everyone but the viewer), in seat order after it. */
@@ -77,8 +78,8 @@ export function meldsView(state, handlers) {
   const { view, table } = state;
   if (!view.table.length) return h("section.melds.empty", { "aria-label": "Melds" }, h("p.muted", {}, "No melds on the table yet."));
   return h("section.melds", { "aria-label": "Melds" }, view.table.map((meld) => {
-    // traditional rummy's melds belong to nobody (RULES.md §3.1): no owners shown
-    const owners = table.rules === "traditional" ? [] : [...new Set(meld.placed_by)].map((s) => seatName(table.seats, s));
+    // where melds belong to nobody (traditional, RULES.md §3.1) no owners are shown
+    const owners = ruleTerms(table.rules).meld_owners ? [...new Set(meld.placed_by)].map((s) => seatName(table.seats, s)) : [];
     const fresh = state.anim && state.anim.melds.includes(meld.number);
     return h(`button.meld${fresh ? ".fresh" : ""}`, {
       type: "button", dataset: { drop: "meld", number: String(meld.number) },

@@ -4,21 +4,10 @@
 import { ApiError, api } from "./api.js";
 import { fill, h, toast } from "./dom.js";
 import { forgetSeat, mySeats, playerName, rememberSeat, setPlayerName } from "./store.js";
-import { RULE_NAMES } from "./words.js";
+import { ruleSet, ruleSets, ruleTitle } from "./rulesets.js";
 
-const PLAYERS = { basic: [2, 6], traditional: [2, 4], contract: [3, 8] };
 const LEVELS = ["easy", "medium", "hard", "expert", "greedy", "careless", "random"];
 const LEVEL_TEXT = { easy: "easy", medium: "medium", hard: "hard", expert: "expert", greedy: "greedy bot", careless: "careless bot", random: "random bot" };
-
-/** The option checkboxes offered per rule set: [knob, value, label]. */
-const OPTIONS = {
-  basic: [["ace_mode", "high_or_low", "Aces high or low"], ["max_melds_per_turn", 1, "One meld per turn"],
-    ["must_discard_to_go_out", true, "Must discard to go out"]],
-  traditional: [["ace_mode", "high_or_low", "Aces high or low"], ["max_melds_per_turn", 1, "One meld per turn"],
-    ["must_discard_to_go_out", true, "Must discard to go out"]],
-  contract: [["run_min_length", 4, "Runs of four cards"], ["discard_dig", false, "No digging into the discard pile"],
-    ["contract_runs_distinct_suits", false, "Contract runs may share a suit"]],
-};
 
 /** Your name, or a stand-in: "You" at a table of bots, "Host" for friends to see. */
 function nameOrDefault(friends = false) {
@@ -34,11 +23,39 @@ function range(lo, hi) {
   return Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
 }
 
+/** The input of one option the rule set offers (GET /api/rule-sets): a checkbox, a
+ * choice or a number; left as it is, it sends nothing (the rule set's default holds). */
+function optionInput(option) {
+  const attrs = { name: option.knob, dataset: { knob: option.knob, kind: option.kind, default: JSON.stringify(option.default) }, title: option.help || null };
+  if (option.kind === "bool") {
+    return h("label.check", {}, h("input", { type: "checkbox", checked: !!option.default, ...attrs }), ` ${option.label}`);
+  }
+  if (option.kind === "choice") {
+    return h("label", {}, `${option.label} `, h("select", attrs, option.choices.map((c) =>
+      h("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(option.default) }, String(c)))));
+  }
+  return h("label", {}, `${option.label} `, h("input", {
+    type: "number", size: "6", placeholder: option.default === null || typeof option.default === "object" ? "default" : String(option.default),
+    min: option.minimum === null ? null : String(option.minimum), max: option.maximum === null ? null : String(option.maximum), ...attrs,
+  }));
+}
+
+/** What an option's input sends: its value in JSON form, or undefined for the default. */
+function optionValue(input) {
+  const fallback = JSON.parse(input.dataset.default);
+  if (input.dataset.kind === "bool") return input.checked === !!fallback ? undefined : input.checked;
+  if (input.dataset.kind === "choice") {
+    const value = JSON.parse(input.value);
+    return JSON.stringify(value) === JSON.stringify(fallback) ? undefined : value;
+  }
+  return input.value === "" ? undefined : Number(input.value);
+}
+
 /** A form section: rule set, player count, per-seat choice, options. */
 class SetupForm {
   constructor({ friends }) {
     this.friends = friends;
-    this.rules = "basic";
+    this.rules = null; // the server's first rule set until one is chosen
     this.players = 2;
     this.seats = []; // per other seat: "friend" or a bot level
     this.friendNames = []; // per other seat: the friend's name, if typed
@@ -51,9 +68,13 @@ class SetupForm {
   }
 
   render() {
-    const [lo, hi] = PLAYERS[this.rules];
+    const sets = ruleSets();
+    if (!ruleSet(this.rules) && sets.length) this.rules = sets[0].name;
+    const chosen = ruleSet(this.rules);
+    const [lo, hi] = chosen ? chosen.players : [2, 2];
     this.players = Math.min(hi, Math.max(lo, this.players));
-    const rulesSel = select("rules", Object.keys(PLAYERS), this.rules, "Rules", RULE_NAMES);
+    const titles = Object.fromEntries(sets.map((r) => [r.name, r.terms.title]));
+    const rulesSel = select("rules", sets.map((r) => r.name), this.rules, "Rules", titles);
     rulesSel.querySelector("select").onchange = (e) => { this.keep(); this.rules = e.target.value; this.render(); };
     const playersSel = select("players", range(lo, hi), this.players, "Players");
     playersSel.querySelector("select").onchange = (e) => { this.keep(); this.players = Number(e.target.value); this.render(); };
@@ -71,13 +92,11 @@ class SetupForm {
       row.querySelector("select").addEventListener("change", (e) => { name.hidden = e.target.value !== "friend"; });
       return h("div.seat-row", {}, row, name);
     });
-    const opts = OPTIONS[this.rules].map(([knob, value, label]) => h("label.check", {},
-      h("input", { type: "checkbox", name: `opt:${knob}`, dataset: { value: JSON.stringify(value) } }), ` ${label}`));
+    const opts = (chosen ? chosen.options : []).map(optionInput);
     fill(this.el,
       h("div.row", {}, rulesSel, playersSel),
       h("div.row.seats", {}, seatRows),
-      h("details.options", {}, h("summary", {}, "Options"), h("div.row", {}, opts,
-        this.rules !== "contract" ? h("label", {}, "Play to ", h("input", { type: "number", name: "target_score", min: "10", max: "1000", step: "10", placeholder: "default", size: "6" }), " points") : null)));
+      h("details.options", {}, h("summary", {}, "Options"), h("div.row", {}, opts)));
   }
 
   keep() {
@@ -89,11 +108,10 @@ class SetupForm {
   spec(myName) {
     this.keep();
     const options = {};
-    for (const box of this.el.querySelectorAll("input[type=checkbox]:checked")) {
-      options[box.name.slice(4)] = JSON.parse(box.dataset.value);
+    for (const input of this.el.querySelectorAll(".options [data-knob]")) {
+      const value = optionValue(input);
+      if (value !== undefined) options[input.dataset.knob] = value;
     }
-    const target = this.el.querySelector("input[name=target_score]");
-    if (target && target.value) options.target_score = Number(target.value);
     const seats = [{ kind: "human", name: myName }];
     this.seats.slice(0, this.players - 1).forEach((choice, i) => {
       const name = this.friendNames[i] || `Friend ${i + 1}`;
@@ -174,7 +192,7 @@ async function tableRows(box) {
     const match = table && table.match;
     const who = table ? table.seats.map((x) => x.name || "open").join(", ") : "";
     return h("li", { dataset: { table: s.table } },
-      h("a", { href: `#/play/${s.token}` }, `${RULE_NAMES[table ? table.rules : s.rules] || "Table"}`),
+      h("a", { href: `#/play/${s.token}` }, `${table || s.rules ? ruleTitle(table ? table.rules : s.rules) : "Table"}`),
       h("span.muted", {}, ` ${who} · ${status}${match ? ` · match ${match.number + 1}, hands ${match.hands_played}` : ""}`),
       status === "over" && match ? [" ", h("a", { href: `#/replay/table/${s.table}/${match.number}` }, "replay")] : null,
       " ", h("button.link", { type: "button", onclick: () => { forgetSeat(s.token); tableRows(box); } }, "forget"));
@@ -192,9 +210,9 @@ async function openTables(box) {
   const open = tables.filter((t) => t.status === "waiting" && t.seats.some((s) => s.controller === "open"));
   const playing = tables.filter((t) => t.status === "playing").slice(0, 10);
   fill(box,
-    open.length ? h("ul", {}, open.map((t) => h("li", {}, `${RULE_NAMES[t.rules]} · ${t.seats.map((s) => s.name || "open").join(", ")} `,
+    open.length ? h("ul", {}, open.map((t) => h("li", {}, `${ruleTitle(t.rules)} · ${t.seats.map((s) => s.name || "open").join(", ")} `,
       h("button.link", { type: "button", onclick: () => join(t.id) }, "join")))) : h("p.muted", {}, "No table is waiting for players."),
-    playing.length ? h("p", {}, "Being played: ", playing.map((t) => [h("a", { href: `#/watch/${t.id}` }, `${RULE_NAMES[t.rules]} (${t.seats.map((s) => s.name).join(", ")})`), " "])) : null);
+    playing.length ? h("p", {}, "Being played: ", playing.map((t) => [h("a", { href: `#/watch/${t.id}` }, `${ruleTitle(t.rules)} (${t.seats.map((s) => s.name).join(", ")})`), " "])) : null);
 }
 
 async function join(tableId) {
@@ -218,7 +236,7 @@ async function statsInto(box) {
     const rules = Object.entries(stats.rules || {});
     fill(box, rules.length
       ? h("table.stats", {}, h("thead", {}, h("tr", {}, ["Rules", "Played", "Won", "Lost"].map((c) => h("th", {}, c)))),
-        h("tbody", {}, rules.map(([r, s]) => h("tr", {}, h("td", {}, RULE_NAMES[r] || r), h("td", {}, `${s.played}`), h("td", {}, `${s.won}`), h("td", {}, `${s.lost}`)))))
+        h("tbody", {}, rules.map(([r, s]) => h("tr", {}, h("td", {}, ruleTitle(r)), h("td", {}, `${s.played}`), h("td", {}, `${s.won}`), h("td", {}, `${s.lost}`)))))
       : h("p.muted", {}, `No finished matches for ${name} yet.`));
   } catch {
     fill(box, h("p.muted", {}, `No finished matches for ${name} yet.`));
@@ -252,7 +270,7 @@ export function showLobby(root) {
   const openBox = h("div", {}, h("p.muted", {}, "Loading…"));
   fill(root, h("main.lobby", {},
     h("header.lobby-head", {}, h("h1", {}, h("span.logo", { "aria-hidden": "true" }, "♠♥"), " rummykit"),
-      h("a.help-link", { href: "#/help/basic" }, "Rules and help"),
+      h("a.help-link", { href: "#/help" }, "Rules and help"),
       h("label.name", {}, "Your name ", nameInput)),
     h("section.panel.play-bots", { "aria-labelledby": "bots-title" },
       h("h2#bots-title", {}, "Play against the computer"),

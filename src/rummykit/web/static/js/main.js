@@ -6,6 +6,7 @@
 // front (index.html preloads them); the lobby, the replay viewer and the help pages are
 // imported when they are opened.
 
+import { loadRuleSets } from "./rulesets.js";
 import { TableScreen } from "./table.js";
 
 const root = document.getElementById("app");
@@ -46,4 +47,4 @@ async function route() {
 }
 
 window.addEventListener("hashchange", route);
-route();
+loadRuleSets().then(route);

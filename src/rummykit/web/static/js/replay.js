@@ -5,7 +5,9 @@ import { api } from "./api.js";
 import { cardBack, cardFace, cardLabel, sortCards } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { uploadForm } from "./lobby.js";
-import { RULE_NAMES, moveSentence, resultWords, viewContract } from "./words.js";
+import { capital, ruleTerms, ruleTitle } from "./rulesets.js";
+import { factSpans } from "./table_view.js";
+import { factsClause, moveSentence, resultWords } from "./words.js";
 
 /** Load an uploaded replay with every seat's cards (?seat=all: one request). */
 async function loadReplay(id) {
@@ -95,17 +97,18 @@ export class ReplayScreen {
     const v = frame.view;
     const names = data.players;
     const last = data.frames.length - 1;
-    const contract = viewContract(v, data.rules, null);
+    const facts = factsClause(v);
+    const unit = capital(ruleTerms(data.rules).hand);
     const said = frame.move === null
-      ? `Hand ${frame.hand_index + 1} dealt by ${names[v.dealer]}${contract ? `; contract: ${contract}` : ""}.`
+      ? `${unit} ${frame.hand_index + 1} dealt by ${names[v.dealer]}${facts ? `; ${facts}` : ""}.`
       : moveSentence(names[frame.seat], frame.move, { taken: frame.move.startsWith("take") ? v.taken : null });
     const control = (label, text, action, disabled) => h("button", { type: "button", "aria-label": label, title: label, onclick: action, disabled }, text);
     const slider = h("input", { type: "range", min: "0", max: String(last), value: String(this.at), "aria-label": "Step" });
     slider.oninput = () => this.go(Number(slider.value));
     fill(this.root, h("main.replay", { dataset: { frame: String(this.at) } },
       h("header.topbar", {}, h("a.home", { href: "#/" }, "♠ rummykit"),
-        h("span.title", {}, `Replay · ${RULE_NAMES[data.rules] || data.rules}`),
-        h("span.deal", {}, `Hand ${frame.hand_index + 1}`), contract ? h("span.contract", {}, `Contract: ${contract}`) : null,
+        h("span.title", {}, `Replay · ${ruleTitle(data.rules)}`),
+        h("span.deal", {}, `${unit} ${frame.hand_index + 1}`), factSpans(v),
         h("a", { href: this.recordUrl, download: this.recordName }, "download record")),
       h("div.replay-controls", { role: "toolbar", "aria-label": "Replay controls" },
         control("Start", "Start", () => this.go(0), this.at === 0),

@@ -3,31 +3,31 @@
 // points. The server's scores stay the truth; the breakdown explains them.
 
 import { cardLabel, parseCard } from "./cards.js";
+import { ruleSet, ruleTerms } from "./rulesets.js";
 
-const TRADITIONAL_TARGETS = { 2: 100, 3: 150, 4: 200 };
-
-/** The knobs the table needs, with the rule set's defaults under the table's options. */
+/** The knobs the table needs: the rule set's preset knobs (from the server) under the
+ * table's options, and the words of its family. */
 export function scoringRules(rules, options = {}, players = 2) {
-  const contract = rules === "contract";
-  const aceMode = options.ace_mode || (contract ? "high_or_low" : "low");
-  let target = options.target_score ?? (rules === "traditional" ? TRADITIONAL_TARGETS : 150);
+  const knobs = { ...((ruleSet(rules) || {}).knobs || {}), ...options };
+  let target = knobs.target_score ?? null;
   if (target && typeof target === "object") target = target[players] ?? target[String(players)] ?? null;
   return {
-    penalty: (options.scoring || (contract ? "penalty" : "winner_collects")) === "penalty",
-    fixedHands: (options.game_end || (contract ? "fixed_hands" : "target")) === "fixed_hands",
+    penalty: knobs.scoring === "penalty",
+    fixedHands: knobs.game_end === "fixed_hands",
     target,
-    hands: options.num_hands ?? (contract ? 7 : 10),
-    acePoints: options.ace_points ?? (contract || aceMode === "high_or_low" ? 15 : 1),
-    jokerPoints: options.joker_points ?? 15,
-    rummyTimes: options.going_rummy_multiplier ?? (contract ? 1 : 2),
-    drawEndsMatch: options.draw_ends_match ?? rules === "traditional",
-    drawIsLoss: options.draw_counts_as_loss ?? rules === "traditional",
+    hands: knobs.num_hands,
+    acePoints: knobs.ace_points ?? (knobs.ace_mode === "high_or_low" ? 15 : 1),
+    jokerPoints: knobs.joker_points ?? 15,
+    rummyTimes: knobs.going_rummy_multiplier ?? 1,
+    drawEndsMatch: !!knobs.draw_ends_match,
+    drawIsLoss: !!knobs.draw_counts_as_loss,
+    terms: ruleTerms(rules),
   };
 }
 
 /** "First to 150 points wins", "7 deals · lowest total wins", ... */
 export function goalText(scoring) {
-  const count = scoring.fixedHands ? `${scoring.hands} ${scoring.penalty ? "deals" : "hands"}` : null;
+  const count = scoring.fixedHands ? `${scoring.hands} ${scoring.hands === 1 ? scoring.terms.hand : scoring.terms.hands}` : null;
   if (scoring.penalty) return `${count || `Play to ${scoring.target}`} · lowest total wins`;
   return count ? `${count} · highest total wins` : `First to ${scoring.target} point${scoring.target === 1 ? "" : "s"} wins`;
 }

@@ -2,6 +2,7 @@
 
 import { h } from "./dom.js";
 import { goalText, pointsText } from "./scoring.js";
+import { capital } from "./rulesets.js";
 import { seatName } from "./words.js";
 
 /** match: the server's Match, whose `hands` holds every finished hand's result; rows:
@@ -16,9 +17,9 @@ export function scoreSheet(rows, seats, match, scoring) {
   const missing = match ? match.hands_played - current.length : 0;
   return h("table.sheet", {},
     h("caption", {}, match ? `Match ${match.number + 1} · hands played: ${match.hands_played}` : "Scores"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hand"), names.map((name) => h("th", { scope: "col" }, name)))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, capital(scoring.terms.hand)), names.map((name) => h("th", { scope: "col" }, name)))),
     h("tbody", {},
-      missing > 0 ? h("tr.muted", {}, h("td", { colspan: String(n + 1) }, `${missing} earlier hand${missing === 1 ? "" : "s"} not seen here`)) : null,
+      missing > 0 ? h("tr.muted", {}, h("td", { colspan: String(n + 1) }, `${missing} earlier ${missing === 1 ? scoring.terms.hand : scoring.terms.hands} not seen here`)) : null,
       current.map((row) => h("tr", {}, h("th", { scope: "row" }, `${row.hand + 1}`),
         row.scores.map((points) => h("td", {}, pointsText(points, scoring)))))),
     h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, scoring.penalty ? "Penalty total" : "Total"),

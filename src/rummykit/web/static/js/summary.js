@@ -6,6 +6,7 @@
 import { cardFace } from "./cards.js";
 import { h } from "./dom.js";
 import { breakdown, goalText, pointsText } from "./scoring.js";
+import { capital } from "./rulesets.js";
 import { resultWords, seatName } from "./words.js";
 
 function handReport(over, seats, scoring) {
@@ -43,7 +44,7 @@ function handReport(over, seats, scoring) {
 export function handPanel(over, seats, scoring, actions) {
   const { view } = over;
   return h("section.hand-summary.panel", { "aria-labelledby": "hand-summary-title", dataset: { hand: String(view.hand_number) } },
-    h("div.summary-head", {}, h("h2#hand-summary-title", {}, `Hand ${view.hand_number + 1} over`),
+    h("div.summary-head", {}, h("h2#hand-summary-title", {}, `${capital(scoring.terms.hand)} ${view.hand_number + 1} over`),
       h("button", { type: "button", onclick: actions.onClose, dataset: { key: "summary:close" } }, "Hide")),
     handReport(over, seats, scoring));
 }
@@ -70,7 +71,7 @@ export function summaryDialog(over, seats, scoring, actions) {
       !winners.length && view.result.result === "draw" && scoring.drawEndsMatch
         ? h("p.why-over", {}, `Under these rules a drawn hand ends the match with no winner${scoring.drawIsLoss ? ", and it counts as a lost match for every player" : ""}.`)
         : null,
-      h("h3", {}, `The last hand (hand ${view.hand_number + 1})`),
+      h("h3", {}, `The last ${scoring.terms.hand} (${scoring.terms.hand} ${view.hand_number + 1})`),
       handReport(over, seats, scoring),
       actions.votes && actions.votes.length
         ? h("p.muted", {}, `Rematch votes: ${actions.votes.map((s) => names[s]).join(", ")}`) : null,

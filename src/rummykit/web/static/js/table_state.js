@@ -2,8 +2,9 @@
 // the table, our view and legal moves, the hand just over, and the notes this browser
 // keeps (the move log in words and the score sheet). No DOM here.
 
+import { capital, ruleTerms } from "./rulesets.js";
 import { saveTableNotes, tableNotes } from "./store.js";
-import { moveSentence, resultWords, seatName, viewContract } from "./words.js";
+import { factsClause, moveSentence, resultWords, seatName } from "./words.js";
 
 /** The cards a take or a dig picked up, read from the discard pile before it (top last). */
 function takenCards(move, before) {
@@ -125,9 +126,10 @@ export class TableState {
 
   noteDeal(view, version, pattern) {
     const names = this.names();
-    const contract = viewContract(view, this.table.rules, this.table.options);
-    const text = pattern.replace("{n}", String(view.hand_number + 1)).replace("{dealer}", names[view.dealer]);
-    this.note(`${text}${contract ? `; contract: ${contract}` : ""}.`, version, "deal");
+    const facts = factsClause(view);
+    const unit = capital(ruleTerms(this.table.rules).hand);
+    const text = pattern.replace("Hand", unit).replace("{n}", String(view.hand_number + 1)).replace("{dealer}", names[view.dealer]);
+    this.note(`${text}${facts ? `; ${facts}` : ""}.`, version, "deal");
   }
 
   note(text, version, kind = "") {

@@ -6,7 +6,8 @@ import { cardLabel } from "./cards.js";
 import { h } from "./dom.js";
 import { goalText, scoringRules } from "./scoring.js";
 import { scoreSheet } from "./sheet.js";
-import { RULE_NAMES, resultWords, seatName, viewContract } from "./words.js";
+import { capital, ruleTitle } from "./rulesets.js";
+import { resultWords, seatName, viewFacts } from "./words.js";
 
 export const STATUS_TEXT = {
   connecting: "connecting…", open: "connected", reconnecting: "connection lost: reconnecting…",
@@ -18,20 +19,25 @@ export function tableScoring(table) {
   return scoringRules(table.rules, table.options || {}, table.seats.length);
 }
 
-/** Rule set, deal, dealer, contract, the goal, role, the connection's state, the rules
- * button; onLeave for players. */
+/** The deal's facts as the top bar shows them: "Contract: 2 sets". */
+export function factSpans(view) {
+  return viewFacts(view).map((f) => h("span.fact", { dataset: { fact: f.label.toLowerCase() } }, `${f.label}: ${f.value}`));
+}
+
+/** Rule set, deal, dealer, the deal's facts (its contract...), the goal, role, the
+ * connection's state, the rules button; onLeave for players. */
 export function topBar(state, status, { onLeave = null, onHelp = null } = {}) {
   const t = state.table;
   const v = state.view;
-  const contract = t && v ? viewContract(v, t.rules, t.options) : null;
   const scoring = t ? tableScoring(t) : null;
-  const deal = v && scoring && scoring.fixedHands ? `Deal ${v.hand_number + 1} of ${scoring.hands}` : v ? `Hand ${v.hand_number + 1}` : null;
+  const unit = capital(scoring ? scoring.terms.hand : "hand");
+  const deal = v && scoring && scoring.fixedHands ? `${unit} ${v.hand_number + 1} of ${scoring.hands}` : v ? `${unit} ${v.hand_number + 1}` : null;
   return h("header.topbar", {},
     h("a.home", { href: "#/", "aria-label": "Lobby" }, "♠ rummykit"),
-    t ? h("span.title", {}, RULE_NAMES[t.rules] || t.rules) : null,
+    t ? h("span.title", {}, ruleTitle(t.rules)) : null,
     v ? h("span.deal", {}, `${deal} · dealer ${seatName(t.seats, v.dealer)}`) : null,
     scoring ? h("span.goal", {}, goalText(scoring)) : null,
-    contract ? h("span.contract", {}, `Contract: ${contract}`) : null,
+    v ? factSpans(v) : null,
     state.seat === null ? h("span.badge", {}, "spectator") : null,
     h("span.conn", { dataset: { status }, role: "status" }, STATUS_TEXT[status]),
     onHelp ? h("button.link.help-button", { type: "button", onclick: onHelp, "aria-haspopup": "dialog", dataset: { key: "top:help" } }, "Rules") : null,

@@ -1,29 +1,16 @@
-// Moves, results and contracts in plain words (for the move log, summaries and replays).
+// Moves, results and the deal's facts in plain words (for the move log, summaries and replays).
 
 import { cardLabel, cardsLabel } from "./cards.js";
 
-const DEFAULT_CONTRACTS = [[2, 0], [1, 1], [0, 2], [3, 0], [2, 1], [1, 2], [0, 3]];
-
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+/** What the rule family says about the deal a view shows ("Contract: 2 sets", ...): the
+ * server's facts, [{label, value}]. */
+export function viewFacts(view) {
+  return (view && view.facts) || [];
 }
 
-/** The contract of a deal (contract rummy), e.g. "1 set + 1 run"; null for other rules. */
-export function contractText(rules, options, handNumber) {
-  if (rules !== "contract") return null;
-  const schedule = (options && options.contract_schedule) || DEFAULT_CONTRACTS;
-  const pair = schedule[handNumber % schedule.length];
-  if (!pair) return null;
-  const [sets, runs] = pair;
-  return [sets ? plural(sets, "set") : null, runs ? plural(runs, "run") : null]
-    .filter(Boolean).join(" + ");
-}
-
-/** The contract of the deal a view shows: the server's words (view.contract), else
- * worked out from the rule set and options as older servers required. */
-export function viewContract(view, rules, options) {
-  if (view && view.contract) return view.contract.words;
-  return view ? contractText(rules, options, view.hand_number) : null;
+/** The facts as one clause: "contract: 2 sets". */
+export function factsClause(view) {
+  return viewFacts(view).map((f) => `${f.label.toLowerCase()}: ${f.value}`).join("; ");
 }
 
 /** A move in notation, in words: "draws from the stock", "melds 7♥ 8♥ 9♥", ... */
@@ -96,6 +83,7 @@ export function resultWords(result, names) {
     case "win":
       return `${who(result.winner)} went out${result.rummy ? " and went rummy (all at once)" : ""}.`;
     case "draw":
+      if (result.reason === "blocked") return "Blocked: no card can be placed any more, every hand scores its cards.";
       return `The hand is drawn (${result.reason === "deadlock" ? "deadlock" : "the stock ran out"}).`;
     case "aborted":
       return "The hand was stopped at the turn limit.";
@@ -108,5 +96,3 @@ export function seatName(seats, seat) {
   const s = seats && seats[seat];
   return (s && s.name) || `Seat ${seat + 1}`;
 }
-
-export const RULE_NAMES = { basic: "Basic Rummy", traditional: "Traditional Rummy", contract: "Contract Rummy" };

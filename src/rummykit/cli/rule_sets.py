@@ -1,0 +1,13 @@
+"""The rule sets the command line offers: every registered one, the first the default."""
+
+from __future__ import annotations
+
+from rummykit.display.terms import DEFAULT_RULE_SET
+from rummykit.variants.registry import rule_set_names
+
+#: every registered rule set, in registration order
+SUPPORTED_RULES = rule_set_names()
+#: what ``--rules`` is when not given
+DEFAULT_RULES = DEFAULT_RULE_SET
+#: the help of ``--rules``
+RULES_HELP = f"The rule set: {', '.join(SUPPORTED_RULES)}."
