@@ -16,9 +16,8 @@ import pytest
 from rummykit.bots.gin_greedy import greedy_gin_move
 from rummykit.cli.replay import describe, run
 from rummykit.core.cards import format_card, parse_card, standard_pack
-from rummykit.core.record import dumps, loads, replay, replay_text
-from rummykit.variants.gin.match import GinMatch
-from rummykit.variants.gin.replay import gin_record_of
+from rummykit.core.record import dumps, loads, record_of, replay, replay_text
+from rummykit.variants.gin.replay import GinMatch
 from rummykit.variants.gin.rules import gin_rules_from_options
 from rummykit.variants.gin.view import gin_view
 
@@ -136,7 +135,7 @@ def test_a_seeded_greedy_match_replays_to_the_same_result(rule_set: str, options
     rules = gin_rules_from_options(rule_set, options)
     match = GinMatch(rules, ["Ann", "Bob"], seed=seed)
     play_out(match, random.Random(seed), greedy=True)
-    text = dumps(gin_record_of(match))
+    text = dumps(record_of(match))
     assert "restocks" not in text
     again = replay(loads(text))
     assert again.ok and again.check() is None
@@ -158,7 +157,7 @@ def test_a_seeded_random_match_plays_to_the_end_and_replays() -> None:
     match = GinMatch(rules, ["Ann", "Bob"], seed=5)
     play_out(match, random.Random(5), greedy=False)
     assert match.over
-    again = replay(loads(dumps(gin_record_of(match))))
+    again = replay(loads(dumps(record_of(match))))
     assert again.ok and again.check() is None
     assert again.to_json()["totals"] == match.totals
 
@@ -222,15 +221,19 @@ def test_recorded_hollywood_games() -> None:
     assert out["winners"] == [max((0, 1), key=lambda s: out["totals"][s])]
 
 
-def test_the_family_registers_on_request_and_is_found_by_its_rule_sets() -> None:
-    # in a fresh interpreter: registering is global and the faces do not host gin yet
-    code = ("from rummykit.variants.gin.registration import GIN_FAMILY, register_family\n"
+def test_the_family_is_registered_by_default_and_found_by_its_rule_sets() -> None:
+    # in a fresh interpreter: importing the variants registers gin like the others
+    code = ("import rummykit.variants\n"
+            "from rummykit.variants.gin.variant import GIN_FAMILY\n"
             "from rummykit.variants.registry import variant_for\n"
-            "from rummykit.core.rules import Rules, find_rules\n"
-            "register_family(); register_family()\n"
+            "from rummykit.core.errors import RecordError\n"
+            "from rummykit.core.rules import find_rules\n"
             "assert variant_for('oklahoma') is GIN_FAMILY\n"
-            "assert find_rules('gin').knock_limit == 10\n"
-            "assert Rules.from_options('oklahoma', {'oklahoma_ace': 'one'}).oklahoma_ace == 'one'\n"
+            "assert variant_for('gin').preset('gin').knock_limit == 10\n"
+            "rules = variant_for('oklahoma').rules_from_options('oklahoma', {'oklahoma_ace': 'one'})\n"
+            "assert rules.oklahoma_ace == 'one'\n"
+            "try:\n    find_rules('gin')\nexcept RecordError as e:\n    assert 'GinRules' in str(e)\n"
+            "else:\n    raise AssertionError('find_rules gave core Rules for gin')\n"
             "print('ok')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120)
@@ -291,7 +294,7 @@ def test_a_dead_hand_keeps_the_dealer_and_is_read_as_a_draw() -> None:
         match.play(f"discard {format_one(drawn)}")
     assert hand.result is not None and hand.result.reason == "dead_hand"
     assert match.dealer_of(1) == 0 and not match.over
-    out = replay(loads(dumps(gin_record_of(match)))).to_json()
+    out = replay(loads(dumps(record_of(match)))).to_json()
     assert out["hands"][0]["result"] == "draw" and out["hands"][0]["deadwood"] is None
     assert out["totals"] == [0, 0] and out["over"] is False
 

@@ -27,8 +27,10 @@ from typing import Any, TypeVar
 from rummykit.core.cards import Card, format_card, parse_card, standard_pack
 from rummykit.core.engine import HandState
 from rummykit.core.errors import RecordError, RummyError
-from rummykit.core.match import Match
+from rummykit.core.match import FamilyMatch, Match
 from rummykit.core.rules import Rules, find_rules
+from rummykit.variants.base import RulesLike
+from rummykit.variants.registry import variant_of
 
 __all__ = [
     "FORMAT", "Deal", "FamilyRecords", "HandRecord", "HandReplay", "Record", "Replay",
@@ -295,17 +297,11 @@ def dump(record: Record, path: str | Path) -> None:
     Path(path).write_text(dumps(record), encoding="utf-8")
 
 
-def _unfinished(players: int) -> dict[str, Json]:
-    return {"result": "unfinished", "winner": None, "rummy": False, "reason": None,
-            "scores": [0] * players}
-
-
-def match_result(match: Match) -> dict[str, Json]:
-    """The replay output of FORMATS.md §3 for a match as it stands."""
-    hands = [log.result.to_json() if log.result else _unfinished(match.num_players)
-             for log in match.hands]
-    return {"hands": hands, "totals": list(match.totals), "over": match.over,
-            "winners": list(match.winners)}
+def match_result(match: FamilyMatch[Any, Any]) -> dict[str, Json]:
+    """The replay output of FORMATS.md §3 for a match as it stands: each hand's object and
+    the match-level fields, as the family writes them."""
+    hands = [match.variant.hand_json(state) for state in match.states]
+    return {"hands": hands, **match.scorer.to_json()}
 
 
 def _knob_json(knob: str, value: Json) -> Json:
@@ -317,7 +313,7 @@ def _knob_json(knob: str, value: Json) -> Json:
     return value
 
 
-def options_of(rules: Rules) -> dict[str, Json]:
+def options_of(rules: RulesLike) -> dict[str, Json]:
     """The JSON ``options`` that rebuild ``rules`` from its preset, however it was made.
 
     >>> import dataclasses
@@ -325,8 +321,10 @@ def options_of(rules: Rules) -> dict[str, Json]:
     >>> options_of(dataclasses.replace(BASIC, ace_mode="high_or_low", max_rebuilds=2))
     {'ace_mode': 'high_or_low', 'max_rebuilds': 2}
     """
-    if Rules.from_options(rules.name, rules.options) == rules:
+    if variant_of(rules).rules_from_options(rules.name, rules.options) == rules:
         return rules.options
+    if not isinstance(rules, Rules):
+        raise RecordError(f"these {rules.name} rules are not the preset with their options")
     preset = find_rules(rules.name)
     options = {}
     for knob in (f.name for f in fields(Rules) if f.name not in ("name", "_options")):
@@ -344,8 +342,9 @@ def options_of(rules: Rules) -> dict[str, Json]:
     return options
 
 
-def record_of(match: Match) -> Record:
-    """The portable record of a live match: dealer, every deck or deal, restocks, moves."""
+def record_of(match: FamilyMatch[Any, Any]) -> Record:
+    """The portable record of a live match of any family: dealer, every deck or deal,
+    restocks, moves, and the replay output as ``result``."""
     hands = []
     for log in match.hands:
         deal = None

@@ -75,6 +75,15 @@ class DrawDiscardFamily:
         """Totals by knob, dealer by rotation."""
         return RotationScorer(rules, num_players)
 
+    rebuilds_stock = True
+
+    def hand_json(self, state: HandState) -> dict[str, Any]:
+        """The hand's result object (FORMATS.md §3), ``unfinished`` while it lasts."""
+        if state.result is not None:
+            return state.result.to_json()
+        return {"result": "unfinished", "winner": None, "rummy": False, "reason": None,
+                "scores": [0] * state.num_players}
+
     def parse_move(self, text: str) -> Move:
         """The FORMATS.md §1 notation."""
         return parse_move(text)

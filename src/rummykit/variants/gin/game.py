@@ -255,6 +255,13 @@ class ScoreSheet:
             return None
         return self.games[0].final
 
+    @property
+    def settled_totals(self) -> list[int]:
+        """The totals a finished match is recorded with: the settled game's (bonuses
+        added), else :attr:`totals`."""
+        final = self.final
+        return list(final.totals) if final is not None else self.totals
+
     def copy(self) -> ScoreSheet:
         """An independent copy."""
         new = ScoreSheet.__new__(ScoreSheet)

@@ -1,4 +1,4 @@
-"""Replaying and writing gin records (FORMATS.md §4.2-§4.3) with :class:`GinMatch`.
+"""Replaying gin records (FORMATS.md §4.2-§4.3) on the core match (:class:`FamilyMatch`).
 
 The core record reader parses the file; :func:`replay_gin` replays it (the core replay
 hands gin rule sets here through the family's ``replay_record`` hook). The output has the
@@ -19,7 +19,6 @@ from typing import Any
 
 from rummykit.core.errors import RecordError, RummyError
 from rummykit.core.record import (
-    Deal,
     FamilyRecords,
     HandRecord,
     Record,
@@ -27,10 +26,22 @@ from rummykit.core.record import (
     ReplayError,
 )
 from rummykit.variants.gin import output as words
-from rummykit.variants.gin.match import GinMatch
-from rummykit.variants.gin.rules import gin_rules_from_options
+from rummykit.core.match import FamilyMatch
+from rummykit.variants.gin.game import ScoreSheet
+from rummykit.variants.gin.hand import GinHand
+from rummykit.variants.gin.rules import GinRules, gin_rules_from_options
 
-__all__ = ["GIN_RECORDS", "GinReplay", "PlayedGinHand", "gin_record_of", "replay_gin"]
+#: a gin match: the core match with gin's rules and hands
+GinMatch = FamilyMatch[GinRules, GinHand]
+
+__all__ = ["GIN_RECORDS", "GinMatch", "gin_sheet", "GinReplay", "PlayedGinHand", "replay_gin"]
+
+
+def gin_sheet(match: GinMatch) -> ScoreSheet:
+    """The gin score sheet the match keeps (the family's ``match_scorer``)."""
+    sheet = match.scorer
+    assert isinstance(sheet, ScoreSheet)
+    return sheet
 
 
 @dataclass(slots=True)
@@ -54,7 +65,7 @@ class GinReplay(Replay):
         if self.error is not None:
             return self.error.to_json()
         assert self.gin is not None
-        return words.replay_json(self.gin.states, self.gin.sheet)
+        return words.replay_json(self.gin.states, gin_sheet(self.gin))
 
     def account(self, error: ReplayError | None = None) -> str | None:
         """The readable account: each hand, the score sheet and settlement, any error."""
@@ -69,8 +80,8 @@ class GinReplay(Replay):
             for number, played in enumerate(self.played, 1):
                 lines += ["", *words.hand_lines(number, played, names)]
             if self.error is None:
-                lines += ["", *words.sheet_lines(self.gin.states, self.gin.sheet, names),
-                          words.match_line(self.gin.sheet, names)]
+                lines += ["", *words.sheet_lines(self.gin.states, gin_sheet(self.gin), names),
+                          words.match_line(gin_sheet(self.gin), names)]
         if error is not None:
             lines += ["", _error_line(error)] if lines else [_error_line(error)]
         return "\n".join(lines) + "\n"
@@ -123,8 +134,12 @@ def replay_gin(record: Record) -> GinReplay:
         rules = gin_rules_from_options(record.rules, record.options)
         if record.dealer is None and record.seed is None and record.hands:
             raise RecordError("the dealer is missing and there is no seed")
-        match = out.gin = GinMatch(rules, record.players, seed=record.seed,
-                                   dealer=record.dealer)
+        rules.check_players(len(record.players))
+        if record.dealer is not None and record.dealer not in (0, 1):
+            raise RecordError(f"dealer {record.dealer}: expected a seat 0..1")
+        match: GinMatch = FamilyMatch(rules, record.players, seed=record.seed,
+                                      dealer=record.dealer)
+        out.gin = match
     except RecordError as exc:
         out.error = ReplayError("record", None, None, None, str(exc))
         return out
@@ -145,21 +160,6 @@ def check_record_json(data: Any) -> None:
     hands = data.get("hands") if isinstance(data, dict) else None
     if isinstance(hands, list):
         words.check_no_restocks(hands)
-
-
-def gin_record_of(match: GinMatch) -> Record:
-    """The portable record of a gin match: dealer, every deck or deal, moves, result."""
-    hands = []
-    for log in match.hands:
-        deal = None
-        if log.deal is not None:
-            seats, upcard, stock = log.deal
-            deal = Deal(tuple(tuple(h) for h in seats), upcard, tuple(stock))
-        hands.append(HandRecord(deck=log.deck, deal=deal, moves=tuple(log.moves)))
-    result = words.replay_json(match.states, match.sheet)
-    return Record(rules=match.rules.name, players=tuple(match.players), hands=tuple(hands),
-                  options=match.rules.options, dealer=match.first_dealer, seed=match.seed,
-                  result=result)
 
 
 #: the hooks the core record reader and writer use for gin rule sets

@@ -88,6 +88,24 @@ class GinRules:
         """Gin is for exactly two players."""
         return 2
 
+    @property
+    def draw_counts_as_loss(self) -> bool:
+        """A drawn single hand is lost by both players (§6.10 statistics)."""
+        return True
+
+    def pack_spec(self, players: int) -> tuple[int, int]:
+        """One 52-card deck, no jokers."""
+        return 1, 0
+
+    def hand_size_for(self, players: int, deal: int = 0) -> int:
+        """Ten cards each."""
+        return 10
+
+    def check_players(self, players: int) -> None:
+        """Gin is for exactly two players."""
+        if players != 2:
+            raise RecordError(f"players: {self.name} is for exactly 2 players, got {players}")
+
     def hand_knock_limit(self, upcard_rank: int) -> int:
         """K for a hand whose first upcard has ``upcard_rank`` (1..13), RULES.md §6.11."""
         if not self.oklahoma:

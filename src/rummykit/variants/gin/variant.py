@@ -24,6 +24,7 @@ from rummykit.variants.base import Fact, OptionSpec, Terms
 from rummykit.variants.gin.game import ScoreSheet
 from rummykit.variants.gin.hand import GinHand
 from rummykit.variants.gin.help import help_text
+from rummykit.variants.gin.output import hand_object
 from rummykit.variants.gin.moves import GinMove, parse_gin_move
 from rummykit.variants.gin.rules import (
     GIN_PRESETS,
@@ -91,6 +92,12 @@ class GinFamily:
     def match_scorer(self, rules: GinRules, num_players: int) -> ScoreSheet:
         """The game level: totals, boxes, game bonus, shutout, Hollywood, next dealer."""
         return ScoreSheet(rules)
+
+    rebuilds_stock = False
+
+    def hand_json(self, state: GinHand) -> dict[str, Any]:
+        """The gin hand object of the replay output (FORMATS.md §4.3)."""
+        return hand_object(state)
 
     def parse_move(self, text: str) -> GinMove:
         """One move in gin's notation (FORMATS.md §4.1)."""
