@@ -12,8 +12,8 @@ from rummykit.core.errors import IllegalMoveError
 from rummykit.core.moves import Discard, LayOff, Take
 from rummykit.variants.gin.deadwood import min_deadwood
 from rummykit.variants.gin.hand import GinHand
-from rummykit.variants.gin.replay import GinMatch
 from rummykit.variants.gin.moves import Done, Gin, Knock, Pass
+from rummykit.variants.gin.replay import GinMatch
 from rummykit.variants.gin.rules import (
     GIN,
     GinRules,

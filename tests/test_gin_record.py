@@ -230,9 +230,11 @@ def test_the_family_is_registered_by_default_and_found_by_its_rule_sets() -> Non
             "from rummykit.core.rules import find_rules\n"
             "assert variant_for('oklahoma') is GIN_FAMILY\n"
             "assert variant_for('gin').preset('gin').knock_limit == 10\n"
-            "rules = variant_for('oklahoma').rules_from_options('oklahoma', {'oklahoma_ace': 'one'})\n"
+            "rules = variant_for('oklahoma').rules_from_options('oklahoma',\n"
+            "                                               {'oklahoma_ace': 'one'})\n"
             "assert rules.oklahoma_ace == 'one'\n"
-            "try:\n    find_rules('gin')\nexcept RecordError as e:\n    assert 'GinRules' in str(e)\n"
+            "try:\n    find_rules('gin')\n"
+            "except RecordError as e:\n    assert 'GinRules' in str(e)\n"
             "else:\n    raise AssertionError('find_rules gave core Rules for gin')\n"
             "print('ok')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

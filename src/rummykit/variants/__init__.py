@@ -1,9 +1,11 @@
 """The rule families, one folder each; importing this package registers the built-in ones,
 in the order faces list them.
 
->>> from rummykit.variants.registry import rule_set_names
->>> rule_set_names()
+>>> from rummykit.variants.registry import all_rule_set_names, rule_set_names
+>>> all_rule_set_names()
 ('basic', 'traditional', 'contract', 'gin', 'oklahoma')
+>>> rule_set_names()  # the ones the faces play (core Rules)
+('basic', 'traditional', 'contract')
 """
 
 from rummykit.variants.contract import CONTRACT, CONTRACT_FAMILY

@@ -22,7 +22,8 @@ from rummykit.core.errors import RecordError
 from rummykit.core.rules import find_rules
 from rummykit.variants.base import RulesLike, Variant
 
-__all__ = ["families", "find_rules", "register", "rule_set_names", "variant_for", "variant_of"]
+__all__ = ["AnyVariant", "all_rule_set_names", "families", "find_rules", "register",
+           "rule_set_names", "variant_for", "variant_of"]
 
 #: any family: its rules type and hand type are its own
 AnyVariant = Variant[Any, Any]
@@ -52,7 +53,7 @@ def variant_for(rule_set: str) -> AnyVariant:
         return _BY_RULE_SET[rule_set]
     except KeyError:
         raise RecordError(
-            f"unknown rule set {rule_set!r}: expected one of {', '.join(rule_set_names())}"
+            f"unknown rule set {rule_set!r}: expected one of {', '.join(all_rule_set_names())}"
         ) from None
 
 
@@ -62,6 +63,13 @@ def variant_of(rules: RulesLike) -> AnyVariant:
 
 
 def rule_set_names() -> tuple[str, ...]:
+    """The registered rule sets the faces play, in registration order: those whose rules
+    are the core ``Rules`` (the draw-and-discard engine's). A family with its own rules
+    type (gin) is left out until the faces host it; :func:`all_rule_set_names` has it."""
+    return tuple(name for name in _BY_RULE_SET if name in rules_module.PRESETS)
+
+
+def all_rule_set_names() -> tuple[str, ...]:
     """Every registered rule-set name, in registration order."""
     return tuple(_BY_RULE_SET)
 

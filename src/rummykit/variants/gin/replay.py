@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rummykit.core.errors import RecordError, RummyError
+from rummykit.core.match import FamilyMatch
 from rummykit.core.record import (
     FamilyRecords,
     HandRecord,
@@ -26,7 +27,6 @@ from rummykit.core.record import (
     ReplayError,
 )
 from rummykit.variants.gin import output as words
-from rummykit.core.match import FamilyMatch
 from rummykit.variants.gin.game import ScoreSheet
 from rummykit.variants.gin.hand import GinHand
 from rummykit.variants.gin.rules import GinRules, gin_rules_from_options
@@ -34,7 +34,7 @@ from rummykit.variants.gin.rules import GinRules, gin_rules_from_options
 #: a gin match: the core match with gin's rules and hands
 GinMatch = FamilyMatch[GinRules, GinHand]
 
-__all__ = ["GIN_RECORDS", "GinMatch", "gin_sheet", "GinReplay", "PlayedGinHand", "replay_gin"]
+__all__ = ["GIN_RECORDS", "GinMatch", "GinReplay", "PlayedGinHand", "gin_sheet", "replay_gin"]
 
 
 def gin_sheet(match: GinMatch) -> ScoreSheet:

@@ -24,8 +24,8 @@ from rummykit.variants.base import Fact, OptionSpec, Terms
 from rummykit.variants.gin.game import ScoreSheet
 from rummykit.variants.gin.hand import GinHand
 from rummykit.variants.gin.help import help_text
-from rummykit.variants.gin.output import hand_object
 from rummykit.variants.gin.moves import GinMove, parse_gin_move
+from rummykit.variants.gin.output import hand_object
 from rummykit.variants.gin.rules import (
     GIN_PRESETS,
     GIN_RULE_SETS,
