@@ -242,3 +242,12 @@ def openspiel_profile(oklahoma: bool = False) -> GinRules:
         return gin_rules_from_options(
             "oklahoma", {**OPENSPIEL_OPTIONS, "oklahoma_spade_double": False})
     return gin_rules_from_options("gin", OPENSPIEL_OPTIONS)
+
+
+#: OpenSpiel's name of the game the profile reproduces (its game and its module in pyspiel)
+OPENSPIEL_GAME = "gin_rummy"
+
+
+def openspiel_parameters(oklahoma: bool = False) -> dict[str, Any]:
+    """OpenSpiel's ``gin_rummy`` parameters matching :func:`openspiel_profile`."""
+    return {"oklahoma": oklahoma, "knock_card": 10, "gin_bonus": 25, "undercut_bonus": 25}
