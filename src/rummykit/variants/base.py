@@ -19,6 +19,7 @@ and registers one instance in its package's ``__init__`` (``registry.register``)
   both returning a :class:`Hand` whose first draw step has begun; ``parse_move``;
 - **match**: ``match_scorer`` (a fresh :class:`MatchScorer`: totals, end of match, winners,
   the dealer of each hand);
+- **seats**: ``view`` (what one seat sees: the only way hidden cards leave a hand);
 - **records**: ``hand_json`` (a hand's object in the replay output), ``rebuilds_stock``;
 - **words**: ``terms``, ``deal_facts``, ``help_text``, ``options``.
 """
@@ -259,6 +260,10 @@ class Variant(Protocol[R, S]):
 
     def options(self, rules: R) -> tuple[OptionSpec, ...]:
         """The options a face offers for this rule set."""
+        ...
+
+    def view(self, state: S, seat: int) -> Any:
+        """What ``seat`` may see of ``state`` (the family's view; hidden cards stay in)."""
         ...
 
     def hand_json(self, state: S) -> dict[str, Any]:

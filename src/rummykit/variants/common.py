@@ -19,6 +19,7 @@ from rummykit.core.moves import Move, parse_move
 from rummykit.core.rule_options import apply_options
 from rummykit.core.rules import Rules
 from rummykit.core.scoring import RotationScorer
+from rummykit.core.views import PlayerView, view
 from rummykit.variants.base import Deal
 
 
@@ -76,6 +77,10 @@ class DrawDiscardFamily:
         return RotationScorer(rules, num_players)
 
     rebuilds_stock = True
+
+    def view(self, state: HandState, seat: int) -> PlayerView:
+        """The core view (:func:`rummykit.core.views.view`)."""
+        return view(state, seat)
 
     def hand_json(self, state: HandState) -> dict[str, Any]:
         """The hand's result object (FORMATS.md §3), ``unfinished`` while it lasts."""

@@ -35,6 +35,7 @@ from rummykit.variants.gin.rules import (
     GinRules,
     gin_rules_from_options,
 )
+from rummykit.variants.gin.view import GinView, gin_view
 
 #: every knob of RULES.md §6.13 (the fields of GinRules)
 GIN_KNOBS = frozenset(f.name for f in dataclasses.fields(GinRules)
@@ -94,6 +95,10 @@ class GinFamily:
         return ScoreSheet(rules)
 
     rebuilds_stock = False
+
+    def view(self, state: GinHand, seat: int) -> GinView:
+        """A seat's view of a gin hand (:func:`~rummykit.variants.gin.view.gin_view`)."""
+        return gin_view(state, seat)
 
     def hand_json(self, state: GinHand) -> dict[str, Any]:
         """The gin hand object of the replay output (FORMATS.md §4.3)."""
