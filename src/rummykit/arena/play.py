@@ -96,7 +96,8 @@ def play_game(rules: RulesLike, spec: GameSpec, *, keep_record: bool = False) ->
         close_players(bots, match.totals if match.over else (), match.winners)
     results = [log.result for log in match.hands if log.result is not None]
     return GameResult(
-        spec.index, spec.deal_set, spec.rotation, spec.seed, spec.bots, tuple(match.totals),
+        spec.index, spec.deal_set, spec.rotation, spec.seed, spec.bots,
+        tuple(match.scorer.settled_totals),  # a gin game's with its bonuses
         match.winners, tuple(r.scores for r in results),
         sum(r.result == ABORTED for r in results), sum(r.result == DRAW for r in results),
         tuple(tuple(s) for s in seconds),

@@ -21,7 +21,7 @@ and registers one instance in its package's ``__init__`` (``registry.register``)
   the dealer of each hand);
 - **seats**: ``view`` (what one seat sees: the only way hidden cards leave a hand);
 - **records**: ``hand_json`` (a hand's object in the replay output), ``rebuilds_stock``;
-- **words**: ``terms``, ``deal_facts``, ``help_text``, ``options``.
+- **words**: ``knob_reference``, ``terms``, ``deal_facts``, ``help_text``, ``options``.
 """
 
 from __future__ import annotations
@@ -256,6 +256,12 @@ class Variant(Protocol[R, S]):
 
     def help_text(self, rules: R) -> str:
         """The rules of this rule set for players, as plain text."""
+        ...
+
+    def knob_reference(self) -> str:
+        """Markdown for the documentation's knob page: the family's knobs that the core's
+        reference (:mod:`rummykit.core.knobs`, the knobs of core ``Rules``) does not
+        cover; empty when it covers them all."""
         ...
 
     def options(self, rules: R) -> tuple[OptionSpec, ...]:

@@ -78,6 +78,10 @@ class DrawDiscardFamily:
 
     rebuilds_stock = True
 
+    def knob_reference(self) -> str:
+        """Nothing: the core's knob reference covers the knobs of ``Rules``."""
+        return ""
+
     def view(self, state: HandState, seat: int) -> PlayerView:
         """The core view (:func:`rummykit.core.views.view`)."""
         return view(state, seat)

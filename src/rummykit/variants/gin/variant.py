@@ -24,6 +24,7 @@ from rummykit.variants.base import Fact, OptionSpec, Terms
 from rummykit.variants.gin.game import ScoreSheet
 from rummykit.variants.gin.hand import GinHand
 from rummykit.variants.gin.help import help_text
+from rummykit.variants.gin.knob_meanings import knob_markdown
 from rummykit.variants.gin.moves import GinMove, parse_gin_move
 from rummykit.variants.gin.output import hand_object
 from rummykit.variants.gin.rules import (
@@ -95,6 +96,10 @@ class GinFamily:
         return ScoreSheet(rules)
 
     rebuilds_stock = False
+
+    def knob_reference(self) -> str:
+        """The gin knobs' table and meanings (:mod:`~rummykit.variants.gin.knob_meanings`)."""
+        return knob_markdown()
 
     def view(self, state: GinHand, seat: int) -> GinView:
         """A seat's view of a gin hand (:func:`~rummykit.variants.gin.view.gin_view`)."""
