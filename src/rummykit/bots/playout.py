@@ -16,15 +16,18 @@ from __future__ import annotations
 
 from rummykit.bots.greedy_contract import choose_contract
 from rummykit.core.engine import DRAW_PHASE, HandState
-from rummykit.core.melds import SET, position_card
+from rummykit.core.melds import SET, MeldTables, TableMeld, position_card
 from rummykit.core.move_tables import DRAW_MOVE, TAKE_MOVE
 from rummykit.core.moves import Discard, LayOff, Meld, Move
 from rummykit.core.views import view
 
 
 def greedy_move(state: HandState) -> Move:
-    """What the greedy bot would play: take only to complete a meld, meld, lay off, then
-    discard the highest card left out of melds."""
+    """The greedy playout move: take only to complete a meld or lay off, lay the best
+    arrangement's melds in order, lay off the lowest card (a run's high end, its low end,
+    a set), then discard the highest card left out of melds. The fast playouts
+    (:mod:`rummykit.bots.fastplay`) play this policy on bit sets; the greedy bot's
+    tie-breaks differ (:class:`rummykit.bots.greedy.GreedyBot`)."""
     if state.contract:
         return choose_contract(view(state, state.to_move))
     legal = state.legal_moves()
@@ -41,25 +44,28 @@ def greedy_move(state: HandState) -> Move:
         if TAKE_MOVE in legal and (accepts >> top & 1 or tables.completes(hand, top)):
             return TAKE_MOVE
         return DRAW_MOVE if DRAW_MOVE in legal else legal[0]
-    melded = tables.melded(hand)
-    melds = {move.groups[0]: move for move in legal if isinstance(move, Meld)}
-    if melds:  # the best arrangement's melds in its order, as the fast playout lays them
-        for group in tables.best_arrangement(hand).melds:
-            if group in melds:
-                return melds[group]
     layoff: Move | None = None
     layoff_key = (64, 3)
-    for move in legal:  # the lowest card first, a run's high end, then its low end, a set
-        if isinstance(move, LayOff):
-            meld = state.table[move.target - 1]
-            where = 2 if meld.kind == SET else (1 if move.end == "low" or (
-                move.end is None and meld.low > 1 and move.card == position_card(
-                    meld.suit, meld.low - 1)) else 0)
-            key = (move.card, where)
+    melds: dict[tuple[int, ...], Move] | None = None
+    for move in legal:
+        kind = type(move)
+        if kind is Meld:
+            assert isinstance(move, Meld)
+            if melds is None:
+                melds = {}
+            melds[move.groups[0]] = move
+        elif kind is LayOff:
+            assert isinstance(move, LayOff)
+            key = (move.card, _where(state.table[move.target - 1], move))
             if key < layoff_key:
                 layoff, layoff_key = move, key
-    if layoff is not None:
+    if melds is not None:  # the best arrangement's melds in its order, as fastplay lays them
+        for group in _arranged(tables, hand):
+            if group in melds:
+                return melds[group]
+    if layoff is not None:  # the lowest card first: a run's high end, its low end, a set
         return layoff
+    melded = tables.melded(hand)
     values = state._values
     top_move: Move | None = None
     top_key = (-1, -1)
@@ -70,6 +76,30 @@ def greedy_move(state: HandState) -> Move:
             if key > top_key:
                 top_move, top_key = move, key
     return top_move if top_move is not None else legal[0]
+
+
+_ARRANGED: dict[tuple[MeldTables, int], tuple[tuple[int, ...], ...]] = {}
+ARRANGED_SIZE = 200_000  # hands the arrangement memo keeps before it starts afresh
+
+
+def _arranged(tables: MeldTables, hand: int) -> tuple[tuple[int, ...], ...]:
+    """The best arrangement's melds of a hand, memoised (playouts meet the same hands)."""
+    key = (tables, hand)
+    groups = _ARRANGED.get(key)
+    if groups is None:
+        if len(_ARRANGED) >= ARRANGED_SIZE:
+            _ARRANGED.clear()
+        groups = _ARRANGED[key] = tuple(tables.best_arrangement(hand).melds)
+    return groups
+
+
+def _where(meld: TableMeld, move: LayOff) -> int:
+    """0 for a run's high end, 1 for its low end, 2 for a set."""
+    if meld.kind == SET:
+        return 2
+    if move.end is not None:
+        return 1 if move.end == "low" else 0
+    return 1 if meld.low > 1 and move.card == position_card(meld.suit, meld.low - 1) else 0
 
 
 def play_out(state: HandState, *, max_turns: int) -> None:

@@ -303,7 +303,8 @@ class HandState:
         raise IllegalMoveError(f"take: digging is not part of {self.rules.name} rummy")
 
     def _blocked(self) -> bool:
-        """Whether the deal is blocked (RULES.md §4.8.1): never without the hook."""
+        """Whether the deal is blocked (RULES.md §4.8.1, asked under ``blocked_deal =
+        score_hands``): never without the hook."""
         return False
 
     # -- queries --------------------------------------------------------------------
@@ -355,8 +356,7 @@ class HandState:
             moves = [TAKE_MOVE]
         return moves
 
-    def _play_moves(self) -> list[Move]:
-        return plain_moves.play_moves(self)
+    _play_moves = plain_moves.play_moves  # the one-deck play-step moves, as a method
 
     def _make(self, group: tuple[int, ...]) -> TableMeld:
         meld = make_meld(group, self.rules, self.to_move)
@@ -502,7 +502,7 @@ class HandState:
         if rules.deadlock_draw and closed_table.deadlocked(self):
             self._end(HandResult(DRAW, None, False, DEADLOCK, (0,) * self.num_players))
             return
-        if self._blocked():
+        if rules.blocked_deal == "score_hands" and self._blocked():
             scores = tuple(self.hand_value(s) for s in range(self.num_players))
             self._end(HandResult(DRAW, None, False, BLOCKED, scores))
             return

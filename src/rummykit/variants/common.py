@@ -20,7 +20,7 @@ from rummykit.core.rule_options import apply_options
 from rummykit.core.rules import Rules
 from rummykit.core.scoring import RotationScorer
 from rummykit.core.views import PlayerView, view
-from rummykit.variants.base import Deal
+from rummykit.variants.base import Deal, Hand
 
 
 class DrawDiscardFamily:
@@ -96,3 +96,7 @@ class DrawDiscardFamily:
     def parse_move(self, text: str) -> Move:
         """The FORMATS.md §1 notation."""
         return parse_move(text)
+
+
+#: the engine's hand has the hand protocol (checked by mypy)
+_ENGINE_HAND: type[Hand] = HandState

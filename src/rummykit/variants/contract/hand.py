@@ -154,4 +154,4 @@ class ContractHand(HandState):
         super()._placed(seat, placed)
 
     def _blocked(self) -> bool:
-        return self.rules.blocked_deal == "score_hands" and blocked(self)
+        return blocked(self)
