@@ -280,6 +280,24 @@ async def test_sort_pile_help_and_hint_keys() -> None:
 
 
 @pytest.mark.asyncio
+async def test_the_new_game_dialog_offers_the_familys_options() -> None:
+    app = RummyApp(None, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        melds = app.screen.query_one("#opt-max_melds_per_turn", Select)
+        assert melds.value is None and "no limit" in screen_text(app)
+        melds.value = 1
+        app.screen.query_one("#opt-target_score", Input).value = "60"
+        app.screen.query_one("#seed", Input).value = "5"
+        await pilot.click("#start")
+        await wait_for(pilot, lambda: app.table is not None)
+        rules = table(app).game.match.rules
+        assert (rules.max_melds_per_turn, rules.target_score) == (1, 60)
+        assert rules.ace_mode == "low"  # left as the preset has it
+
+
+@pytest.mark.asyncio
 async def test_the_new_game_dialog_starts_a_contract_game() -> None:
     app = RummyApp(None, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:

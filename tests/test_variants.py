@@ -76,13 +76,18 @@ def test_terms_and_deal_facts_follow_the_rules() -> None:
                                                  "game_end": "fixed_hands", "num_hands": 4})
     assert RUMMY.terms(penalty_basic).score == "penalty points"
     assert RUMMY.terms(penalty_basic).lowest_wins
-    assert RUMMY.deal_facts(penalty_basic, 2, 1)[0].value == "2 of 4"
-    assert RUMMY.deal_facts(TRADITIONAL, 4, 0)[0].value == "200"
+    # a deal's facts are what differs from deal to deal (the faces show the hand's number
+    # and the goal themselves): nothing in rummy, the contract in contract
+    assert RUMMY.deal_facts(penalty_basic, 2, 1) == ()
+    assert RUMMY.deal_facts(TRADITIONAL, 4, 0) == ()
     assert CONTRACT_FAMILY.terms(CONTRACT).hand == "deal"
     facts = CONTRACT_FAMILY.deal_facts(CONTRACT, 3, 6)
+    assert [f.label for f in facts] == ["Contract"]
     assert facts[0].value == "3 runs (of different suits), all cards at once with no discard"
-    assert "Penalty scoring" in CONTRACT_FAMILY.help_text(CONTRACT)
-    assert "Highest total wins" in RUMMY.help_text(BASIC)
+    assert "Penalty points: " in CONTRACT_FAMILY.help_text(CONTRACT)
+    assert "reaches 150 points" in RUMMY.help_text(BASIC)
+    assert "4 hands; the lowest total wins" in RUMMY.help_text(penalty_basic)
+    assert "200 with four" in RUMMY.help_text(TRADITIONAL)
     for family in families():
         for name in family.rule_sets:
             rules = family.preset(name)

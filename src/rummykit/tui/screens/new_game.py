@@ -67,7 +67,8 @@ def option_widgets(specs: tuple[OptionSpec, ...]) -> list[Widget]:
         if spec.kind == "bool":
             widgets.append(Checkbox("", bool(spec.default), id=wid, compact=True))
         elif spec.kind == "choice":
-            widgets.append(Select([(str(c), c) for c in spec.choices], value=spec.default,
+            widgets.append(Select([("no limit" if c is None else str(c), c)
+                                   for c in spec.choices], value=spec.default,
                                   allow_blank=False, id=wid, compact=True))
         else:
             shown = "preset default" if spec.default is None or isinstance(spec.default, dict) \

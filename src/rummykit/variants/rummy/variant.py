@@ -57,6 +57,9 @@ class RummyFamily(DrawDiscardFamily):
             OptionSpec("ace_mode", "Aces", "choice", rules.ace_mode, ("low", "high_or_low")),
             OptionSpec("must_discard_to_go_out", "Discard to go out", "bool",
                        rules.must_discard_to_go_out),
+            OptionSpec("max_melds_per_turn", "Melds per turn", "choice",
+                       rules.max_melds_per_turn, (None, 1, 2, 3),
+                       help="None: no limit (RULES.md §5.1)"),
             OptionSpec("target_score", "Play to (points)", "int",
                        json_value(rules, "target_score"), minimum=1, maximum=100_000),
         )

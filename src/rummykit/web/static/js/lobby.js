@@ -32,7 +32,7 @@ function optionInput(option) {
   }
   if (option.kind === "choice") {
     return h("label", {}, `${option.label} `, h("select", attrs, option.choices.map((c) =>
-      h("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(option.default) }, String(c)))));
+      h("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(option.default) }, c === null ? "no limit" : String(c)))));
   }
   return h("label", {}, `${option.label} `, h("input", {
     type: "number", size: "6", placeholder: option.default === null || typeof option.default === "object" ? "default" : String(option.default),
