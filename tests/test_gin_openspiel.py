@@ -152,7 +152,7 @@ def test_the_harness_sees_a_rule_difference(knob: str, value: object, found: str
     rules = dataclasses.replace(openspiel_profile(), **{knob: value})
     rng = random.Random(7)
     seen: list[str] = []
-    for i in range(300):
+    for i in range(2000):  # ties and undercuts are rare (about 1 hand in 150)
         pairing = PAIRINGS[i % len(PAIRINGS)]
         report = compare_hand(Deal.shuffled(rng), False, [make_policy(p) for p in pairing],
                               rng, rules)

@@ -369,7 +369,7 @@ def compare_hand(deal: Deal, oklahoma: bool, players: Sequence[Policy], rng: ran
     """Play ``deal`` on both engines, OpenSpiel player p choosing with ``players[p]``
     (the same object twice for a :class:`Scripted` reproduction)."""
     step = Lockstep(deal, oklahoma, rules)
-    for player in set(players):
+    for player in dict.fromkeys(players):  # each once, in seat order (reproducible)
         player.reset(rng)
     report = step.report
     while not step.os.over and not report.disagreements:
