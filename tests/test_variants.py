@@ -93,7 +93,7 @@ def test_terms_and_deal_facts_follow_the_rules() -> None:
             rules = family.preset(name)
             for option in family.options(rules):
                 assert option.knob in family.knobs(name)
-                Rules.from_options(name, {option.knob: option.default})
+                family.rules_from_options(name, {option.knob: option.default})
 
 
 def test_the_score_sheet_ends_and_decides_as_the_knobs_say() -> None:
