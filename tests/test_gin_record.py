@@ -87,7 +87,7 @@ def test_a_restocks_key_is_a_record_error() -> None:
     (lambda d: d.update(players=["a", "b", "c"]), "2 players"),
     (lambda d: d["options"].update(knock_limit=11), "knock_limit"),
     (lambda d: d["options"].update(target_score=100), "single_hand"),
-    (lambda d: d["hands"][0]["deal"]["stock"].pop(), "31"),
+    (lambda d: d["hands"][0]["deal"]["stock"].pop(), "51 cards instead of 52; missing"),
 ])
 def test_bad_records_are_record_errors_quoting_the_input(change: Any, words: str) -> None:
     data = gameplay1()

@@ -25,17 +25,16 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from rummykit.core.cards import Card, format_card, parse_card, standard_pack
-from rummykit.core.engine import HandState
 from rummykit.core.errors import RecordError, RummyError
 from rummykit.core.match import FamilyMatch, Match
 from rummykit.core.rules import Rules, find_rules
 from rummykit.variants.base import RulesLike
-from rummykit.variants.registry import variant_of
+from rummykit.variants.registry import variant_for, variant_of
 
 __all__ = [
-    "FORMAT", "Deal", "FamilyRecords", "HandRecord", "HandReplay", "Record", "Replay",
+    "FORMAT", "Account", "Deal", "HandRecord", "HandReplay", "Record", "Replay",
     "ReplayError", "dump", "dumps", "from_json", "load", "loads", "match_result", "options_of",
-    "record_of", "register_records", "replay", "replay_file", "replay_text", "to_json",
+    "record_of", "register_account", "replay", "replay_file", "replay_text", "to_json",
 ]
 
 FORMAT = "rummykit/1"
@@ -43,23 +42,24 @@ _T = TypeVar("_T")
 Json = Any  # a value decoded by the json module
 
 
-@dataclass(frozen=True, slots=True)
-class FamilyRecords:
-    """How a rule family whose hands are not :class:`HandState` reads, replays and writes
-    its records (registered by the family with :func:`register_records`)."""
-
-    replay: Callable[[Record], Replay]  # the family's replay of a parsed record
-    check_json: Callable[[Json], None]  # refuse what the family's records may not hold
-    writes_restocks: bool  # False: the family never rebuilds a stock (no ``restocks``)
+#: a family's readable account of a replay (and of the error it stopped at, if any)
+Account = Callable[["Replay", "ReplayError | None"], str]
+_ACCOUNTS: dict[str, Account] = {}
 
 
-_FAMILY_RECORDS: dict[str, FamilyRecords] = {}
-
-
-def register_records(rule_sets: Iterable[str], hooks: FamilyRecords) -> None:
-    """Let a family replay and write the records of its rule sets itself."""
+def register_account(rule_sets: Iterable[str], account: Account) -> None:
+    """Let a family write the readable account of its rule sets' replays itself (the
+    replay, the JSON output and the check are the same hooks for every family)."""
     for name in rule_sets:
-        _FAMILY_RECORDS[name] = hooks
+        _ACCOUNTS[name] = account
+
+
+def _rebuilds_stock(rule_set: str) -> bool:
+    """Whether records of ``rule_set`` may hold ``restocks`` (an unknown one: as the core)."""
+    try:
+        return bool(variant_for(rule_set).rebuilds_stock)
+    except RecordError:
+        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,8 +186,11 @@ def from_json(data: Json) -> Record:
         raise _fail("format", repr(FORMAT), top["format"])
     if not isinstance(top["rules"], str):
         raise _fail("rules", "a rule set name", top["rules"])
-    if top["rules"] in _FAMILY_RECORDS:
-        _FAMILY_RECORDS[top["rules"]].check_json(data)
+    if not _rebuilds_stock(top["rules"]) and isinstance(top["hands"], list):
+        for index, hand in enumerate(top["hands"]):
+            if isinstance(hand, dict) and "restocks" in hand:
+                raise RecordError(f"hands[{index}]: unknown key 'restocks' ({top['rules']} "
+                                  "never rebuilds a stock)")
     players = _list("players", top["players"], "player names")
     for i, name in enumerate(players):
         if not isinstance(name, str):
@@ -238,8 +241,7 @@ def _texts(cards: tuple[Card, ...]) -> list[str]:
 def to_json(record: Record) -> dict[str, Json]:
     """The JSON value of a record (keys in the order of FORMATS.md §2)."""
     hands = []
-    family = _FAMILY_RECORDS.get(record.rules)
-    restocks = family is None or family.writes_restocks
+    restocks = _rebuilds_stock(record.rules)
     for hand in record.hands:
         item: dict[str, Json] = {}
         if hand.deck is not None:
@@ -382,7 +384,7 @@ class HandReplay:
     """One replayed hand: its dealer, the moves as (seat, canonical text), its last state."""
 
     dealer: int
-    state: HandState
+    state: Any  # the family's hand: a HandState for core Rules
     moves: list[tuple[int, str]] = field(default_factory=list)
 
 
@@ -391,9 +393,15 @@ class Replay:
     """The outcome of replaying a record: the match as far as it went, or the first error."""
 
     record: Record | None
-    match: Match | None = None
+    match: FamilyMatch[Any, Any] | None = None
     hands: list[HandReplay] = field(default_factory=list)
     error: ReplayError | None = None
+
+    @property
+    def engine_match(self) -> Match | None:
+        """The match as a core :class:`Match` (the faces that run on the draw-and-discard
+        engine resume it); None for a family with its own rules type, or no match."""
+        return self.match if isinstance(self.match, Match) else None
 
     @property
     def ok(self) -> bool:
@@ -426,9 +434,11 @@ class Replay:
                            f"the record's result differs from the replay: {message}")
 
     def account(self, error: ReplayError | None = None) -> str | None:
-        """A family's own readable account (see :class:`FamilyRecords`); None: the
+        """A family's own readable account (see :func:`register_account`); None: the
         common one of :func:`rummykit.cli.replay.describe`."""
-        return None
+        if self.record is None or self.record.rules not in _ACCOUNTS:
+            return None
+        return _ACCOUNTS[self.record.rules](self, error or self.error)
 
 
 def _difference(path: str, want: Json, got: Json) -> tuple[str, str] | None:
@@ -457,7 +467,7 @@ def _difference(path: str, want: Json, got: Json) -> tuple[str, str] | None:
     return path, f"{path}: the record says {_show(want)}, the replay gives {_show(got)}"
 
 
-def _pack_problem(rules: Rules, players: int, cards: list[Card]) -> str | None:
+def _pack_problem(rules: RulesLike, players: int, cards: list[Card]) -> str | None:
     """Why ``cards`` is not exactly the pack of the rules for this many players."""
     pack = Counter(standard_pack(*rules.pack_spec(players)))
     given = Counter(cards)
@@ -478,7 +488,7 @@ def _pack_problem(rules: Rules, players: int, cards: list[Card]) -> str | None:
     return f"not the {rules.name} pack for {players} players: " + "; ".join(parts)
 
 
-def _deal_problem(rules: Rules, players: int, index: int, hand: HandRecord) -> str | None:
+def _deal_problem(rules: RulesLike, players: int, index: int, hand: HandRecord) -> str | None:
     """Why a hand's deck or deal cannot be this deal of the match."""
     if hand.deal is None:
         assert hand.deck is not None
@@ -495,14 +505,15 @@ def _deal_problem(rules: Rules, players: int, index: int, hand: HandRecord) -> s
     return None if problem is None else f"deal: {problem}"
 
 
-def _start(match: Match, hand: HandRecord) -> HandState:
+def _start(match: FamilyMatch[Any, Any], hand: HandRecord) -> Any:
     if hand.deal is not None:
         deal = (hand.deal.hands, hand.deal.upcard, hand.deal.stock)
         return match.start_hand(deal=deal, restocks=hand.restocks)
     return match.start_hand(hand.deck, restocks=hand.restocks)
 
 
-def _replay_hand(out: Replay, match: Match, index: int, hand: HandRecord) -> ReplayError | None:
+def _replay_hand(out: Replay, match: FamilyMatch[Any, Any], index: int,
+                 hand: HandRecord) -> ReplayError | None:
     def fail(message: str) -> ReplayError:
         return ReplayError("record", index, None, None, message)
 
@@ -511,7 +522,13 @@ def _replay_hand(out: Replay, match: Match, index: int, hand: HandRecord) -> Rep
     problem = _deal_problem(match.rules, match.num_players, index, hand)
     if problem:
         return fail(problem)
-    state = _start(match, hand)
+    if hand.restocks and not match.variant.rebuilds_stock:
+        return fail(f"restocks: {match.rules.name} never rebuilds a stock, so its records "
+                    "have none")
+    try:
+        state = _start(match, hand)
+    except RecordError as exc:
+        return fail(str(exc))
     played = HandReplay(match.dealer_of(index), state)
     out.hands.append(played)
     for number, text in enumerate(hand.moves):
@@ -534,11 +551,9 @@ def _replay_hand(out: Replay, match: Match, index: int, hand: HandRecord) -> Rep
 
 def replay(record: Record) -> Replay:
     """Replay a record with the engine, stopping at the first error (FORMATS.md §2-§3)."""
-    if record.rules in _FAMILY_RECORDS:
-        return _FAMILY_RECORDS[record.rules].replay(record)
     out = Replay(record)
     try:
-        rules = Rules.from_options(record.rules, record.options)
+        rules = variant_for(record.rules).rules_from_options(record.rules, record.options)
         rules.check_players(len(record.players))
     except RecordError as exc:
         out.error = ReplayError("record", None, None, None, str(exc))
@@ -553,7 +568,11 @@ def replay(record: Record) -> Replay:
                                 "the dealer is missing and there is no seed")
         return out
     try:
-        match = out.match = Match(rules, record.players, seed=record.seed, dealer=record.dealer)
+        match: FamilyMatch[Any, Any] = (
+            Match(rules, record.players, seed=record.seed, dealer=record.dealer)
+            if isinstance(rules, Rules)
+            else FamilyMatch(rules, record.players, seed=record.seed, dealer=record.dealer))
+        out.match = match
     except RummyError as error:
         out.error = ReplayError("record", None, None, None, str(error))
         return out
