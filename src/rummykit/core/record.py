@@ -1,5 +1,6 @@
 """Game records (FORMATS.md §2): a typed :class:`Record`, its JSON form, and replay (§3).
 
+>>> from rummykit.core.cards import standard_pack
 >>> from rummykit.core.rules import find_rules
 >>> match = Match(find_rules("basic"), ["Ann", "Bob"], dealer=0)
 >>> _ = match.start_hand(standard_pack())  # Bob gets CA C3 .. D6, the upcard is D8
@@ -18,13 +19,13 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
-from rummykit.core.cards import Card, format_card, parse_card, standard_pack
+from rummykit.core.cards import Card, format_card, parse_card
+from rummykit.core.deal_checks import pack_problem
 from rummykit.core.errors import RecordError, RummyError
 from rummykit.core.match import FamilyMatch, Match
 from rummykit.core.rules import Rules, find_rules
@@ -467,32 +468,11 @@ def _difference(path: str, want: Json, got: Json) -> tuple[str, str] | None:
     return path, f"{path}: the record says {_show(want)}, the replay gives {_show(got)}"
 
 
-def _pack_problem(rules: RulesLike, players: int, cards: list[Card]) -> str | None:
-    """Why ``cards`` is not exactly the pack of the rules for this many players."""
-    pack = Counter(standard_pack(*rules.pack_spec(players)))
-    given = Counter(cards)
-    if given == pack:
-        return None
-
-    def listing(counts: Counter[Card]) -> str:
-        return " ".join(format_card(c) + (f" x{n}" if n > 1 else "")
-                        for c, n in sorted(counts.items()))
-
-    parts = []
-    if given.total() != pack.total():
-        parts.append(f"{given.total()} cards instead of {pack.total()}")
-    if pack - given:
-        parts.append("missing " + listing(pack - given))
-    if given - pack:
-        parts.append("extra " + listing(given - pack))
-    return f"not the {rules.name} pack for {players} players: " + "; ".join(parts)
-
-
 def _deal_problem(rules: RulesLike, players: int, index: int, hand: HandRecord) -> str | None:
     """Why a hand's deck or deal cannot be this deal of the match."""
     if hand.deal is None:
         assert hand.deck is not None
-        problem = _pack_problem(rules, players, list(hand.deck))
+        problem = pack_problem(rules, players, list(hand.deck))
         return None if problem is None else f"deck: {problem}"
     seats = hand.deal.hands
     if len(seats) != players:
@@ -501,7 +481,7 @@ def _deal_problem(rules: RulesLike, players: int, index: int, hand: HandRecord) 
     for seat, cards in enumerate(seats):
         if len(cards) != size:
             return f"deal: hand {seat} has {len(cards)} cards, the rules deal {size}"
-    problem = _pack_problem(rules, players, hand.deal.cards)
+    problem = pack_problem(rules, players, hand.deal.cards)
     return None if problem is None else f"deal: {problem}"
 
 
