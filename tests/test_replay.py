@@ -190,9 +190,9 @@ def test_dealer_out_of_range_and_unknown_rule_set() -> None:
     data = golden("basic_2p")
     data["dealer"] = 2
     assert error_of(data) == ("record", None, None, None, "dealer: expected a seat 0..1, got 2")
-    data["rules"] = "gin"
+    data["rules"] = "canasta"
     assert error_of(data)[0:4] == ("record", None, None, None)
-    assert "unknown rule set 'gin'" in error_of(data)[4]
+    assert "unknown rule set 'canasta'" in error_of(data)[4]
 
 
 def test_option_not_for_this_rule_set() -> None:

@@ -39,7 +39,7 @@ from pathlib import Path
 
 import pytest
 
-from rummykit.variants.registry import families, rule_set_names
+from rummykit.variants.registry import all_rule_set_names, families
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "rummykit"
@@ -98,7 +98,7 @@ def _docstrings(tree: ast.AST) -> set[int]:
 def family_words() -> frozenset[str]:
     """Every registered family and rule-set name, and ``gin``, from the registry; not
     ``rummy`` (the game's own name: ``going_rummy_multiplier``, a result's ``rummy``)."""
-    names = {v.name for v in families()} | set(rule_set_names()) | {"gin"}
+    names = {v.name for v in families()} | set(all_rule_set_names()) | {"gin"}
     return frozenset(names - {"rummy"})
 
 

@@ -17,7 +17,7 @@ from rummykit.core.errors import RecordError
 from rummykit.core.match import Match
 from rummykit.core.outcome import DRAW, WIN, HandResult
 from rummykit.core.rules import PRESETS, Rules, find_rules, preset_names
-from rummykit.variants import BASIC, CONTRACT, CONTRACT_FAMILY, RUMMY, TRADITIONAL
+from rummykit.variants import BASIC, CONTRACT, CONTRACT_FAMILY, GIN_FAMILY, RUMMY, TRADITIONAL
 from rummykit.variants.contract.hand import ContractHand
 from rummykit.variants.registry import (
     families,
@@ -30,19 +30,22 @@ from rummykit.variants.registry import (
 
 def test_every_rule_set_has_one_family_and_the_core_knows_them_all() -> None:
     assert rule_set_names() == preset_names() == ("basic", "traditional", "contract")
-    assert families() == (RUMMY, CONTRACT_FAMILY)
+    assert families() == (RUMMY, CONTRACT_FAMILY, GIN_FAMILY)  # gin: its own rules type
     assert [variant_for(n) for n in rule_set_names()] == [RUMMY, RUMMY, CONTRACT_FAMILY]
     assert PRESETS == {"basic": BASIC, "traditional": TRADITIONAL, "contract": CONTRACT}
     assert all(variant_of(find_rules(n)).preset(n) is find_rules(n) for n in rule_set_names())
 
 
 def test_an_unknown_rule_set_is_refused_by_name() -> None:
-    with pytest.raises(RecordError, match="unknown rule set 'gin': expected one of basic, "
-                                          "traditional, contract"):
-        variant_for("gin")
-    with pytest.raises(RecordError, match="unknown rule set 'gin'"):
-        Rules.from_options("gin", {})
-    with pytest.raises(RecordError, match="unknown rule set 'gin'"):
+    # 'gin' is registered now (with its own rules type): 'canasta' is the unknown one
+    with pytest.raises(RecordError, match="unknown rule set 'canasta': expected one of basic, "
+                                          "traditional, contract, gin, oklahoma"):
+        variant_for("canasta")
+    with pytest.raises(RecordError, match="unknown rule set 'canasta'"):
+        Rules.from_options("canasta", {})
+    with pytest.raises(RecordError, match="unknown rule set 'canasta'"):
+        find_rules("canasta")
+    with pytest.raises(RecordError, match="rule set 'gin': its rules are GinRules"):
         find_rules("gin")
 
 
@@ -90,7 +93,7 @@ def test_terms_and_deal_facts_follow_the_rules() -> None:
             rules = family.preset(name)
             for option in family.options(rules):
                 assert option.knob in family.knobs(name)
-                Rules.from_options(name, {option.knob: option.default})
+                family.rules_from_options(name, {option.knob: option.default})
 
 
 def test_the_score_sheet_ends_and_decides_as_the_knobs_say() -> None:

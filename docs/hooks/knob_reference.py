@@ -1,8 +1,10 @@
 """MkDocs hook: put the knob reference, made from rummykit.core.rules, into rules/options.md.
 
 The page holds the marker ``<!-- knob-reference -->``; this hook replaces it with
-``rummykit.core.knobs.markdown()`` at build time, so the reference is never a hand-kept copy. A
-missing marker, or a knob without a meaning in rummykit/core/knobs.py, fails the build.
+``rummykit.core.knobs.markdown()`` and each registered family's ``knob_reference()``
+(the knobs of a family with its own rules type) at build time, so the reference is never a
+hand-kept copy. A missing marker, or a knob without a meaning, fails the build.
+
 """
 
 from __future__ import annotations
@@ -20,5 +22,7 @@ def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
     if MARKER not in markdown:
         raise ValueError(f"{PAGE} lacks the marker {MARKER}")
     from rummykit.core.knobs import markdown as knob_markdown
+    from rummykit.variants.registry import families
 
-    return markdown.replace(MARKER, knob_markdown())
+    parts = [knob_markdown(), *(v.knob_reference() for v in families())]
+    return markdown.replace(MARKER, "\n".join(p for p in parts if p))

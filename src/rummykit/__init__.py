@@ -25,11 +25,13 @@ from rummykit.core.outcome import HandResult
 from rummykit.core.rules import Rules, find_rules
 from rummykit.core.views import PlayerView, resample, view
 from rummykit.variants import BASIC, CONTRACT, TRADITIONAL
+from rummykit.variants.gin.registration import GIN_FAMILY
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "BASIC", "CONTRACT", "TRADITIONAL", "AmbiguousMoveError", "Card", "Discard", "Draw",
+    "BASIC", "CONTRACT", "GIN_FAMILY", "TRADITIONAL", "AmbiguousMoveError", "Card", "Discard",
+    "Draw",
     "HandResult", "HandState", "IllegalMoveError", "LayOff", "Match", "Meld", "Move",
     "NotationError", "PlayerView", "RecordError", "Rules", "RummyError", "SeatResult", "Swap",
     "Take", "best_arrangement", "find_rules", "format_card", "format_cards", "make_meld",

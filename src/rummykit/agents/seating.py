@@ -15,10 +15,12 @@ import shlex
 from collections.abc import Sequence
 
 from rummykit.agents.subprocess_agent import SubprocessAgent
-from rummykit.bots import Bot, make_bot
+from rummykit.bots import AnyBot, make_bot, make_bot_for
 from rummykit.core.engine import HandState
 from rummykit.core.errors import RummyError
+from rummykit.core.rules import Rules
 from rummykit.core.views import view
+from rummykit.variants.base import RulesLike
 
 AGENT_PREFIX = "agent:"
 
@@ -48,21 +50,26 @@ def check_player(spec: str) -> None:
         make_bot(spec)
 
 
-def make_player(spec: str) -> Bot:
-    """A new player: the bot ``spec`` names, or a :class:`SubprocessAgent` for ``agent:``."""
+def make_player(spec: str, rules: RulesLike | None = None) -> AnyBot:
+    """A new player: the bot ``spec`` names (one that plays ``rules`` when given), or a
+    :class:`SubprocessAgent` for ``agent:`` (the JSON agent protocol covers the
+    draw-and-discard engine's rules only: others are refused, saying so)."""
     if is_agent(spec):
+        if rules is not None and not isinstance(rules, Rules):
+            raise RummyError(f"{spec.strip()}: the JSON agent protocol does not cover "
+                             f"{rules.name} yet (its rules are {type(rules).__name__})")
         return SubprocessAgent(agent_command(spec), name=spec.strip())
-    return make_bot(spec)
+    return make_bot(spec) if rules is None else make_bot_for(spec, rules)
 
 
-def notify_hand_over(players: Sequence[Bot], state: HandState) -> None:
+def notify_hand_over(players: Sequence[AnyBot], state: HandState) -> None:
     """Show each player that listens (an agent) the finished hand from its seat."""
     for seat, player in enumerate(players):
         if isinstance(player, SubprocessAgent):
             player.hand_over(view(state, seat))
 
 
-def close_players(players: Sequence[Bot], totals: Sequence[int] = (),
+def close_players(players: Sequence[AnyBot], totals: Sequence[int] = (),
                   winners: Sequence[int] = ()) -> None:
     """End every agent's process (telling it the match result when given)."""
     for player in players:

@@ -20,15 +20,15 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rummykit.agents import AgentError, close_players, make_player, notify_hand_over
 from rummykit.arena.schedule import GameSpec, bot_rng, hand_deck
 from rummykit.core import record
 from rummykit.core.errors import RummyError
-from rummykit.core.match import Match
+from rummykit.core.match import FamilyMatch
 from rummykit.core.outcome import ABORTED, DRAW
-from rummykit.core.rules import Rules
-from rummykit.core.views import view
+from rummykit.variants.base import RulesLike
 
 MAX_HANDS = 10_000  # a match whose hands all abort would never end
 
@@ -62,11 +62,11 @@ def seat_names(bots: Sequence[str]) -> list[str]:
     return [f"{bot}-{seat}" for seat, bot in enumerate(bots)]
 
 
-def play_game(rules: Rules, spec: GameSpec, *, keep_record: bool = False) -> GameResult:
+def play_game(rules: RulesLike, spec: GameSpec, *, keep_record: bool = False) -> GameResult:
     """Play the game ``spec`` to the end of its match."""
     players = len(spec.bots)
-    match = Match(rules, seat_names(spec.bots), seed=spec.seed)
-    bots = [make_player(name) for name in spec.bots]  # a bot, or agent:COMMAND
+    match: FamilyMatch[Any, Any] = FamilyMatch(rules, seat_names(spec.bots), seed=spec.seed)
+    bots = [make_player(name, rules) for name in spec.bots]  # a bot, or agent:COMMAND
     rng = bot_rng(spec.seed, spec.rotation)
     seconds: list[list[float]] = [[] for _ in range(players)]
     failure = None
@@ -79,7 +79,7 @@ def play_game(rules: Rules, spec: GameSpec, *, keep_record: bool = False) -> Gam
             state = match.start_hand(hand_deck(rules, players, spec.seed, len(match.hands)))
             while not state.is_over:
                 seat = state.to_move
-                seen = view(state, seat)
+                seen = match.variant.view(state, seat)
                 started = time.perf_counter()
                 move = bots[seat].choose(seen, rng)
                 seconds[seat].append(time.perf_counter() - started)
@@ -96,13 +96,14 @@ def play_game(rules: Rules, spec: GameSpec, *, keep_record: bool = False) -> Gam
         close_players(bots, match.totals if match.over else (), match.winners)
     results = [log.result for log in match.hands if log.result is not None]
     return GameResult(
-        spec.index, spec.deal_set, spec.rotation, spec.seed, spec.bots, tuple(match.totals),
+        spec.index, spec.deal_set, spec.rotation, spec.seed, spec.bots,
+        tuple(match.scorer.settled_totals),  # a gin game's with its bonuses
         match.winners, tuple(r.scores for r in results),
         sum(r.result == ABORTED for r in results), sum(r.result == DRAW for r in results),
         tuple(tuple(s) for s in seconds),
         record.dumps(record.record_of(match)) if keep_record else None, failure)
 
 
-def play_chunk(rules: Rules, specs: Sequence[GameSpec], keep_record: bool) -> list[GameResult]:
+def play_chunk(rules: RulesLike, specs: Sequence[GameSpec], keep_record: bool) -> list[GameResult]:
     """Play several games in order (the unit of work of the parallel runners)."""
     return [play_game(rules, spec, keep_record=keep_record) for spec in specs]

@@ -20,7 +20,7 @@ from functools import partial
 from rummykit.arena.play import GameResult, play_chunk, play_game
 from rummykit.arena.schedule import GameSpec
 from rummykit.core.errors import RummyError
-from rummykit.core.rules import Rules
+from rummykit.variants.base import RulesLike
 
 Advance = Callable[[int], None]
 BACKENDS = ("local", "ray")
@@ -32,7 +32,7 @@ def chunked(specs: Sequence[GameSpec], jobs: int) -> list[list[GameSpec]]:
     return [list(specs[i:i + size]) for i in range(0, len(specs), size)]
 
 
-def run_serial(rules: Rules, specs: Sequence[GameSpec], advance: Advance,
+def run_serial(rules: RulesLike, specs: Sequence[GameSpec], advance: Advance,
                keep_records: bool = False) -> Iterator[GameResult]:
     """Play the games one after another in this process."""
     for spec in specs:
@@ -41,7 +41,7 @@ def run_serial(rules: Rules, specs: Sequence[GameSpec], advance: Advance,
         yield result
 
 
-def run_local(rules: Rules, specs: Sequence[GameSpec], advance: Advance, *, jobs: int,
+def run_local(rules: RulesLike, specs: Sequence[GameSpec], advance: Advance, *, jobs: int,
               keep_records: bool = False) -> Iterator[GameResult]:
     """Play the games on ``jobs`` worker processes (in this process when ``jobs`` is 1)."""
     if jobs == 1:
@@ -69,7 +69,7 @@ def check_reachable(address: str) -> None:
                               f"({error.strerror or error})") from None
 
 
-def run_ray(rules: Rules, specs: Sequence[GameSpec], advance: Advance, *, jobs: int,
+def run_ray(rules: RulesLike, specs: Sequence[GameSpec], advance: Advance, *, jobs: int,
             address: str | None = None, keep_records: bool = False) -> Iterator[GameResult]:
     """Play the games as Ray tasks, on the cluster at ``address`` or a local instance."""
     # Under `uv run` Ray would start its workers with `uv run` too (a fresh checkout then
@@ -108,7 +108,7 @@ def run_ray(rules: Rules, specs: Sequence[GameSpec], advance: Advance, *, jobs: 
             shutil.rmtree(scratch, ignore_errors=True)
 
 
-def run(rules: Rules, specs: Sequence[GameSpec], advance: Advance, *, backend: str = "local",
+def run(rules: RulesLike, specs: Sequence[GameSpec], advance: Advance, *, backend: str = "local",
         jobs: int = 1, address: str | None = None,
         keep_records: bool = False) -> Iterator[GameResult]:
     """The results of ``specs`` as they finish (not in order), from the backend ``local``

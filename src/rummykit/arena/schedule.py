@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rummykit.core.cards import Card, standard_pack
-from rummykit.core.rules import Rules
+from rummykit.variants.base import RulesLike
 
 
 def derive(*parts: object) -> int:
@@ -66,7 +66,7 @@ def schedule(bots: Sequence[str], players: int, games: int, *, seed: int) -> lis
     return specs
 
 
-def hand_deck(rules: Rules, players: int, seed: int, hand: int) -> list[Card]:
+def hand_deck(rules: RulesLike, players: int, seed: int, hand: int) -> list[Card]:
     """The shuffled pack of hand ``hand`` (0-based) of every game of the set ``seed``."""
     deck = list(standard_pack(*rules.pack_spec(players)))
     random.Random(derive("deck", seed, hand)).shuffle(deck)

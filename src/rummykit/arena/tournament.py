@@ -24,14 +24,15 @@ from rummykit.arena.play import GameResult
 from rummykit.arena.ratings import rate
 from rummykit.arena.schedule import GameSpec, rounded_games, schedule, seat_bots
 from rummykit.arena.stats import summarize, tally
-from rummykit.core.rules import Rules
+from rummykit.display.terms import terms_of
+from rummykit.variants.base import RulesLike
 
 
 @dataclass(frozen=True, slots=True)
 class ArenaConfig:
     """Everything an arena run needs, already validated."""
 
-    rules: Rules
+    rules: RulesLike
     players: int
     bots: tuple[str, ...]  # as given: one per seat, the last one filling the rest
     games: int  # as asked; played rounded up to whole deal sets
@@ -93,7 +94,7 @@ def report(config: ArenaConfig, results: list[GameResult], elapsed: float) -> di
     or stopped) are listed under ``failures`` and left out of everything else."""
     failed = [g for g in results if g.failure is not None]
     results = [g for g in results if g.failure is None]
-    ratings = rate(results, penalty=config.rules.scoring == "penalty")
+    ratings = rate(results, penalty=terms_of(config.rules).lowest_wins)
     bots = [{"bot": name, **summarize(one), "rating": ratings[name]}
             for name, one in tally(results).items()]
     total = rounded_games(config.games, config.players)

@@ -34,6 +34,7 @@ from typing import Any
 from rummykit.benchmark.measures import playout_measures, time_solver
 from rummykit.benchmark.report import OPENSPIEL, OURS, RLCARD, Measure
 from rummykit.benchmark.timing import Config, random_hands, timed
+from rummykit.variants.gin.rules import OPENSPIEL_GAME
 
 Task = tuple[str, Callable[[], list[Measure]]]
 
@@ -75,7 +76,7 @@ def openspiel_tasks(cfg: Config) -> list[Task]:
     """OpenSpiel's gin measures; raises ImportError when open_spiel is not installed."""
     import pyspiel
 
-    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    utils = getattr(pyspiel, OPENSPIEL_GAME).GinRummyUtils(13, 4, 10)
     return [
         ("gin random playout (OpenSpiel, Python loop)", lambda: _os_python_loop(cfg)),
         ("gin all-C++ random games (OpenSpiel evaluate_bots)", lambda: _os_cpp_loop(cfg)),
@@ -205,7 +206,7 @@ def _cpu_solves(seed: int, count: int = 20_000) -> tuple[float, float]:
     hands = random_hands(count, 10, seed)
     masks = [sum(1 << c for c in h) for h in hands]
     lists = [[13 * ((c // 13 + 1) % 4) + c % 13 for c in h] for h in hands]
-    solve = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10).min_deadwood
+    solve = getattr(pyspiel, OPENSPIEL_GAME).GinRummyUtils(13, 4, 10).min_deadwood
     start = time.process_time()
     for mask in masks:
         min_deadwood(mask)

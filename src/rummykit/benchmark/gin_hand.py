@@ -27,7 +27,7 @@ Task = tuple[str, Callable[[], list[Measure]]]
 def tasks(cfg: Config) -> list[Task]:
     """The gin measures, in the order they run."""
     profiles: list[tuple[str, GinRules]] = [
-        ("gin", GIN), ("oklahoma", OKLAHOMA), ("openspiel profile", openspiel_profile())]
+        (GIN.name, GIN), (OKLAHOMA.name, OKLAHOMA), ("openspiel profile", openspiel_profile())]
     out: list[Task] = [(f"gin random playout {label}", _playout(cfg, label, rules))
                        for label, rules in profiles]
     out.append(("gin min_deadwood 10 cards", lambda: _min_deadwood(cfg)))
@@ -66,6 +66,6 @@ def _playout(cfg: Config, label: str, rules: GinRules) -> Callable[[], list[Meas
 def _min_deadwood(cfg: Config) -> list[Measure]:
     masks = [mask_of(h) for h in random_hands(cfg.hands, 10, cfg.seed + 10)]
     measures = time_solver(cfg, OURS, min_deadwood, masks,
-                           {"cards": 10, "rules": "gin", "seed": cfg.seed + 10})
+                           {"cards": 10, "rules": GIN.name, "seed": cfg.seed + 10})
     return [Measure(name="gin_min_deadwood", engine=m.engine, unit=m.unit, value=m.value,
                     params=m.params) for m in measures]

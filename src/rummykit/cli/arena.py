@@ -96,11 +96,12 @@ def arena(
     progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
 ) -> None:
     """Play whole matches between bots on mirrored deals; win rates, intervals, ratings."""
-    from rummykit.cli.main import ArgumentError, bot_rules, fail
+    from rummykit.cli.main import ArgumentError, bot_any_rules, bot_kinds, fail
 
     try:
-        chosen = bot_rules(rules, option, players, own_valve=True)  # RULES.md §1.10
+        chosen = bot_any_rules(rules, option, players)  # RULES.md §1.10
         names = lineup(bots, players)
+        bot_kinds([n for n in names if not is_agent(n)], chosen)
         if games < 1:
             raise ValueError(f"--games {games}: expected 1 or more")
         if jobs < 1:

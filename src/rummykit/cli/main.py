@@ -20,11 +20,13 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from rummykit import __version__
-from rummykit.bots import BOTS
+from rummykit.bots import BOTS, make_bot_for
 from rummykit.cli.rule_sets import DEFAULT_RULES, RULES_HELP, SUPPORTED_RULES
 from rummykit.core.errors import RummyError
 from rummykit.core.rules import Rules
 from rummykit.extras import MissingExtraError
+from rummykit.variants.base import RulesLike
+from rummykit.variants.registry import variant_for
 
 SIM_MAX_TURNS = 2000
 
@@ -77,15 +79,30 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
     return options
 
 
-def load_rules(name: str, options: dict[str, Any]) -> Rules:
-    """The preset ``name`` with ``options`` applied and validated."""
+def load_any_rules(name: str, options: dict[str, Any]) -> RulesLike:
+    """The preset ``name`` of any registered family with ``options`` applied and validated
+    by that family."""
     if name not in SUPPORTED_RULES:
         raise ArgumentError(f"unknown rule set {name!r}: expected one of "
                             f"{', '.join(SUPPORTED_RULES)}")
     try:
-        return Rules.from_options(name, options)
+        chosen: RulesLike = variant_for(name).rules_from_options(name, options)
     except RummyError as error:
         raise ArgumentError(str(error)) from None
+    return chosen
+
+
+def load_rules(name: str, options: dict[str, Any]) -> Rules:
+    """The preset ``name`` with ``options`` applied and validated, for the commands that
+    run on the draw-and-discard engine (``play``, ``hint``, ``agent``); a family with its
+    own rules type is refused with a message saying what plays it."""
+    chosen = load_any_rules(name, options)
+    if not isinstance(chosen, Rules):
+        raise ArgumentError(
+            f"rule set {name!r}: this command does not play it yet (it needs the "
+            f"draw-and-discard engine's rules, and {name} has its own, "
+            f"{type(chosen).__name__}); simulate, arena and replay play it")
+    return chosen
 
 
 def bot_list(spec: str | None, seats: int) -> list[str]:
@@ -103,7 +120,7 @@ def bot_list(spec: str | None, seats: int) -> list[str]:
     return names
 
 
-def check_players(rules: Rules, players: int) -> None:
+def check_players(rules: RulesLike, players: int) -> None:
     """Refuse a player count the rule set cannot seat."""
     try:
         rules.check_players(players)
@@ -124,17 +141,31 @@ OptionArg = Annotated[
 ]
 
 
-def bot_rules(name: str, option: list[str] | None, players: int, *,
-              own_valve: bool = False) -> Rules:
-    """The rules of a bot-only run: the options given, and a turn limit unless given (bot
-    hands can cycle): :data:`SIM_MAX_TURNS`, or with ``own_valve`` the rules' own
-    ``max_turns_per_hand`` (RULES.md §1.10; ``simulate`` and ``arena``)."""
+def bot_rules(name: str, option: list[str] | None, players: int) -> Rules:
+    """The rules of an agents' run on the draw-and-discard engine: the options given, and
+    a turn limit unless given (bot hands can cycle), :data:`SIM_MAX_TURNS`."""
     options = parse_options(option or [])
-    if not own_valve:
-        options.setdefault("max_turns_per_hand", SIM_MAX_TURNS)
+    options.setdefault("max_turns_per_hand", SIM_MAX_TURNS)
     chosen = load_rules(name, options)
     check_players(chosen, players)
     return chosen
+
+
+def bot_any_rules(name: str, option: list[str] | None, players: int) -> RulesLike:
+    """The rules of a bot-only run of any family (``simulate``, ``arena``): the options
+    given; the rules' own ``max_turns_per_hand`` bounds a hand (RULES.md §1.10)."""
+    chosen = load_any_rules(name, parse_options(option or []))
+    check_players(chosen, players)
+    return chosen
+
+
+def bot_kinds(kinds: list[str], rules: RulesLike) -> None:
+    """Refuse a bot that does not play ``rules`` (a family with bots of its own)."""
+    for kind in kinds:
+        try:
+            make_bot_for(kind, rules)
+        except RummyError as error:
+            raise ArgumentError(f"--bots: {error}") from None
 
 
 @app.command()
@@ -202,8 +233,9 @@ def simulate(
     from rummykit.cli.simulate import Simulation, render
 
     try:
-        chosen = bot_rules(rules, option, players, own_valve=True)
+        chosen = bot_any_rules(rules, option, players)
         kinds = bot_list(bots, players)
+        bot_kinds(kinds, chosen)
     except ArgumentError as error:
         fail(str(error))
     if games is not None and hands is not None:

@@ -125,6 +125,9 @@ def _match_line(replayed: Replay, names: list[str]) -> str:
 
 def describe(replayed: Replay, error: ReplayError | None = None) -> str:
     """The readable account of a replay, then its error (or ``error``) if any."""
+    own = replayed.account(error)  # a family that writes its own account
+    if own is not None:
+        return own
     error = error or replayed.error
     lines: list[str] = []
     record, match = replayed.record, replayed.match

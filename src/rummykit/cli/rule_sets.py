@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from rummykit.display.terms import DEFAULT_RULE_SET
-from rummykit.variants.registry import rule_set_names
+from rummykit.variants.registry import all_rule_set_names
 
-#: every registered rule set, in registration order
-SUPPORTED_RULES = rule_set_names()
+#: every registered rule set, in registration order (``play``, ``hint`` and ``agent``
+#: refuse one whose family has its own rules type, saying so)
+SUPPORTED_RULES = all_rule_set_names()
 #: what ``--rules`` is when not given
 DEFAULT_RULES = DEFAULT_RULE_SET
 #: the help of ``--rules``

@@ -21,19 +21,19 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from rummykit.bots import Bot, make_bot
-from rummykit.core.match import Match
+from rummykit.bots import AnyBot, make_bot_for
+from rummykit.core.match import FamilyMatch
 from rummykit.core.moves import Draw, Take
 from rummykit.core.outcome import ABORTED, WIN
-from rummykit.core.rules import Rules
-from rummykit.core.views import view
 from rummykit.display.terms import terms_of
+from rummykit.variants.base import RulesLike
+from rummykit.variants.registry import variant_for
 
 
 class Simulation:
-    """Bot-only matches under one rule set, with running totals per seat."""
+    """Bot-only matches under one rule set (of any family), with running totals per seat."""
 
-    def __init__(self, rules: Rules, bots: list[str], *, seed: int) -> None:
+    def __init__(self, rules: RulesLike, bots: list[str], *, seed: int) -> None:
         self.rules = rules
         self.kinds = bots
         self.seed = seed
@@ -48,7 +48,7 @@ class Simulation:
     def run(self, count: int, *, by_hands: bool, progress: bool = False) -> dict[str, Any]:
         """Play ``count`` matches (or hands, when ``by_hands``) and return the statistics."""
         master = random.Random(self.seed)
-        bots = [make_bot(kind) for kind in self.kinds]
+        bots = [make_bot_for(kind, self.rules) for kind in self.kinds]
         unit = "hands" if by_hands else "matches"
         columns = (TextColumn(f"simulating {unit}"), BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn())
@@ -58,7 +58,8 @@ class Simulation:
                       disable=not (progress and console.is_terminal)) as bar:
             task = bar.add_task(unit, total=count)
             while (self.hands if by_hands else self.matches) < count:
-                match = Match(self.rules, self.names, seed=master.randrange(2**63))
+                match: FamilyMatch[Any, Any] = FamilyMatch(self.rules, self.names,
+                                                           seed=master.randrange(2**63))
                 rng = random.Random(master.randrange(2**63))
                 while not match.over and not (by_hands and self.hands >= count):
                     self._play_hand(match, bots, rng)
@@ -70,11 +71,12 @@ class Simulation:
                         bar.advance(task)
         return self.stats(time.perf_counter() - started)
 
-    def _play_hand(self, match: Match, bots: list[Bot], rng: random.Random) -> None:
+    def _play_hand(self, match: FamilyMatch[Any, Any], bots: list[AnyBot],
+                   rng: random.Random) -> None:
         state = match.start_hand()
         while not state.is_over:
             seat = state.to_move
-            move = bots[seat].choose(view(state, seat), rng)
+            move = bots[seat].choose(match.variant.view(state, seat), rng)
             if isinstance(move, (Draw, Take)):
                 self.turns += 1
             match.push(move)
@@ -82,8 +84,9 @@ class Simulation:
         result = state.result
         assert result is not None
         self.hands += 1
-        for seat in range(len(self.downs)):
-            self.downs[seat] += state.family_view()[0] >> seat & 1
+        if terms_of(self.rules).down:  # the family's hands say who went down
+            for seat in range(len(self.downs)):
+                self.downs[seat] += state.family_view()[0] >> seat & 1
         if result.result == WIN and result.winner is not None:
             self.hand_wins[result.winner] += 1
             self.rummies[result.winner] += int(result.rummy)
@@ -94,7 +97,7 @@ class Simulation:
         for seat, points in enumerate(result.scores):
             self.points[seat] += points
 
-    def _count_match(self, match: Match) -> None:
+    def _count_match(self, match: FamilyMatch[Any, Any]) -> None:
         self.matches += 1
         if not match.winners:
             self.drawn_matches += 1
@@ -132,7 +135,8 @@ def render(stats: dict[str, Any], console: Console | None = None) -> None:
     console = console or Console()
     table = Table(title=f"{stats['rules']} rummy, {stats['players']} players, "
                         f"seed {stats['seed']}")
-    terms = terms_of(Rules.from_options(stats["rules"], stats["options"]))
+    terms = terms_of(variant_for(stats["rules"]).rules_from_options(stats["rules"],
+                                                                    stats["options"]))
     contract = bool(terms.down)
     middle = f"went {terms.down}" if contract else "rummies"
     last = f"{'penalty' if terms.lowest_wins else 'points'}/{terms.hand}"

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any, Generic, Self, TypeVar
 
 from rummykit.core.cards import JOKER, Card, rank_of, standard_pack
 from rummykit.core.engine import HandState
@@ -24,10 +25,14 @@ from rummykit.core.errors import IllegalMoveError, RecordError
 from rummykit.core.moves import Move
 from rummykit.core.outcome import HandResult
 from rummykit.core.rules import Rules, find_rules
-from rummykit.variants.base import MatchScorer, Variant
-from rummykit.variants.registry import variant_of
+from rummykit.variants.base import Hand, MatchScorer, RulesLike
+from rummykit.variants.registry import AnyVariant, variant_of
 
-__all__ = ["HandLog", "Match", "SeatResult", "find_rules"]
+__all__ = ["FamilyMatch", "HandLog", "Match", "SeatResult", "find_rules"]
+
+#: the match's rules type and hand type: core ``Rules`` and ``HandState``, or a family's own
+R = TypeVar("R", bound=RulesLike)
+H = TypeVar("H", bound=Hand)
 
 
 @dataclass(slots=True)
@@ -53,12 +58,16 @@ class SeatResult:
     lost: bool  # what a statistics store records as a loss (a drawn match: every seat)
 
 
-class Match:
-    """A whole match: deals hands, keeps the totals and decides the winners."""
+class FamilyMatch(Generic[R, H]):
+    """A whole match of any family: deals hands, keeps the totals and decides the winners.
 
-    def __init__(self, rules: Rules, players: Sequence[str], *, seed: int | None = None,
+    ``R`` is the family's rules type (with :class:`~rummykit.variants.base.RulesLike`),
+    ``H`` its hand type (with :class:`~rummykit.variants.base.Hand`); :class:`Match` is
+    the one of core ``Rules`` and ``HandState``."""
+
+    def __init__(self, rules: R, players: Sequence[str], *, seed: int | None = None,
                  dealer: int | None = None) -> None:
-        self.variant: Variant = variant_of(rules)
+        self.variant: AnyVariant = variant_of(rules)
         self.variant.check_supported(rules, len(players))
         self.rules = rules
         self.players = list(players)
@@ -68,13 +77,14 @@ class Match:
         if not 0 <= self.first_dealer < len(players):
             raise RecordError(f"dealer {dealer}: expected a seat 0..{len(players) - 1}")
         self.hands: list[HandLog] = []
-        self.state: HandState | None = None
+        self.states: list[H] = []  # every hand's state, the current one last
+        self.state: H | None = None
         self.scorer: MatchScorer = self.variant.match_scorer(rules, len(players))
 
-    def copy(self) -> Match:
+    def copy(self) -> Self:
         """An independent copy that plays on exactly as this match would (same generator
         state, same logs); the current hand's undo history is not copied."""
-        new = Match.__new__(Match)
+        new = type(self).__new__(type(self))
         new.rules = self.rules
         new.variant = self.variant
         new.players = self.players[:]
@@ -83,11 +93,10 @@ class Match:
         new.rng.setstate(self.rng.getstate())
         new.first_dealer = self.first_dealer
         new.hands = self.hands[:]
+        new.states = self.states[:]
         new.state = None
         if self.state is not None:
-            state = new.state = self.state.copy()
-            state.rng, state.detached = (new.rng if self.state.rng is not None else None,
-                                         self.state.detached)
+            new.state = new.states[-1] = self._copy_state(self.state, new.rng)
         if new.hands:
             last = self.hands[-1]
             new.hands[-1] = HandLog(last.deck, last.deal, last.moves[:], last.result,
@@ -95,6 +104,17 @@ class Match:
                                     else last.restocks[:])
         new.scorer = self.scorer.copy()
         return new
+
+    @staticmethod
+    def _copy_state(state: H, rng: random.Random) -> H:
+        """A copy of a hand; an engine hand that rebuilds its stock from the match's
+        generator draws from the copy's generator."""
+        copied = state.copy()
+        if isinstance(state, HandState) and isinstance(copied, HandState):
+            copied.rng = rng if state.rng is not None else None
+            copied.detached = state.detached
+        assert isinstance(copied, type(state))
+        return copied
 
     @property
     def totals(self) -> list[int]:
@@ -146,7 +166,7 @@ class Match:
 
     def start_hand(self, deck: Sequence[Card] | None = None, *,
                    deal: tuple[Sequence[Sequence[Card]], Card, Sequence[Card]] | None = None,
-                   restocks: Sequence[Sequence[Card]] | None = None) -> HandState:
+                   restocks: Sequence[Sequence[Card]] | None = None) -> H:
         """Deal the next hand from ``deck`` or ``deal`` (hands, upcard, stock top first),
         or from a pack shuffled with the match's generator."""
         if self.over:
@@ -157,7 +177,7 @@ class Match:
         dealer = self.dealer_of(index)
         if deal is not None:
             hands, upcard, stock = deal
-            state = self.variant.from_deal(self.rules, dealer, deal, rng=self.rng,
+            state: H = self.variant.from_deal(self.rules, dealer, deal, rng=self.rng,
                                            deal_index=index, restocks=restocks)
             self.hands.append(HandLog(None, (tuple(tuple(h) for h in hands), upcard,
                                              tuple(stock))))
@@ -172,28 +192,29 @@ class Match:
             self.hands.append(HandLog(tuple(deck), None))
         self.hands[-1].restocks = state.restocks
         self.state = state
+        self.states.append(state)
         if state.result is not None:  # ended by the checks made when the deal is complete
             self._finish_hand(state.result)
         return state
 
-    def _current(self) -> HandState:
+    def _current(self) -> H:
         if self.state is None:
             raise IllegalMoveError("no hand has been dealt")
         return self.state
 
-    def play(self, move: Move | str) -> Move:
+    def play(self, move: Any) -> Any:
         """Check and make a move in the current hand; returns its canonical form."""
         state = self._current()
         canonical = state.play(move)
         self._after(canonical)
         return canonical
 
-    def push(self, move: Move) -> None:
+    def push(self, move: Any) -> None:
         """Make a move known to be legal (no check), keeping the log and the scores."""
         self._current().push(move)
         self._after(move)
 
-    def _after(self, move: Move) -> None:
+    def _after(self, move: object) -> None:
         state = self._current()
         log = self.hands[-1]
         log.moves.append(str(move))
@@ -210,7 +231,18 @@ class Match:
             raise IllegalMoveError("the match is not over")
         drawn = not self.winners
         draw_loses = drawn and self.rules.draw_counts_as_loss
+        totals = self.scorer.settled_totals
         return tuple(
-            SeatResult(s, name, self.totals[s], s in self.winners, drawn,
+            SeatResult(s, name, totals[s], s in self.winners, drawn,
                        s not in self.winners and (not drawn or draw_loses))
             for s, name in enumerate(self.players))
+
+
+class Match(FamilyMatch[Rules, HandState]):
+    """A match of core ``Rules`` (the draw-and-discard families), dealt as ``HandState``."""
+
+    def play(self, move: Move | str) -> Move:
+        """Check and make a move in the current hand; returns its canonical form."""
+        canonical = self._current().play(move)
+        self._after(canonical)
+        return canonical

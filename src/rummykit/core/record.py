@@ -1,5 +1,6 @@
 """Game records (FORMATS.md §2): a typed :class:`Record`, its JSON form, and replay (§3).
 
+>>> from rummykit.core.cards import standard_pack
 >>> from rummykit.core.rules import find_rules
 >>> match = Match(find_rules("basic"), ["Ann", "Bob"], dealer=0)
 >>> _ = match.start_hand(standard_pack())  # Bob gets CA C3 .. D6, the upcard is D8
@@ -18,28 +19,48 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
-from rummykit.core.cards import Card, format_card, parse_card, standard_pack
-from rummykit.core.engine import HandState
+from rummykit.core.cards import Card, format_card, parse_card
+from rummykit.core.deal_checks import pack_problem
 from rummykit.core.errors import RecordError, RummyError
-from rummykit.core.match import Match
+from rummykit.core.match import FamilyMatch, Match
 from rummykit.core.rules import Rules, find_rules
+from rummykit.variants.base import RulesLike
+from rummykit.variants.registry import variant_for, variant_of
 
 __all__ = [
-    "FORMAT", "Deal", "HandRecord", "HandReplay", "Record", "Replay", "ReplayError", "dump",
-    "dumps", "from_json", "load", "loads", "match_result", "options_of", "record_of", "replay",
-    "replay_file",
-    "replay_text", "to_json",
+    "FORMAT", "Account", "Deal", "HandRecord", "HandReplay", "Record", "Replay",
+    "ReplayError", "dump", "dumps", "from_json", "load", "loads", "match_result", "options_of",
+    "record_of", "register_account", "replay", "replay_file", "replay_text", "to_json",
 ]
 
 FORMAT = "rummykit/1"
 _T = TypeVar("_T")
 Json = Any  # a value decoded by the json module
+
+
+#: a family's readable account of a replay (and of the error it stopped at, if any)
+Account = Callable[["Replay", "ReplayError | None"], str]
+_ACCOUNTS: dict[str, Account] = {}
+
+
+def register_account(rule_sets: Iterable[str], account: Account) -> None:
+    """Let a family write the readable account of its rule sets' replays itself (the
+    replay, the JSON output and the check are the same hooks for every family)."""
+    for name in rule_sets:
+        _ACCOUNTS[name] = account
+
+
+def _rebuilds_stock(rule_set: str) -> bool:
+    """Whether records of ``rule_set`` may hold ``restocks`` (an unknown one: as the core)."""
+    try:
+        return bool(variant_for(rule_set).rebuilds_stock)
+    except RecordError:
+        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +187,11 @@ def from_json(data: Json) -> Record:
         raise _fail("format", repr(FORMAT), top["format"])
     if not isinstance(top["rules"], str):
         raise _fail("rules", "a rule set name", top["rules"])
+    if not _rebuilds_stock(top["rules"]) and isinstance(top["hands"], list):
+        for index, hand in enumerate(top["hands"]):
+            if isinstance(hand, dict) and "restocks" in hand:
+                raise RecordError(f"hands[{index}]: unknown key 'restocks' ({top['rules']} "
+                                  "never rebuilds a stock)")
     players = _list("players", top["players"], "player names")
     for i, name in enumerate(players):
         if not isinstance(name, str):
@@ -216,6 +242,7 @@ def _texts(cards: tuple[Card, ...]) -> list[str]:
 def to_json(record: Record) -> dict[str, Json]:
     """The JSON value of a record (keys in the order of FORMATS.md §2)."""
     hands = []
+    restocks = _rebuilds_stock(record.rules)
     for hand in record.hands:
         item: dict[str, Json] = {}
         if hand.deck is not None:
@@ -224,7 +251,8 @@ def to_json(record: Record) -> dict[str, Json]:
             item["deal"] = {"hands": [_texts(h) for h in hand.deal.hands],
                             "upcard": format_card(hand.deal.upcard),
                             "stock": _texts(hand.deal.stock)}
-        item["restocks"] = [_texts(r) for r in hand.restocks]
+        if restocks:
+            item["restocks"] = [_texts(r) for r in hand.restocks]
         item["moves"] = list(hand.moves)
         hands.append(item)
     data: dict[str, Json] = {"format": record.format, "rules": record.rules,
@@ -272,17 +300,11 @@ def dump(record: Record, path: str | Path) -> None:
     Path(path).write_text(dumps(record), encoding="utf-8")
 
 
-def _unfinished(players: int) -> dict[str, Json]:
-    return {"result": "unfinished", "winner": None, "rummy": False, "reason": None,
-            "scores": [0] * players}
-
-
-def match_result(match: Match) -> dict[str, Json]:
-    """The replay output of FORMATS.md §3 for a match as it stands."""
-    hands = [log.result.to_json() if log.result else _unfinished(match.num_players)
-             for log in match.hands]
-    return {"hands": hands, "totals": list(match.totals), "over": match.over,
-            "winners": list(match.winners)}
+def match_result(match: FamilyMatch[Any, Any]) -> dict[str, Json]:
+    """The replay output of FORMATS.md §3 for a match as it stands: each hand's object and
+    the match-level fields, as the family writes them."""
+    hands = [match.variant.hand_json(state) for state in match.states]
+    return {"hands": hands, **match.scorer.to_json()}
 
 
 def _knob_json(knob: str, value: Json) -> Json:
@@ -294,7 +316,7 @@ def _knob_json(knob: str, value: Json) -> Json:
     return value
 
 
-def options_of(rules: Rules) -> dict[str, Json]:
+def options_of(rules: RulesLike) -> dict[str, Json]:
     """The JSON ``options`` that rebuild ``rules`` from its preset, however it was made.
 
     >>> import dataclasses
@@ -302,8 +324,10 @@ def options_of(rules: Rules) -> dict[str, Json]:
     >>> options_of(dataclasses.replace(BASIC, ace_mode="high_or_low", max_rebuilds=2))
     {'ace_mode': 'high_or_low', 'max_rebuilds': 2}
     """
-    if Rules.from_options(rules.name, rules.options) == rules:
+    if variant_of(rules).rules_from_options(rules.name, rules.options) == rules:
         return rules.options
+    if not isinstance(rules, Rules):
+        raise RecordError(f"these {rules.name} rules are not the preset with their options")
     preset = find_rules(rules.name)
     options = {}
     for knob in (f.name for f in fields(Rules) if f.name not in ("name", "_options")):
@@ -321,8 +345,9 @@ def options_of(rules: Rules) -> dict[str, Json]:
     return options
 
 
-def record_of(match: Match) -> Record:
-    """The portable record of a live match: dealer, every deck or deal, restocks, moves."""
+def record_of(match: FamilyMatch[Any, Any]) -> Record:
+    """The portable record of a live match of any family: dealer, every deck or deal,
+    restocks, moves, and the replay output as ``result``."""
     hands = []
     for log in match.hands:
         deal = None
@@ -360,7 +385,7 @@ class HandReplay:
     """One replayed hand: its dealer, the moves as (seat, canonical text), its last state."""
 
     dealer: int
-    state: HandState
+    state: Any  # the family's hand: a HandState for core Rules
     moves: list[tuple[int, str]] = field(default_factory=list)
 
 
@@ -369,9 +394,15 @@ class Replay:
     """The outcome of replaying a record: the match as far as it went, or the first error."""
 
     record: Record | None
-    match: Match | None = None
+    match: FamilyMatch[Any, Any] | None = None
     hands: list[HandReplay] = field(default_factory=list)
     error: ReplayError | None = None
+
+    @property
+    def engine_match(self) -> Match | None:
+        """The match as a core :class:`Match` (the faces that run on the draw-and-discard
+        engine resume it); None for a family with its own rules type, or no match."""
+        return self.match if isinstance(self.match, Match) else None
 
     @property
     def ok(self) -> bool:
@@ -403,6 +434,13 @@ class Replay:
         return ReplayError("record", hand, None, None,
                            f"the record's result differs from the replay: {message}")
 
+    def account(self, error: ReplayError | None = None) -> str | None:
+        """A family's own readable account (see :func:`register_account`); None: the
+        common one of :func:`rummykit.cli.replay.describe`."""
+        if self.record is None or self.record.rules not in _ACCOUNTS:
+            return None
+        return _ACCOUNTS[self.record.rules](self, error or self.error)
+
 
 def _difference(path: str, want: Json, got: Json) -> tuple[str, str] | None:
     """The first place where the recorded ``want`` differs from the replayed ``got``."""
@@ -430,32 +468,11 @@ def _difference(path: str, want: Json, got: Json) -> tuple[str, str] | None:
     return path, f"{path}: the record says {_show(want)}, the replay gives {_show(got)}"
 
 
-def _pack_problem(rules: Rules, players: int, cards: list[Card]) -> str | None:
-    """Why ``cards`` is not exactly the pack of the rules for this many players."""
-    pack = Counter(standard_pack(*rules.pack_spec(players)))
-    given = Counter(cards)
-    if given == pack:
-        return None
-
-    def listing(counts: Counter[Card]) -> str:
-        return " ".join(format_card(c) + (f" x{n}" if n > 1 else "")
-                        for c, n in sorted(counts.items()))
-
-    parts = []
-    if given.total() != pack.total():
-        parts.append(f"{given.total()} cards instead of {pack.total()}")
-    if pack - given:
-        parts.append("missing " + listing(pack - given))
-    if given - pack:
-        parts.append("extra " + listing(given - pack))
-    return f"not the {rules.name} pack for {players} players: " + "; ".join(parts)
-
-
-def _deal_problem(rules: Rules, players: int, index: int, hand: HandRecord) -> str | None:
+def _deal_problem(rules: RulesLike, players: int, index: int, hand: HandRecord) -> str | None:
     """Why a hand's deck or deal cannot be this deal of the match."""
     if hand.deal is None:
         assert hand.deck is not None
-        problem = _pack_problem(rules, players, list(hand.deck))
+        problem = pack_problem(rules, players, list(hand.deck))
         return None if problem is None else f"deck: {problem}"
     seats = hand.deal.hands
     if len(seats) != players:
@@ -464,18 +481,19 @@ def _deal_problem(rules: Rules, players: int, index: int, hand: HandRecord) -> s
     for seat, cards in enumerate(seats):
         if len(cards) != size:
             return f"deal: hand {seat} has {len(cards)} cards, the rules deal {size}"
-    problem = _pack_problem(rules, players, hand.deal.cards)
+    problem = pack_problem(rules, players, hand.deal.cards)
     return None if problem is None else f"deal: {problem}"
 
 
-def _start(match: Match, hand: HandRecord) -> HandState:
+def _start(match: FamilyMatch[Any, Any], hand: HandRecord) -> Any:
     if hand.deal is not None:
         deal = (hand.deal.hands, hand.deal.upcard, hand.deal.stock)
         return match.start_hand(deal=deal, restocks=hand.restocks)
     return match.start_hand(hand.deck, restocks=hand.restocks)
 
 
-def _replay_hand(out: Replay, match: Match, index: int, hand: HandRecord) -> ReplayError | None:
+def _replay_hand(out: Replay, match: FamilyMatch[Any, Any], index: int,
+                 hand: HandRecord) -> ReplayError | None:
     def fail(message: str) -> ReplayError:
         return ReplayError("record", index, None, None, message)
 
@@ -484,7 +502,13 @@ def _replay_hand(out: Replay, match: Match, index: int, hand: HandRecord) -> Rep
     problem = _deal_problem(match.rules, match.num_players, index, hand)
     if problem:
         return fail(problem)
-    state = _start(match, hand)
+    if hand.restocks and not match.variant.rebuilds_stock:
+        return fail(f"restocks: {match.rules.name} never rebuilds a stock, so its records "
+                    "have none")
+    try:
+        state = _start(match, hand)
+    except RecordError as exc:
+        return fail(str(exc))
     played = HandReplay(match.dealer_of(index), state)
     out.hands.append(played)
     for number, text in enumerate(hand.moves):
@@ -509,7 +533,7 @@ def replay(record: Record) -> Replay:
     """Replay a record with the engine, stopping at the first error (FORMATS.md §2-§3)."""
     out = Replay(record)
     try:
-        rules = Rules.from_options(record.rules, record.options)
+        rules = variant_for(record.rules).rules_from_options(record.rules, record.options)
         rules.check_players(len(record.players))
     except RecordError as exc:
         out.error = ReplayError("record", None, None, None, str(exc))
@@ -524,7 +548,11 @@ def replay(record: Record) -> Replay:
                                 "the dealer is missing and there is no seed")
         return out
     try:
-        match = out.match = Match(rules, record.players, seed=record.seed, dealer=record.dealer)
+        match: FamilyMatch[Any, Any] = (
+            Match(rules, record.players, seed=record.seed, dealer=record.dealer)
+            if isinstance(rules, Rules)
+            else FamilyMatch(rules, record.players, seed=record.seed, dealer=record.dealer))
+        out.match = match
     except RummyError as error:
         out.error = ReplayError("record", None, None, None, str(error))
         return out

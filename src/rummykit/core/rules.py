@@ -162,10 +162,21 @@ PRESETS: dict[str, Rules] = {}
 _SOURCES: dict[str, RulesSource] = {}
 
 
+#: rule sets of families with their own rules type (not ``Rules``): name -> that type's name
+OWN_RULES: dict[str, str] = {}
+
+
 def publish(rule_set: str, source: RulesSource) -> None:
-    """Make a registered family's preset ``rule_set`` known by name (the registry calls it)."""
+    """Make a registered family's preset ``rule_set`` known by name (the registry calls it).
+
+    A family whose rules are its own type (not :class:`Rules`) is only noted: looking its
+    rule sets up here is refused with a message saying so (ask the registry instead)."""
+    preset = source.preset(rule_set)
+    if not isinstance(preset, Rules):
+        OWN_RULES[rule_set] = type(preset).__name__
+        return
     _SOURCES[rule_set] = source
-    PRESETS[rule_set] = source.preset(rule_set)
+    PRESETS[rule_set] = preset
 
 
 def preset_names() -> tuple[str, ...]:
@@ -177,6 +188,10 @@ def _source(name: str) -> RulesSource:
     try:
         return _SOURCES[name]
     except KeyError:
+        if name in OWN_RULES:
+            raise RecordError(
+                f"rule set {name!r}: its rules are {OWN_RULES[name]}, not the draw-and-discard "
+                "engine's Rules; this part of rummykit does not play it yet") from None
         raise RecordError(
             f"unknown rule set {name!r}: expected one of {', '.join(PRESETS)}"
         ) from None

@@ -19,6 +19,7 @@ matches are scored so return this sheet from ``Variant.match_scorer``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rummykit.core.outcome import DRAW, HandResult
 from rummykit.core.rules import Rules
@@ -64,6 +65,15 @@ class RotationScorer:
                   results: Sequence[HandResult | None]) -> int:
         """One seat left per hand."""
         return (first_dealer + hand_index) % self.num_players
+
+    @property
+    def settled_totals(self) -> list[int]:
+        """The totals as they stand (nothing is settled on top)."""
+        return self.totals
+
+    def to_json(self) -> dict[str, Any]:
+        """``totals``, ``over`` and ``winners`` of the replay output (FORMATS.md §3)."""
+        return {"totals": list(self.totals), "over": self.over, "winners": list(self.winners)}
 
     def copy(self) -> RotationScorer:
         """An independent copy."""

@@ -16,7 +16,7 @@ only puts its answers into sentences. Nothing here knows a family by name.
 from __future__ import annotations
 
 from rummykit.core.rules import Rules
-from rummykit.variants.base import Fact, Terms
+from rummykit.variants.base import Fact, RulesLike, Terms
 from rummykit.variants.registry import rule_set_names, variant_of
 
 #: the rule set a face starts with: the first registered
@@ -26,7 +26,7 @@ __all__ = ["DEFAULT_RULE_SET", "Fact", "Terms", "facts_clause", "facts_of", "fac
            "goal_words", "score_label", "sheet_title", "terms_of", "title_of", "unit"]
 
 
-def terms_of(rules: Rules) -> Terms:
+def terms_of(rules: RulesLike) -> Terms:
     """The family's words for ``rules``."""
     return variant_of(rules).terms(rules)
 

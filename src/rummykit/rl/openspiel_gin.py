@@ -43,6 +43,7 @@ except ImportError:
     raise MissingExtraError("rl", "open-spiel", "rummykit.rl.openspiel_gin") from None
 
 from rummykit.core.cards import Card, format_cards
+from rummykit.variants.gin.rules import OPENSPIEL_GAME, openspiel_parameters
 
 __all__ = [
     "DRAW_STOCK", "KNOCK", "MELD_BASE", "PASS", "PHASES", "TAKE", "Deal", "OsHand", "game",
@@ -75,8 +76,7 @@ def our_card(index: int) -> Card:
 @cache
 def game(oklahoma: bool = False) -> Any:
     """OpenSpiel's ``gin_rummy`` under the profile of §6.14.1 (``knock_card`` 10, bonuses 25)."""
-    return pyspiel.load_game("gin_rummy", {"oklahoma": oklahoma, "knock_card": 10,
-                                           "gin_bonus": 25, "undercut_bonus": 25})
+    return pyspiel.load_game(OPENSPIEL_GAME, openspiel_parameters(oklahoma))
 
 
 @cache
@@ -92,7 +92,7 @@ def new_state(oklahoma: bool = False) -> Any:
 @cache
 def utils() -> Any:
     """OpenSpiel's ``GinRummyUtils`` for the standard deck."""
-    return pyspiel.gin_rummy.GinRummyUtils(13, 4, HAND_SIZE)
+    return getattr(pyspiel, OPENSPIEL_GAME).GinRummyUtils(13, 4, HAND_SIZE)
 
 
 @cache

@@ -73,7 +73,7 @@ class HandReport:
     """One compared hand: decisions compared, disagreements, our result's reason."""
 
     deal: Deal
-    oklahoma: bool
+    rule_set: str  # the rule set compared (gin or its Oklahoma form)
     moves: list[str] = field(default_factory=list)
     actions: list[int] = field(default_factory=list)  # OpenSpiel's player actions
     decisions: int = 0
@@ -84,8 +84,7 @@ class HandReport:
 
     def reproduction(self) -> str:
         """A record-like JSON of the deal and our moves up to the disagreement."""
-        rules = "oklahoma" if self.oklahoma else "gin"
-        return json.dumps({"rules": rules, "profile": "openspiel", "dealer": 1,
+        return json.dumps({"rules": self.rule_set, "profile": "openspiel", "dealer": 1,
                            "deal": self.deal.record(), "moves": self.moves,
                            "openspiel_actions": self.actions})
 
@@ -142,7 +141,7 @@ class Lockstep:
         if rules is None:
             rules = openspiel_profile(oklahoma)
         self.ours = GinHand.from_deal(rules, 1, deal.hands, deal.upcard, list(deal.stock))
-        self.report = HandReport(deal, oklahoma)
+        self.report = HandReport(deal, rules.name)
         self.knock_card: Card | None = None
         self.knock_groups: list[tuple[Card, ...]] = []
         self.knocker_melds: list[tuple[Card, ...]] = []
@@ -418,7 +417,7 @@ def run(hands: int, seed: int, oklahoma_values: Sequence[bool] = (False, True),
     """``hands`` hands per variant, spread over ``pairings``, seeded."""
     tally = Tally()
     for oklahoma in oklahoma_values:
-        variant = "oklahoma" if oklahoma else "gin"
+        variant = openspiel_profile(oklahoma).name
         rng = random.Random(f"{seed} {variant}")
         for i in range(hands):
             pairing = pairings[i % len(pairings)]

@@ -314,10 +314,10 @@ class LiveTable:
                         options=options_of(rules), dealer=dealer,
                         seed=seed)
         replayed = replay(record)
-        if replayed.error is not None or replayed.match is None:
+        if replayed.error is not None or replayed.engine_match is None:
             raise RuntimeError(f"table {stored.table.id}: stored events do not replay: "
                                f"{replayed.error}")
-        table.match = replayed.match
+        table.match = replayed.engine_match
         if seed is None:  # the replay's generator was seeded from the clock; keep it secret
             table.match.rng.seed(random.SystemRandom().getrandbits(64))
         if table.match.state is not None:

@@ -66,10 +66,12 @@ class Game:
     def load(cls, path: str | Path, bots: str = "medium") -> Game:
         """The match of a record file, ready to go on; the other seats are ``bots``."""
         replayed = replay_file(path)
-        if replayed.error is not None or replayed.match is None or replayed.record is None:
-            message = replayed.error.message if replayed.error else "no match"
+        match = replayed.engine_match
+        if replayed.error is not None or match is None or replayed.record is None:
+            message = replayed.error.message if replayed.error else (
+                "no match" if replayed.match is None
+                else f"the terminal game does not play {replayed.match.rules.name} yet")
             raise RecordError(f"cannot load {str(path)!r}: {message}")
-        match = replayed.match
         seed = replayed.record.seed if replayed.record.seed is not None else 0
         setup = Setup(match.rules, match.players[0], (bots,) * (match.num_players - 1), seed)
         game = cls(setup, match)

@@ -19,7 +19,9 @@ and registers one instance in its package's ``__init__`` (``registry.register``)
   both returning a :class:`Hand` whose first draw step has begun; ``parse_move``;
 - **match**: ``match_scorer`` (a fresh :class:`MatchScorer`: totals, end of match, winners,
   the dealer of each hand);
-- **words**: ``terms``, ``deal_facts``, ``help_text``, ``options``.
+- **seats**: ``view`` (what one seat sees: the only way hidden cards leave a hand);
+- **records**: ``hand_json`` (a hand's object in the replay output), ``rebuilds_stock``;
+- **words**: ``knob_reference``, ``terms``, ``deal_facts``, ``help_text``, ``options``.
 """
 
 from __future__ import annotations
@@ -27,13 +29,13 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from rummykit.core.cards import Card
-from rummykit.core.engine import HandState
-from rummykit.core.moves import Move
 from rummykit.core.outcome import HandResult
-from rummykit.core.rules import Rules
+
+R = TypeVar("R")
+S = TypeVar("S")
 
 #: a deal as given: one card list per seat, the upcard, the stock top first
 Deal = tuple[Sequence[Sequence[Card]], Card, Sequence[Card]]
@@ -76,30 +78,74 @@ class OptionSpec:
     help: str = ""
 
 
-class Hand(Protocol):
-    """One hand (deal) of any family: the state machine the match, bots and faces drive."""
+class RulesLike(Protocol):
+    """What the core (match, records) needs of any family's rules value: its rule-set name,
+    the overrides it was built from, who deals first, the pack and the deal size, the
+    player-count check, and whether a drawn match counts as lost. Core ``Rules`` and a
+    family's own rules type (gin's ``GinRules``) both have it."""
 
-    rules: Rules
-    num_players: int
-    dealer: int
-    deal_index: int
-    to_move: int
-    phase: str
-    result: HandResult | None
-    restocks: list[tuple[Card, ...]]
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def options(self) -> dict[str, Any]: ...
+
+    @property
+    def first_dealer(self) -> str: ...
+
+    @property
+    def draw_counts_as_loss(self) -> bool: ...
+
+    def pack_spec(self, players: int) -> tuple[int, int]: ...
+
+    def hand_size_for(self, players: int, deal: int = 0) -> int: ...
+
+    def check_players(self, players: int) -> None: ...
+
+
+class Hand(Protocol):
+    """One hand (deal) of any family: the state machine the match, bots and faces drive.
+
+    Moves are the family's own values (core ``Move`` or, say, gin's knock); the core
+    handles them only as values with a canonical ``str()`` (FORMATS.md), so they are typed
+    ``Any`` here."""
+
+    @property
+    def rules(self) -> RulesLike: ...
+
+    @property
+    def num_players(self) -> int: ...
+
+    @property
+    def dealer(self) -> int: ...
+
+    @property
+    def deal_index(self) -> int: ...
+
+    @property
+    def to_move(self) -> int: ...
+
+    @property
+    def phase(self) -> str: ...
+
+    @property
+    def result(self) -> HandResult | None: ...
+
+    @property
+    def restocks(self) -> list[tuple[Card, ...]]: ...
 
     @property
     def is_over(self) -> bool: ...
 
-    def legal_moves(self) -> list[Move]: ...
+    def legal_moves(self) -> Sequence[Any]: ...
 
-    def iter_legal_moves(self) -> Iterator[Move]: ...
+    def iter_legal_moves(self) -> Iterator[Any]: ...
 
-    def is_legal(self, move: Move) -> bool: ...
+    def is_legal(self, move: Any) -> bool: ...
 
-    def play(self, move: Move | str) -> Move: ...
+    def play(self, move: Any) -> Any: ...
 
-    def push(self, move: Move) -> None: ...
+    def push(self, move: Any) -> None: ...
 
     def pop(self) -> None: ...
 
@@ -116,9 +162,14 @@ class MatchScorer(Protocol):
     next reads them). ``copy`` is independent of the original.
     """
 
-    totals: list[int]
-    over: bool
-    winners: tuple[int, ...]
+    @property
+    def totals(self) -> list[int]: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def winners(self) -> tuple[int, ...]: ...
 
     @property
     def lowest_wins(self) -> bool: ...
@@ -128,11 +179,25 @@ class MatchScorer(Protocol):
     def dealer_of(self, first_dealer: int, hand_index: int,
                   results: Sequence[HandResult | None]) -> int: ...
 
+    @property
+    def settled_totals(self) -> list[int]:
+        """The totals a finished match is recorded with (a gin game's settlement adds
+        its bonuses); the running totals where nothing is settled."""
+        ...
+
+    def to_json(self) -> dict[str, Any]:
+        """The match-level fields of the replay output (FORMATS.md §3: ``totals``,
+        ``over``, ``winners``, and any the family adds, §4.3)."""
+        ...
+
     def copy(self) -> MatchScorer: ...
 
 
-class Variant(Protocol):
-    """A rule family: registered once, asked by the engine and every face."""
+class Variant(Protocol[R, S]):
+    """A rule family: registered once, asked by the engine and every face.
+
+    Generic in the family's rules type ``R`` (core ``Rules``, or its own with
+    :class:`RulesLike`) and its hand type ``S`` (with :class:`Hand`)."""
 
     @property
     def name(self) -> str:
@@ -144,7 +209,7 @@ class Variant(Protocol):
         """The preset names it owns, e.g. ``("contract",)``."""
         ...
 
-    def preset(self, rule_set: str) -> Rules:
+    def preset(self, rule_set: str) -> R:
         """The rules value of one of :attr:`rule_sets`."""
         ...
 
@@ -152,47 +217,67 @@ class Variant(Protocol):
         """The knobs that apply to ``rule_set`` (RULES.md §5.1)."""
         ...
 
-    def rules_from_options(self, rule_set: str, options: Mapping[str, Any]) -> Rules:
+    def rules_from_options(self, rule_set: str, options: Mapping[str, Any]) -> R:
         """The preset with JSON-form knob overrides, validated (RULES.md §5.1, §6.13.1)."""
         ...
 
-    def check_supported(self, rules: Rules, num_players: int) -> None:
+    def check_supported(self, rules: R, num_players: int) -> None:
         """Raise a RecordError when ``rules`` cannot be played by ``num_players``."""
         ...
 
-    def deal(self, rules: Rules, num_players: int, dealer: int, deck: Sequence[Card], *,
+    def deal(self, rules: R, num_players: int, dealer: int, deck: Sequence[Card], *,
              rng: random.Random | None, deal_index: int,
-             restocks: Sequence[Sequence[Card]] | None = None) -> HandState:
-        """A hand dealt from a shuffled pack, as the family deals (its ``HandState``
-        subclass, which has the :class:`Hand` protocol)."""
+             restocks: Sequence[Sequence[Card]] | None = None) -> S:
+        """A hand dealt from a shuffled pack, as the family deals (its hand type, which
+        has the :class:`Hand` protocol)."""
         ...
 
-    def from_deal(self, rules: Rules, dealer: int, deal: Deal, *,
+    def from_deal(self, rules: R, dealer: int, deal: Deal, *,
                   rng: random.Random | None, deal_index: int,
-                  restocks: Sequence[Sequence[Card]] | None = None) -> HandState:
+                  restocks: Sequence[Sequence[Card]] | None = None) -> S:
         """A hand dealt as given (hands, upcard, stock top first)."""
         ...
 
-    def match_scorer(self, rules: Rules, num_players: int) -> MatchScorer:
+    def match_scorer(self, rules: R, num_players: int) -> MatchScorer:
         """A fresh score sheet for a match of ``rules``."""
         ...
 
-    def parse_move(self, text: str) -> Move:
+    def parse_move(self, text: str) -> Any:
         """One move in the family's notation (FORMATS.md), or a NotationError."""
         ...
 
-    def terms(self, rules: Rules) -> Terms:
+    def terms(self, rules: R) -> Terms:
         """The words for this rule set's hands, scores and winner."""
         ...
 
-    def deal_facts(self, rules: Rules, num_players: int, deal_index: int) -> tuple[Fact, ...]:
+    def deal_facts(self, rules: R, num_players: int, deal_index: int) -> tuple[Fact, ...]:
         """What a face shows about deal ``deal_index`` (its contract, the target ...)."""
         ...
 
-    def help_text(self, rules: Rules) -> str:
+    def help_text(self, rules: R) -> str:
         """The rules of this rule set for players, as plain text."""
         ...
 
-    def options(self, rules: Rules) -> tuple[OptionSpec, ...]:
+    def knob_reference(self) -> str:
+        """Markdown for the documentation's knob page: the family's knobs that the core's
+        reference (:mod:`rummykit.core.knobs`, the knobs of core ``Rules``) does not
+        cover; empty when it covers them all."""
+        ...
+
+    def options(self, rules: R) -> tuple[OptionSpec, ...]:
         """The options a face offers for this rule set."""
+        ...
+
+    def view(self, state: S, seat: int) -> Any:
+        """What ``seat`` may see of ``state`` (the family's view; hidden cards stay in)."""
+        ...
+
+    def hand_json(self, state: S) -> dict[str, Any]:
+        """The hand's object in the replay output, finished or not (FORMATS.md §3, §4.3)."""
+        ...
+
+    @property
+    def rebuilds_stock(self) -> bool:
+        """False for a family that never rebuilds a stock: its records hold no
+        ``restocks`` (FORMATS.md §4.2)."""
         ...

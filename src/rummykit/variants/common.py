@@ -19,6 +19,7 @@ from rummykit.core.moves import Move, parse_move
 from rummykit.core.rule_options import apply_options
 from rummykit.core.rules import Rules
 from rummykit.core.scoring import RotationScorer
+from rummykit.core.views import PlayerView, view
 from rummykit.variants.base import Deal, Hand
 
 
@@ -74,6 +75,23 @@ class DrawDiscardFamily:
     def match_scorer(self, rules: Rules, num_players: int) -> RotationScorer:
         """Totals by knob, dealer by rotation."""
         return RotationScorer(rules, num_players)
+
+    rebuilds_stock = True
+
+    def knob_reference(self) -> str:
+        """Nothing: the core's knob reference covers the knobs of ``Rules``."""
+        return ""
+
+    def view(self, state: HandState, seat: int) -> PlayerView:
+        """The core view (:func:`rummykit.core.views.view`)."""
+        return view(state, seat)
+
+    def hand_json(self, state: HandState) -> dict[str, Any]:
+        """The hand's result object (FORMATS.md §3), ``unfinished`` while it lasts."""
+        if state.result is not None:
+            return state.result.to_json()
+        return {"result": "unfinished", "winner": None, "rummy": False, "reason": None,
+                "scores": [0] * state.num_players}
 
     def parse_move(self, text: str) -> Move:
         """The FORMATS.md §1 notation."""

@@ -14,19 +14,25 @@ so ``HandState.deal`` of its rules builds it. Nothing here knows a family by nam
 
 from __future__ import annotations
 
+from typing import Any
+
 from rummykit.core import engine
 from rummykit.core import rules as rules_module
 from rummykit.core.errors import RecordError
-from rummykit.core.rules import Rules, find_rules
-from rummykit.variants.base import Variant
+from rummykit.core.rules import find_rules
+from rummykit.variants.base import RulesLike, Variant
 
-__all__ = ["families", "find_rules", "register", "rule_set_names", "variant_for", "variant_of"]
+__all__ = ["AnyVariant", "all_rule_set_names", "families", "find_rules", "register",
+           "rule_set_names", "variant_for", "variant_of"]
 
-_BY_RULE_SET: dict[str, Variant] = {}
-_FAMILIES: dict[str, Variant] = {}
+#: any family: its rules type and hand type are its own
+AnyVariant = Variant[Any, Any]
+
+_BY_RULE_SET: dict[str, AnyVariant] = {}
+_FAMILIES: dict[str, AnyVariant] = {}
 
 
-def register(variant: Variant) -> Variant:
+def register(variant: AnyVariant) -> AnyVariant:
     """Add a family; its family name and rule-set names must be new."""
     taken = [name for name in variant.rule_sets if name in _BY_RULE_SET]
     if taken or variant.name in _FAMILIES:
@@ -35,32 +41,39 @@ def register(variant: Variant) -> Variant:
     hand_class = getattr(variant, "hand_class", None)  # a HandState subclass, if any
     for name in variant.rule_sets:
         _BY_RULE_SET[name] = variant
-        rules_module.publish(name, variant)
+        rules_module.publish(name, variant)  # core Rules presets only (see publish)
         if isinstance(hand_class, type) and issubclass(hand_class, engine.HandState):
             engine.register_hand_class(name, hand_class)
     return variant
 
 
-def variant_for(rule_set: str) -> Variant:
+def variant_for(rule_set: str) -> AnyVariant:
     """The family that owns the rule set ``rule_set`` (a preset name such as ``basic``)."""
     try:
         return _BY_RULE_SET[rule_set]
     except KeyError:
         raise RecordError(
-            f"unknown rule set {rule_set!r}: expected one of {', '.join(rule_set_names())}"
+            f"unknown rule set {rule_set!r}: expected one of {', '.join(all_rule_set_names())}"
         ) from None
 
 
-def variant_of(rules: Rules) -> Variant:
+def variant_of(rules: RulesLike) -> AnyVariant:
     """The family of a rules value."""
     return variant_for(rules.name)
 
 
 def rule_set_names() -> tuple[str, ...]:
+    """The registered rule sets the faces play, in registration order: those whose rules
+    are the core ``Rules`` (the draw-and-discard engine's). A family with its own rules
+    type (gin) is left out until the faces host it; :func:`all_rule_set_names` has it."""
+    return tuple(name for name in _BY_RULE_SET if name in rules_module.PRESETS)
+
+
+def all_rule_set_names() -> tuple[str, ...]:
     """Every registered rule-set name, in registration order."""
     return tuple(_BY_RULE_SET)
 
 
-def families() -> tuple[Variant, ...]:
+def families() -> tuple[AnyVariant, ...]:
     """Every registered family, in registration order."""
     return tuple(_FAMILIES.values())

@@ -110,6 +110,11 @@ class GinHand:
 
     num_players = 2
 
+    @property
+    def restocks(self) -> list[tuple[Card, ...]]:
+        """None: gin never rebuilds a stock (the wall ends the hand, §6.9)."""
+        return []
+
     def __init__(self, rules: GinRules, dealer: int, hands: Sequence[int], upcard: Card,
                  stock: list[Card], deal_index: int = 0) -> None:
         self.rules = rules

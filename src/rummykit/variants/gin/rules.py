@@ -88,6 +88,24 @@ class GinRules:
         """Gin is for exactly two players."""
         return 2
 
+    @property
+    def draw_counts_as_loss(self) -> bool:
+        """A drawn single hand is lost by both players (§6.10 statistics)."""
+        return True
+
+    def pack_spec(self, players: int) -> tuple[int, int]:
+        """One 52-card deck, no jokers."""
+        return 1, 0
+
+    def hand_size_for(self, players: int, deal: int = 0) -> int:
+        """Ten cards each."""
+        return 10
+
+    def check_players(self, players: int) -> None:
+        """Gin is for exactly two players."""
+        if players != 2:
+            raise RecordError(f"players: {self.name} is for exactly 2 players, got {players}")
+
     def hand_knock_limit(self, upcard_rank: int) -> int:
         """K for a hand whose first upcard has ``upcard_rank`` (1..13), RULES.md §6.11."""
         if not self.oklahoma:
@@ -224,3 +242,12 @@ def openspiel_profile(oklahoma: bool = False) -> GinRules:
         return gin_rules_from_options(
             "oklahoma", {**OPENSPIEL_OPTIONS, "oklahoma_spade_double": False})
     return gin_rules_from_options("gin", OPENSPIEL_OPTIONS)
+
+
+#: OpenSpiel's name of the game the profile reproduces (its game and its module in pyspiel)
+OPENSPIEL_GAME = "gin_rummy"
+
+
+def openspiel_parameters(oklahoma: bool = False) -> dict[str, Any]:
+    """OpenSpiel's ``gin_rummy`` parameters matching :func:`openspiel_profile`."""
+    return {"oklahoma": oklahoma, "knock_card": 10, "gin_bonus": 25, "undercut_bonus": 25}
