@@ -8,10 +8,10 @@ import pytest
 
 from rummykit.core.errors import IllegalMoveError
 from rummykit.core.outcome import ABORTED, DRAW, MAX_TURNS, HandResult
-from rummykit.variants.gin.game import GameKnobs, ScoreSheet, next_dealer, settle, won
+from rummykit.variants.gin.game import ScoreSheet, next_dealer, settle, won
+from rummykit.variants.gin.rules import GIN
 
 A, B = 0, 1
-GIN = GameKnobs()
 
 
 def drawn(reason: str) -> HandResult:

@@ -6,8 +6,8 @@ running totals (FORMATS.md §4.3: the points of §6.9, plus the box under
 ``immediate_boxes``), and keeps the running totals, the next dealer, the end of the game
 and its settlement (boxes, game bonus, shutout), or Hollywood's three games.
 
->>> from rummykit.variants.gin.game import GameKnobs, ScoreSheet, won
->>> sheet = ScoreSheet(GameKnobs(), dealer=0)
+>>> from rummykit.variants.gin.rules import GIN
+>>> sheet = ScoreSheet(GIN, dealer=0)
 >>> for seat, points in [(0, 60), (0, 45)]:
 ...     sheet.add(won(seat, points))
 >>> sheet.over, sheet.winners, sheet.final.totals if sheet.final else None
@@ -47,21 +47,6 @@ class GameRules(Protocol):
     def next_dealer(self) -> str: ...
     @property
     def hollywood(self) -> bool: ...
-
-
-@dataclass(frozen=True, slots=True)
-class GameKnobs:
-    """The game-level knobs alone, with the `gin` defaults (for tests and tools)."""
-
-    game_end: str = "target"
-    target_score: int = 100
-    box_bonus: int = 25
-    immediate_boxes: bool = False
-    game_bonus: int = 100
-    shutout_rule: str = "double_total"
-    shutout_bonus: int = 100
-    next_dealer: str = "winner"
-    hollywood: bool = False
 
 
 def won(seat: int, points: int, reason: str = "knock") -> HandResult:
