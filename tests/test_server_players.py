@@ -277,8 +277,9 @@ def two_players(base: str) -> tuple[Browser, Browser, list[str], list[Seat]]:
     return ann, bob, tokens, [Seat(ann, tokens[0]), Seat(bob, tokens[1])]
 
 
-def play_until(seats: list[Seat], done: Any, limit: int = 400) -> None:
-    """Both seats play sensible moves until ``done()``."""
+def play_until(seats: list[Seat], done: Any, limit: int = 2500) -> None:
+    """Both seats play sensible moves until ``done()`` (the limit only stops a broken run:
+    a hand of these seeded-random moves against a bot can last hundreds of turns)."""
     for _ in range(limit):
         if done():
             return

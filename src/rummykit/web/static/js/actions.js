@@ -58,7 +58,7 @@ export function actionBar(state, on) {
   if (state.showMelds && melds.length) {
     rows.push(h("div.action-row.meld-list", {}, melds.slice(0, MAX_LISTED_MELDS).map((m) => button(m))));
   }
-  return h("div.actions", { "aria-label": "Your moves" }, rows);
+  return h("div.actions", { role: "group", "aria-label": "Your moves" }, rows);
 }
 
 /** A small form to type any move (cards as the table writes them, or in notation,
