@@ -118,7 +118,7 @@ RATIOS: tuple[RatioSpec, ...] = (
         title="env steps/s, random legal actions: PettingZoo basic 2p vs gin_rummy_v4",
         ours=Selector(name="env_steps", engine=OURS, where={"rules": "basic", "players": 2}),
         theirs=Selector(name="env_steps", engine=PETTINGZOO),
-        target=10.0,
+        target=5.0,
     ),
     RatioSpec(
         title="env steps/s, random legal actions: PettingZoo basic 2p vs RLCard gin env",
