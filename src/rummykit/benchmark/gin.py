@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from rummykit.benchmark.anchors import os_random_game
 from rummykit.benchmark.measures import playout_measures, time_solver
 from rummykit.benchmark.report import OPENSPIEL, OURS, RLCARD, Measure
 from rummykit.benchmark.timing import Config, random_hands, timed
@@ -95,28 +96,11 @@ def _lists(cfg: Config, size: int, seed: int) -> list[list[int]]:
             for h in random_hands(_count(cfg), size, cfg.seed + seed)]
 
 
-def _os_random_game(initial: Any, choice: Callable[[Any], int]) -> Callable[[], int]:
-    """One uniformly random ``gin_rummy`` game from ``initial`` (a clone); player moves."""
-
-    def one_game() -> int:
-        s = initial.clone()
-        moves = 0
-        while not s.is_terminal():
-            if s.is_chance_node():
-                s.apply_action(choice(s.legal_actions()))
-            else:
-                s.apply_action(choice(s.legal_actions()))
-                moves += 1
-        return moves
-
-    return one_game
-
-
 def _os_python_loop(cfg: Config) -> list[Measure]:
     import pyspiel
 
     initial = pyspiel.load_game("gin_rummy").new_initial_state()
-    one_game = _os_random_game(initial, random.Random(cfg.seed).choice)
+    one_game = os_random_game(initial, random.Random(cfg.seed).choice)
 
     t = timed(cfg.seconds, one_game)
     params = {"game": "gin_rummy", "players": 2, "hands": t.batches, "moves": t.units,
@@ -228,7 +212,7 @@ def cpu_rounds(rounds: int, seconds: float, seed: int) -> list[dict[str, float]]
     initial = pyspiel.load_game("gin_rummy").new_initial_state()
     bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in (0, 1)]
     ours = _our_random_hand(random.Random(seed))
-    theirs = _os_random_game(initial, random.Random(seed).choice)
+    theirs = os_random_game(initial, random.Random(seed).choice)
     games = 0
 
     def cpp() -> int:
