@@ -222,7 +222,7 @@ class GinHand:
         taken = self.taken
         banned = 1 << taken if taken >= 0 and self.rules.rediscard_ban else 0
         discards = _DISCARDS
-        moves: list[GinMove] = [discards[c] for c in _cards(hand & ~banned)]
+        moves: list[GinMove] = [discards[c] for c in cards_of(hand & ~banned)]
         moves.extend(self._knocks(hand, banned))
         return moves
 
@@ -233,7 +233,7 @@ class GinHand:
             hand = self.hands[self.to_move]
             banned = 1 << self.taken if self.taken >= 0 and self.rules.rediscard_ban else 0
             discards = _DISCARDS
-            for card in _cards(hand & ~banned):
+            for card in cards_of(hand & ~banned):
                 yield discards[card]
             yield from self._knocks(hand, banned)
         elif phase == DRAW_STEP:
@@ -537,15 +537,6 @@ class GinHand:
         return (f"GinHand({self.rules.name}, dealer={self.dealer}, phase={self.phase!r}, "
                 f"to_move={self.to_move}, stock={len(self.stock)})")
 
-
-def _cards(mask: int) -> list[Card]:
-    """The cards of a bit set in code order."""
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
 
 
 def _ends(run: int) -> int:
