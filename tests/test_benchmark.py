@@ -178,3 +178,50 @@ def test_only_runs_the_measures_named() -> None:
     assert set(stats) == {"median", "worst"}
     assert 0 < stats["median"]["value"] <= stats["worst"]["value"]
     assert stats["median"]["params"]["decisions"] == 1000
+
+
+# -- the workloads come from the families ---------------------------------------------
+
+
+def test_the_families_declare_the_tables_measured() -> None:
+    from rummykit.benchmark import ours, workloads
+    from rummykit.variants.registry import all_rule_set_names
+
+    assert {(t.rule_set, t.players) for t in workloads.playouts()} == PLAYOUTS
+    assert workloads.reference().label == "basic 2p"
+    tables = [*workloads.playouts(), *workloads.positions(),
+              *(d.table for d in workloads.decisions())]
+    assert {t.rule_set for t in tables} <= set(all_rule_set_names())
+    titles = [title for title, _ in ours.tasks(Config.make(quick=True))]
+    assert "random playout contract 6p" in titles
+    assert "greedy vs greedy basic 2p" in titles
+    assert "completability contract 4p" in titles
+    goals = [g["name"] for g in goals_json([])]
+    assert "completability after a dig or swap, contract 4p: worst (us per decision)" in goals
+
+
+def test_a_new_family_folder_adds_its_workloads(tmp_path: Any,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummykit.benchmark.workloads import workloads_of
+
+    family = tmp_path / "benchfamily"
+    family.mkdir()
+    (family / "__init__.py").write_text("")
+    (family / "variant.py").write_text("class Family:\n    name = 'newfam'\n")
+    (family / "benchmarks.py").write_text(
+        "from rummykit.variants.workloads import Table, Workloads\n"
+        "WORKLOADS = Workloads(playouts=(Table('newfam', 3),))\n")
+    bare = tmp_path / "barefamily"
+    bare.mkdir()
+    (bare / "__init__.py").write_text("")
+    (bare / "variant.py").write_text("class Family:\n    name = 'bare'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    with_workloads = importlib.import_module("benchfamily.variant").Family()
+    without = importlib.import_module("barefamily.variant").Family()
+    found = workloads_of([with_workloads, without])
+    assert [t.label for w in found for t in w.playouts] == ["newfam 3p"]
+    (bare / "benchmarks.py").write_text("WORKLOADS = 3\n")
+    with pytest.raises(TypeError, match=r"barefamily\.benchmarks\.WORKLOADS"):
+        workloads_of([without])

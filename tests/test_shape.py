@@ -47,10 +47,6 @@ MAX_LINES = 600
 
 #: modules outside variants/ that still branch on a family, with their count (shrink only)
 ALLOWED: dict[str, int] = {
-    "rummykit/benchmark/anchors.py": 2,
-    "rummykit/benchmark/completability.py": 2,
-    "rummykit/benchmark/ours.py": 20,
-    "rummykit/benchmark/report.py": 4,
     "rummykit/benchmark/rl_envs.py": 6,
     "rummykit/bots/expert.py": 5,
     "rummykit/bots/fastplay.py": 1,

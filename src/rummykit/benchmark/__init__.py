@@ -148,7 +148,7 @@ def _cross_check(cfg: Config, report: Report, available: set[str], out: TextIO) 
     """Do the solvers compared in the ratios compute the same thing? (first 1,000 hands)"""
     if OURS not in available or not available & {OPENSPIEL, RLCARD}:
         return
-    from rummykit.benchmark import anchors, ours
+    from rummykit.benchmark import anchors, ours, workloads
 
     hands = random_hands(cfg.hands, 10, cfg.seed + 10)[:1000]
     try:
@@ -161,6 +161,7 @@ def _cross_check(cfg: Config, report: Report, available: set[str], out: TextIO) 
         others.append((OPENSPIEL, anchors.openspiel_min_deadwood))
     if RLCARD in available:
         others.append((RLCARD, anchors.rlcard_min_deadwood))
+    rules = workloads.reference().rule_set
     for engine, solve in others:
         try:
             theirs = solve(hands)
@@ -169,7 +170,7 @@ def _cross_check(cfg: Config, report: Report, available: set[str], out: TextIO) 
             continue
         same = sum(a == b for a, b in zip(mine, theirs, strict=True))
         check = {
-            "name": f"10-card min deadwood, rummykit (basic rules) == {engine}",
+            "name": f"10-card min deadwood, rummykit ({rules} rules) == {engine}",
             "result": f"{same}/{len(hands)} hands agree",
             "agree": same,
             "hands": len(hands),

@@ -27,6 +27,8 @@ from rummykit.benchmark.timing import Config, random_hands, timed
 
 Task = tuple[str, Callable[[], list[Measure]]]
 
+#: OpenSpiel's game measured
+GAME = "gin_rummy"
 #: OpenSpiel's clone() is timed on the state after this many player moves (about 20 turns)
 CLONE_MOVES = 40
 
@@ -45,7 +47,7 @@ def openspiel_tasks(cfg: Config) -> list[Task]:
     """Raises ImportError when open_spiel is not installed."""
     import pyspiel
 
-    game = pyspiel.load_game("gin_rummy")
+    game = pyspiel.load_game(GAME)
     return [
         ("random playout gin_rummy", lambda: _os_playout(cfg, game)),
         ("clone", lambda: _os_clone(cfg, game)),
@@ -83,7 +85,7 @@ def _os_playout(cfg: Config, game: Any) -> list[Measure]:
     rng = random.Random(cfg.seed)
     t = timed(cfg.seconds, os_random_game(game.new_initial_state(), rng.choice))
     params = {
-        "game": "gin_rummy",
+        "game": GAME,
         "players": 2,
         "hands": t.batches,
         "moves": t.units,
@@ -126,7 +128,7 @@ def _os_clone(cfg: Config, game: Any) -> list[Measure]:
             value=t.rate,
             params={
                 "method": "State.clone()",
-                "game": "gin_rummy",
+                "game": GAME,
                 "players": 2,
                 "player_moves_done": CLONE_MOVES,
                 "copies": t.units,
@@ -137,18 +139,20 @@ def _os_clone(cfg: Config, game: Any) -> list[Measure]:
     ]
 
 
-def openspiel_min_deadwood(hands: list[list[int]]) -> list[int]:
+def _os_utils() -> Any:
+    """OpenSpiel's ``GinRummyUtils(13, 4, 10)`` (ranks, suits, hand size)."""
     import pyspiel
 
-    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    return getattr(pyspiel, GAME).GinRummyUtils(13, 4, 10)
+
+
+def openspiel_min_deadwood(hands: list[list[int]]) -> list[int]:
+    utils = _os_utils()
     return [int(utils.min_deadwood(h)) for h in hands]
 
 
 def _os_min_deadwood(cfg: Config) -> list[Measure]:
-    import pyspiel
-
-    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
-    solve = utils.min_deadwood
+    solve = _os_utils().min_deadwood
     hands = random_hands(cfg.hands, 10, cfg.seed + 10)
     return time_solver(cfg, OPENSPIEL, solve, hands, {
         "cards": 10, "function": "GinRummyUtils(13, 4, 10).min_deadwood(hand)",

@@ -1,5 +1,9 @@
 """Measures of rummykit itself (the engine this package ships).
 
+The tables measured (random playouts, mid-hand positions, the reference table compared
+with the anchors) and the families' own decisions are those the families declare
+(:mod:`.workloads`); the gin hand's measures are :mod:`.gin_hand`'s.
+
 Everything is seeded: the deals of hand ``i`` come from ``random.Random(seed + i)`` and the
 random players from one ``random.Random(seed)``, so two runs play the same hands in the
 same order and differ only in how many they get through in the time budget.
@@ -11,7 +15,7 @@ import dataclasses
 import random
 from collections.abc import Callable
 
-from rummykit.benchmark import completability, gin_hand
+from rummykit.benchmark import decisions, gin_hand, workloads
 from rummykit.benchmark.measures import playout_measures, time_solver
 from rummykit.benchmark.report import OURS, Measure
 from rummykit.benchmark.timing import Config, random_hands, timed
@@ -19,36 +23,18 @@ from rummykit.core.cards import mask_of
 from rummykit.core.engine import HandState
 from rummykit.core.melds import min_deadwood, tables_for
 from rummykit.core.rules import Rules, find_rules
+from rummykit.variants.workloads import DecisionWorkload, Table
 
 Task = tuple[str, Callable[[], list[Measure]]]
 
-#: (preset, players) of the random-playout measures
-PLAYOUTS: tuple[tuple[str, int], ...] = (
-    ("basic", 2),
-    ("basic", 3),
-    ("basic", 4),
-    ("basic", 6),
-    ("traditional", 2),
-    ("traditional", 3),
-    ("traditional", 4),
-    ("contract", 4),
-    ("contract", 6),
-)
-#: (preset, players) the mid-hand positions are taken from
-POSITIONS: tuple[tuple[str, int], ...] = (
-    ("basic", 2),
-    ("basic", 4),
-    ("traditional", 2),
-    ("traditional", 4),
-)
 MAX_TURNS = 2000
 #: a mid-hand position is a random hand stopped after a number of completed turns drawn
 #: from this range, then one of these numbers of moves more (0: in the draw phase; 1: the
 #: player to move has drawn and is in the play phase), so about 2/3 are play phases
 STOP_TURNS = (2, 40)
 EXTRA_MOVES = (0, 1, 1)
-#: the state copied by the copy() measure: basic 2p after this many turns (about as far
-#: into the hand as OpenSpiel's clone() state, which is 40 player moves in)
+#: the state copied by the copy() measure: the reference table after this many turns
+#: (about as far into the hand as OpenSpiel's clone() state, which is 40 player moves in)
 COPY_TURNS = 20
 
 
@@ -81,11 +67,13 @@ def random_position(
 
 
 def positions(cfg: Config) -> list[tuple[str, int, HandState]]:
-    """``cfg.positions`` seeded mid-hand positions for each entry of :data:`POSITIONS`,
-    about a third in the draw phase and the rest in the play phase."""
+    """``cfg.positions`` seeded mid-hand positions for each table of
+    :func:`.workloads.positions`, about a third in the draw phase and the rest in the play
+    phase."""
     out: list[tuple[str, int, HandState]] = []
     picker = random.Random(cfg.seed)
-    for preset, players in POSITIONS:
+    for table in workloads.positions():
+        preset, players = table.rule_set, table.players
         rules = capped(preset)
         found = tries = 0
         while found < cfg.positions:
@@ -102,21 +90,27 @@ def positions(cfg: Config) -> list[tuple[str, int, HandState]]:
 
 def tasks(cfg: Config) -> list[Task]:
     """The measures, in the order they run (each is timed for ``cfg.seconds``)."""
+    reference = workloads.reference()
     out: list[Task] = [
-        (f"random playout {preset} {players}p", _playout(cfg, preset, players))
-        for preset, players in PLAYOUTS
+        (f"random playout {t.label}", _playout(cfg, t.rule_set, t.players))
+        for t in workloads.playouts()
     ]
     out += [
         ("legal move generation", lambda: _legal_moves(cfg)),
         ("push+pop", lambda: _push_pop(cfg)),
-        ("copy", lambda: _copy(cfg)),
-        ("min_deadwood 7 cards", lambda: _min_deadwood(cfg, 7)),
-        ("min_deadwood 10 cards", lambda: _min_deadwood(cfg, 10)),
-        ("greedy vs greedy basic 2p", lambda: _greedy(cfg)),
-        ("completability contract 4p", lambda: completability.measure(cfg)),
+        ("copy", lambda: _copy(cfg, reference)),
+        ("min_deadwood 7 cards", lambda: _min_deadwood(cfg, 7, reference)),
+        ("min_deadwood 10 cards", lambda: _min_deadwood(cfg, 10, reference)),
+        (f"greedy vs greedy {reference.label}", lambda: _greedy(cfg, reference)),
     ]
+    out += [(f"{work.name} {work.table.label}", _decision(cfg, work))
+            for work in workloads.decisions()]
     out += gin_hand.tasks(cfg)
     return out
+
+
+def _decision(cfg: Config, work: DecisionWorkload) -> Callable[[], list[Measure]]:
+    return lambda: decisions.measure(cfg, work)
 
 
 def _playout(cfg: Config, preset: str, players: int) -> Callable[[], list[Measure]]:
@@ -170,7 +164,7 @@ def _legal_moves(cfg: Config) -> list[Measure]:
             value=t.rate,
             params={
                 "positions": len(states),
-                "from": [f"{p} {n}p" for p, n in POSITIONS],
+                "from": [t.label for t in workloads.positions()],
                 "mean_moves": round(sum(sizes) / len(sizes), 2),
                 "phases": {p: sum(s.phase == p for s in states) for p in phases},
                 "generations": t.units,
@@ -203,7 +197,7 @@ def _push_pop(cfg: Config) -> list[Measure]:
             value=t.rate,
             params={
                 "positions": len(pairs),
-                "from": [f"{p} {n}p" for p, n in POSITIONS],
+                "from": [t.label for t in workloads.positions()],
                 "moves": "every legal move of each position",
                 "phases": {p: sum(s.phase == p for s, _ in pairs) for p in phases},
                 "pairs": t.units,
@@ -214,18 +208,19 @@ def _push_pop(cfg: Config) -> list[Measure]:
     ]
 
 
-def copy_state(cfg: Config) -> HandState:
-    """The seeded basic 2p state, :data:`COPY_TURNS` turns in, that copy() is timed on."""
-    rules = capped("basic")
+def copy_state(cfg: Config, table: Table) -> HandState:
+    """The seeded state of ``table``, :data:`COPY_TURNS` turns in, that copy() is timed
+    on."""
+    rules = capped(table.rule_set)
     for k in range(1000):
-        s = random_position(rules, 2, cfg.seed + k, COPY_TURNS)
+        s = random_position(rules, table.players, cfg.seed + k, COPY_TURNS)
         if s is not None:
             return s
-    raise RuntimeError(f"no basic 2p hand lasted {COPY_TURNS} turns")
+    raise RuntimeError(f"no {table.label} hand lasted {COPY_TURNS} turns")
 
 
-def _copy(cfg: Config) -> list[Measure]:
-    s = copy_state(cfg)
+def _copy(cfg: Config, table: Table) -> list[Measure]:
+    s = copy_state(cfg, table)
     copy = s.copy
 
     def batch() -> int:
@@ -241,8 +236,8 @@ def _copy(cfg: Config) -> list[Measure]:
             unit="copies/s",
             value=t.rate,
             params={
-                "rules": "basic",
-                "players": 2,
+                "rules": table.rule_set,
+                "players": table.players,
                 "turns_done": s.turn_count,
                 "copies": t.units,
                 "seconds": round(t.elapsed, 3),
@@ -252,27 +247,27 @@ def _copy(cfg: Config) -> list[Measure]:
     ]
 
 
-def _min_deadwood(cfg: Config, size: int) -> list[Measure]:
-    rules = find_rules("basic")
+def _min_deadwood(cfg: Config, size: int, table: Table) -> list[Measure]:
+    rules = find_rules(table.rule_set)
     masks = [mask_of(h) for h in random_hands(cfg.hands, size, cfg.seed + size)]
     solve = tables_for(rules).min_deadwood  # bound once, as the anchors' solvers are
     return time_solver(cfg, OURS, solve, masks,
-                       {"cards": size, "rules": "basic", "seed": cfg.seed + size})
+                       {"cards": size, "rules": table.rule_set, "seed": cfg.seed + size})
 
 
-def _greedy(cfg: Config) -> list[Measure]:
+def _greedy(cfg: Config, table: Table) -> list[Measure]:
     from rummykit.bots import make_bot
     from rummykit.core.views import view
 
-    rules = capped("basic")
+    rules = capped(table.rule_set)
     rng = random.Random(cfg.seed)
     hand = 0
 
     def one_hand() -> int:
         nonlocal hand
-        s = deal(rules, 2, hand, cfg.seed)
+        s = deal(rules, table.players, hand, cfg.seed)
         hand += 1
-        bots = [make_bot("greedy"), make_bot("greedy")]
+        bots = [make_bot("greedy") for _ in range(table.players)]
         moves = 0
         while not s.is_over:
             seat = s.to_move
@@ -288,8 +283,8 @@ def _greedy(cfg: Config) -> list[Measure]:
             unit="hands/s",
             value=t.batch_rate,
             params={
-                "rules": "basic",
-                "players": 2,
+                "rules": table.rule_set,
+                "players": table.players,
                 "max_turns_per_hand": MAX_TURNS,
                 "hands": t.batches,
                 "moves": t.units,
@@ -301,6 +296,7 @@ def _greedy(cfg: Config) -> list[Measure]:
 
 
 def min_deadwood_of(hands: list[list[int]]) -> list[int]:
-    """Our basic-rules min deadwood of some hands (for cross-checks with the anchors)."""
-    rules = find_rules("basic")
+    """Our min deadwood of some hands under the reference table's rules (for cross-checks
+    with the anchors)."""
+    rules = find_rules(workloads.reference().rule_set)
     return [min_deadwood(mask_of(h), rules) for h in hands]

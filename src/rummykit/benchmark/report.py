@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from rummykit.benchmark import workloads
+
 OURS = "rummykit"
 OPENSPIEL = "openspiel"
 RLCARD = "rlcard"
@@ -87,12 +89,14 @@ class GoalSpec:
         return value <= self.target if self.at_most else value >= self.target
 
 
+#: the table compared with the anchors, as a measure's params
+_REFERENCE = workloads.reference()
+_AT_REFERENCE = {"rules": _REFERENCE.rule_set, "players": _REFERENCE.players}
+
 RATIOS: tuple[RatioSpec, ...] = (
     RatioSpec(
-        title="random playout moves/s: basic 2p vs OpenSpiel gin_rummy",
-        ours=Selector(
-            name="random_playout_moves", engine=OURS, where={"rules": "basic", "players": 2}
-        ),
+        title=f"random playout moves/s: {_REFERENCE.label} vs OpenSpiel gin_rummy",
+        ours=Selector(name="random_playout_moves", engine=OURS, where=_AT_REFERENCE),
         theirs=Selector(name="random_playout_moves", engine=OPENSPIEL),
         target=2.0,
     ),
@@ -115,14 +119,16 @@ RATIOS: tuple[RatioSpec, ...] = (
         target=20.0,
     ),
     RatioSpec(
-        title="env steps/s, random legal actions: PettingZoo basic 2p vs gin_rummy_v4",
-        ours=Selector(name="env_steps", engine=OURS, where={"rules": "basic", "players": 2}),
+        title=f"env steps/s, random legal actions: PettingZoo {_REFERENCE.label} vs "
+              "gin_rummy_v4",
+        ours=Selector(name="env_steps", engine=OURS, where=_AT_REFERENCE),
         theirs=Selector(name="env_steps", engine=PETTINGZOO),
         target=5.0,
     ),
     RatioSpec(
-        title="env steps/s, random legal actions: PettingZoo basic 2p vs RLCard gin env",
-        ours=Selector(name="env_steps", engine=OURS, where={"rules": "basic", "players": 2}),
+        title=f"env steps/s, random legal actions: PettingZoo {_REFERENCE.label} vs "
+              "RLCard gin env",
+        ours=Selector(name="env_steps", engine=OURS, where=_AT_REFERENCE),
         theirs=Selector(name="env_steps", engine=RLCARD),
         target=2.0,
     ),
@@ -180,31 +186,31 @@ GIN_RATIOS: tuple[RatioSpec, ...] = (
 )
 RATIOS = RATIOS + GIN_RATIOS
 
+def _decision_goals() -> tuple[GoalSpec, ...]:
+    """The median and the worst time of each family's own decision (:mod:`.workloads`)."""
+    return tuple(
+        GoalSpec(title=f"{work.about}, {work.table.label}: {statistic} (us per decision)",
+                 measure=Selector(name=work.name, engine=OURS,
+                                  where={"statistic": statistic}),
+                 target=target, at_most=True)
+        for work in workloads.decisions()
+        for statistic, target in (("median", work.median_target_us),
+                                  ("worst", work.worst_target_us)))
+
+
 GOALS: tuple[GoalSpec, ...] = (
     GoalSpec(
-        title="greedy vs greedy, basic 2p hands/s",
+        title=f"greedy vs greedy, {_REFERENCE.label} hands/s",
         measure=Selector(name="greedy_hands", engine=OURS),
         target=300.0,
     ),
     GoalSpec(
-        title="observation build, basic 2p (us per observation)",
-        measure=Selector(name="observation_build", engine=OURS,
-                         where={"rules": "basic", "players": 2}),
+        title=f"observation build, {_REFERENCE.label} (us per observation)",
+        measure=Selector(name="observation_build", engine=OURS, where=_AT_REFERENCE),
         target=20.0,
         at_most=True,
     ),
-    GoalSpec(
-        title="completability after a dig or swap, contract 4p: median (us per decision)",
-        measure=Selector(name="completability", engine=OURS, where={"statistic": "median"}),
-        target=200.0,
-        at_most=True,
-    ),
-    GoalSpec(
-        title="completability after a dig or swap, contract 4p: worst (us per decision)",
-        measure=Selector(name="completability", engine=OURS, where={"statistic": "worst"}),
-        target=20_000.0,
-        at_most=True,
-    ),
+    *_decision_goals(),
 )
 
 
