@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 from collections.abc import Mapping
 
 from starlette.requests import HTTPConnection, Request
@@ -13,7 +14,7 @@ from starlette.responses import Response
 
 from rummykit.server.errors import ServerError
 from rummykit.server.hub import Hub
-from rummykit.server.players import Session
+from rummykit.server.players import Expired, Session, SessionPolicy
 
 #: the session cookie's name
 COOKIE = "rummykit_session"
@@ -39,12 +40,34 @@ def cookie_token(cookies: Mapping[str, str]) -> str | None:
     return token if token and len(token) <= 100 else None
 
 
-async def session_of(conn: HTTPConnection, hub: Hub) -> Session | None:
-    """The session of a request or WebSocket, or None (no cookie, or a void one)."""
+def policy_of(conn: HTTPConnection) -> SessionPolicy:
+    """How long sessions last, from the server's settings."""
+    settings = conn.app.state.settings
+    return SessionPolicy(idle=settings.session_idle_seconds,
+                         lifetime=settings.session_lifetime_seconds,
+                         guest_idle=settings.guest_idle_seconds)
+
+
+async def session_state(conn: HTTPConnection, hub: Hub) -> Session | Expired | None:
+    """The session of a request or WebSocket, :class:`Expired` when its cookie's session
+    expired, or None (no cookie, or an unknown or revoked one)."""
     token = cookie_token(conn.cookies)
     if token is None or hub.players is None:
         return None
-    return await hub.db(hub.players.session, token_hash(token))
+    return await hub.db(hub.players.session, token_hash(token), policy_of(conn), time.time())
+
+
+async def session_of(conn: HTTPConnection, hub: Hub) -> Session | None:
+    """The live session of a request or WebSocket, or None (none, or an expired one)."""
+    found = await session_state(conn, hub)
+    return found if isinstance(found, Session) else None
+
+
+def expired_message(reason: str) -> str:
+    """What a browser whose session expired is told."""
+    why = "signed in too long ago" if reason == "lifetime" else "unused too long"
+    return f"your session expired ({why}): GET /api/me gives this browser a new guest " \
+        "session" + ("" if reason == "guest_idle" else ", then sign in again")
 
 
 def check_csrf(request: Request, session: Session) -> None:
@@ -59,8 +82,11 @@ def check_csrf(request: Request, session: Session) -> None:
 
 async def player_of(request: Request, hub: Hub) -> str | None:
     """The player a write comes from (its CSRF token checked), or None for a client
-    without a session (an API client: its seats belong to no player)."""
-    session = await session_of(request, hub)
+    without a session (an API client: its seats belong to no player); an expired session
+    is refused (``no_session``: the browser asks ``GET /api/me`` again)."""
+    session = await session_state(request, hub)
+    if isinstance(session, Expired):
+        raise ServerError("no_session", expired_message(session.reason))
     if session is None:
         return None
     check_csrf(request, session)

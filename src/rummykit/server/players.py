@@ -1,8 +1,10 @@
 """Players in storage: identities, sessions, statistics and ratings per player id.
 
 A player is anonymous (a browser's session cookie is its only key) until it signs up;
-its display name is only a label, never a key. Bots are players too (``bot-LEVEL``), so
-that ratings count games against them. The calls block: the hub makes them on its
+its display name is only a label, never a key. A guest whose browser signs in to an
+account is merged into it (:mod:`.guest_merge`). Sessions expire
+(:class:`SessionPolicy`). Bots are players too (``bot-LEVEL``), so that ratings count
+games against them. The calls block: the hub makes them on its
 storage thread (``Hub.db``); :func:`record_match` runs inside a match's commit.
 """
 
@@ -18,7 +20,7 @@ from sqlalchemy import Engine, delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 from sqlalchemy.exc import IntegrityError
 
-from rummykit.server import ratings, schema
+from rummykit.server import guest_merge, ratings, schema
 from rummykit.server.errors import ServerError
 
 if TYPE_CHECKING:
@@ -49,6 +51,55 @@ class Session:
 
     player: PlayerRow
     csrf: str
+
+
+@dataclass(frozen=True, slots=True)
+class Expired:
+    """A session refused because it expired: ``idle`` (signed in, unused too long),
+    ``lifetime`` (signed in too long ago) or ``guest_idle`` (a guest's, unused too long)."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SessionPolicy:
+    """How long sessions last (seconds): a signed-in one while used within ``idle`` and
+    for at most ``lifetime`` from signing in; a guest's while used within ``guest_idle``
+    (the settings ``session_idle_seconds``, ``session_lifetime_seconds``,
+    ``guest_idle_seconds``).
+
+    >>> policy = SessionPolicy(idle=10, lifetime=100, guest_idle=50)
+    >>> policy.expired(True, created=0, last_seen=95, now=101), policy.expired(
+    ...     True, created=0, last_seen=80, now=91), policy.expired(False, 0, 80, 91)
+    ('lifetime', 'idle', None)
+    >>> policy.expired(False, created=0, last_seen=40, now=91)
+    'guest_idle'
+
+    """
+
+    idle: float
+    lifetime: float
+    guest_idle: float
+
+    def expired(self, signed_in: bool, created: float, last_seen: float, now: float
+                ) -> str | None:
+        """Why a session with these times is void at ``now``, or None."""
+        if signed_in and now - created > self.lifetime:
+            return "lifetime"
+        if now - last_seen > (self.idle if signed_in else self.guest_idle):
+            return "idle" if signed_in else "guest_idle"
+        return None
+
+    def touch_after(self, signed_in: bool) -> float:
+        """How stale ``last_seen`` may get before a use writes it: a twentieth of the
+        idle timeout, at most a minute (a use is not a write each time)."""
+        return min(60.0, (self.idle if signed_in else self.guest_idle) / 20)
+
+
+#: expired sessions are purged this long after they expired (until then a browser coming
+#: back is told why it plays as a guest again), at most every PURGE_EVERY seconds
+PURGE_AFTER = 24 * 3600.0
+PURGE_EVERY = 600.0
 
 
 def bot_player(level: str) -> str:
@@ -96,8 +147,9 @@ def _bump_name(db: Connection, name: str, rules: str, lost: bool) -> None:
 def _seat_player(db: Connection, seat: Row[Any]) -> str | None:
     """Who is rated for a seat: its player, or the bot level's player (made on first
     use); None for a human seat no player was known for."""
-    if seat.kind != "bot":
-        return str(seat.player_id) if seat.player_id is not None else None
+    if seat.kind != "bot":  # a merged guest's seat counts for its account
+        return None if seat.player_id is None else \
+            guest_merge.current_player(db, str(seat.player_id))
     player_id = bot_player(seat.level or "medium")
     if db.execute(select(schema.players.c.id)
                   .where(schema.players.c.id == player_id)).first() is None:
@@ -160,16 +212,54 @@ class PlayerStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._purged = 0.0  # when expired sessions were last purged
 
     # -- sessions -------------------------------------------------------------------
-    def session(self, token_hash: str) -> Session | None:
-        """The session of a cookie's hash, or None."""
-        with self.engine.connect() as db:
-            row = db.execute(select(schema.players, schema.sessions.c.csrf)
+    def session(self, token_hash: str, policy: SessionPolicy, now: float
+                ) -> Session | Expired | None:
+        """The session of a cookie's hash (its use noted), :class:`Expired` when it is
+        void by ``policy``, or None."""
+        with self.engine.begin() as db:
+            row = db.execute(select(schema.players, schema.sessions.c.csrf,
+                                    schema.sessions.c.created.label("opened"),
+                                    schema.sessions.c.last_seen)
                              .join(schema.sessions,
                                    schema.sessions.c.player_id == schema.players.c.id)
                              .where(schema.sessions.c.token_hash == token_hash)).first()
-            return None if row is None else Session(_player(row), row.csrf)
+            if row is None:
+                return None
+            signed_in = row.account is not None
+            reason = policy.expired(signed_in, row.opened, row.last_seen, now)
+            if reason is not None:
+                return Expired(reason)
+            if now - row.last_seen > policy.touch_after(signed_in):
+                db.execute(update(schema.sessions)
+                           .where(schema.sessions.c.token_hash == token_hash)
+                           .values(last_seen=now))
+            return Session(_player(row), row.csrf)
+
+    def purge_sessions(self, policy: SessionPolicy, now: float,
+                       after: float = PURGE_AFTER) -> int:
+        """Delete the sessions that expired more than ``after`` seconds before ``now``;
+        how many."""
+        sessions, players = schema.sessions, schema.players
+        signed_in = select(players.c.id).where(players.c.account.is_not(None))
+        guests = select(players.c.id).where(players.c.account.is_(None))
+        with self.engine.begin() as db:
+            done = db.execute(delete(sessions).where(
+                sessions.c.player_id.in_(signed_in.scalar_subquery()),
+                (sessions.c.created < now - policy.lifetime - after)
+                | (sessions.c.last_seen < now - policy.idle - after))).rowcount
+            done += db.execute(delete(sessions).where(
+                sessions.c.player_id.in_(guests.scalar_subquery()),
+                sessions.c.last_seen < now - policy.guest_idle - after)).rowcount
+        self._purged = now
+        return int(done)
+
+    def purge_due(self, policy: SessionPolicy, now: float) -> None:
+        """Purge expired sessions if the last purge was :data:`PURGE_EVERY` ago."""
+        if now - self._purged >= PURGE_EVERY:
+            self.purge_sessions(policy, now)
 
     def create_anonymous(self, token_hash: str, csrf: str) -> PlayerRow:
         """A new anonymous player with its first session."""
@@ -183,8 +273,9 @@ class PlayerStore:
 
     @staticmethod
     def _open(db: Connection, player_id: str, token_hash: str, csrf: str) -> None:
+        now = time.time()
         db.execute(insert(schema.sessions).values(token_hash=token_hash, player_id=player_id,
-                                                  csrf=csrf, created=time.time()))
+                                                  csrf=csrf, created=now, last_seen=now))
 
     def end_session(self, token_hash: str) -> None:
         """Sign a browser out: its cookie is void."""
@@ -229,18 +320,29 @@ class PlayerStore:
                              .where(schema.players.c.account == account)).first()
             return None if row is None else (row.id, row.password_hash)
 
-    def sign_in(self, player_id: str, old_hash: str | None, new_hash: str, csrf: str) -> None:
-        """Open a session for an account's player (the browser's old session ends)."""
+    def sign_in(self, player_id: str, old_hash: str | None, new_hash: str, csrf: str
+                ) -> bool:
+        """Open a session for an account's player; the browser's old session ends, and a
+        guest it was is merged into the account (:mod:`.guest_merge`), all in one
+        transaction. Whether a guest was merged."""
+        merged = False
         with self.engine.begin() as db:
             if old_hash is not None:
+                was = db.execute(select(schema.sessions.c.player_id)
+                                 .where(schema.sessions.c.token_hash == old_hash)).scalar()
                 db.execute(delete(schema.sessions)
                            .where(schema.sessions.c.token_hash == old_hash))
+                if was is not None:
+                    merged = guest_merge.merge_guest(db, str(was), player_id)
             self._open(db, player_id, new_hash, csrf)
+        return merged
 
     # -- records --------------------------------------------------------------------
     def profile(self, player_id: str) -> tuple[PlayerRow, dict[str, tuple[int, int, int]]] | None:
-        """A player and its results per rule set (played, won, lost)."""
+        """A player and its results per rule set (played, won, lost); a merged guest's
+        are its account's."""
         with self.engine.connect() as db:
+            player_id = guest_merge.current_player(db, player_id)
             row = db.execute(select(schema.players)
                              .where(schema.players.c.id == player_id)).first()
             if row is None:

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Path, Query, Request, Response
 
 from rummykit.server import accounts, identity
 from rummykit.server.errors import ServerError
-from rummykit.server.players import PlayerRow, PlayerStore, Session
+from rummykit.server.players import Expired, PlayerRow, PlayerStore, Session
 from rummykit.server.ratelimit import AddressBuckets
 from rummykit.server.routes_tables import HubDep, TableIdPath, TokenHeader, client_of
 from rummykit.server.wire import StatLine, TableOut
@@ -29,12 +29,14 @@ def _lines(stats: dict[str, tuple[int, int, int]]) -> dict[str, StatLine]:
     return {rules: StatLine(played=p, won=w, lost=lost) for rules, (p, w, lost) in stats.items()}
 
 
-async def _me(hub: HubDep, player: PlayerRow, csrf: str) -> MeOut:
+async def _me(hub: HubDep, player: PlayerRow, csrf: str, *, expired: str | None = None,
+              merged: bool = False) -> MeOut:
     found = await hub.db(_store(hub).profile, player.id)
     stats = {} if found is None else found[1]
     row = player if found is None else found[0]
     return MeOut(id=row.id, name=row.name, account=row.account, csrf=csrf,
-                 rating=row.rating, rated=row.rated, rules=_lines(stats))
+                 rating=row.rating, rated=row.rated, rules=_lines(stats),
+                 expired=expired, merged=merged)  # type: ignore[arg-type]
 
 
 def _new_players(request: Request) -> AddressBuckets:
@@ -49,8 +51,11 @@ def _new_players(request: Request) -> AddressBuckets:
 
 
 async def _session(request: Request, hub: HubDep) -> Session:
-    """The request's session with its CSRF token checked (``no_session`` without one)."""
-    session = await identity.session_of(request, hub)
+    """The request's session with its CSRF token checked (``no_session`` without one, or
+    when it expired)."""
+    session = await identity.session_state(request, hub)
+    if isinstance(session, Expired):
+        raise ServerError("no_session", identity.expired_message(session.reason))
     if session is None:
         raise ServerError("no_session", "no session: open the app (GET /api/me) first")
     identity.check_csrf(request, session)
@@ -59,18 +64,26 @@ async def _session(request: Request, hub: HubDep) -> Session:
 
 @router.get("/me")
 async def me(request: Request, response: Response, hub: HubDep) -> MeOut:
-    """This browser's player; a browser without a session cookie gets a new anonymous
-    player and its cookie (HttpOnly: the page never sees the secret)."""
-    session = await identity.session_of(request, hub)
-    if session is not None:
+    """This browser's player; a browser without a live session gets a new anonymous
+    player and its cookie (HttpOnly: the page never sees the secret). When its session
+    had expired, the expired one ends and the reply says why (``expired``)."""
+    session = await identity.session_state(request, hub)
+    if isinstance(session, Session):
         return await _me(hub, session.player, session.csrf)
     address = client_of(request)
     if not _new_players(request).take(address, time.monotonic()):
         raise ServerError("rate_limited", f"{address} made too many new players: try later")
+    store = _store(hub)
+    policy = identity.policy_of(request)
+    await hub.db(store.purge_due, policy, time.time())
     token, csrf = identity.new_secrets()
-    player = await hub.db(_store(hub).create_anonymous, identity.token_hash(token), csrf)
+    old = identity.cookie_token(request.cookies)
+    if isinstance(session, Expired) and old is not None:
+        await hub.db(store.end_session, identity.token_hash(old))
+    player = await hub.db(store.create_anonymous, identity.token_hash(token), csrf)
     identity.set_cookie(request, response, token)
-    return await _me(hub, player, csrf)
+    return await _me(hub, player, csrf,
+                     expired=session.reason if isinstance(session, Expired) else None)
 
 
 @router.put("/me/name")
@@ -106,7 +119,7 @@ async def sign_up(body: Credentials, request: Request, response: Response,
 async def sign_in(body: Credentials, request: Request, response: Response,
                   hub: HubDep) -> MeOut:
     """Sign in to an account: this browser becomes its player (``bad_login`` when the
-    name or the password is wrong)."""
+    name or the password is wrong); the guest it was is merged into the account."""
     await _session(request, hub)
     try:
         account = accounts.account_key(body.name)
@@ -118,13 +131,13 @@ async def sign_in(body: Credentials, request: Request, response: Response,
     assert found is not None
     token, csrf = identity.new_secrets()
     old = identity.cookie_token(request.cookies)
-    await hub.db(_store(hub).sign_in, found[0],
-                 None if old is None else identity.token_hash(old),
-                 identity.token_hash(token), csrf)
+    merged = await hub.db(_store(hub).sign_in, found[0],
+                          None if old is None else identity.token_hash(old),
+                          identity.token_hash(token), csrf)
     identity.set_cookie(request, response, token)
     profile = await hub.db(_store(hub).profile, found[0])
     assert profile is not None
-    return await _me(hub, profile[0], csrf)
+    return await _me(hub, profile[0], csrf, merged=merged)
 
 
 @router.post("/account/signout", status_code=204)

@@ -94,6 +94,8 @@ players = Table(
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
     Column("rated", Integer, nullable=False, server_default="0", index=True),
+    #: a guest merged into an account when its browser signed in: that account's id
+    Column("merged_into", String(32), nullable=True),
 )
 
 #: a browser's session (its cookie's SHA-256) and the CSRF token its writes must carry
@@ -103,6 +105,8 @@ sessions = Table(
     Column("player_id", String(32), ForeignKey("players.id"), nullable=False, index=True),
     Column("csrf", String(64), nullable=False),
     Column("created", Float, nullable=False),
+    #: when it was last used (kept to within a fraction of the idle timeout)
+    Column("last_seen", Float, nullable=False, server_default="0"),
 )
 
 #: results per player and rule set

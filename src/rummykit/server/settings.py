@@ -122,3 +122,11 @@ class Settings(BaseSettings):
     #: seconds a node's lease on a table lasts unrenewed (how soon a dead node's tables
     #: move to another node)
     lease_seconds: float = Field(default=3.0, ge=0.5)
+
+    # -- sessions (docs/protocol.md, Players) -------------------------------------------
+    #: seconds a signed-in browser's session may go unused, and the longest it lasts
+    #: from signing in; then it is refused and the browser plays as a guest, told why
+    session_idle_seconds: float = Field(default=30 * 86400.0, gt=0)
+    session_lifetime_seconds: float = Field(default=180 * 86400.0, gt=0)
+    #: seconds a guest's session (the anonymous player's only key) may go unused
+    guest_idle_seconds: float = Field(default=400 * 86400.0, gt=0)

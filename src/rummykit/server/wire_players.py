@@ -25,6 +25,13 @@ class MeOut(Strict):
     rating: float
     rated: int
     rules: dict[str, StatLine]
+    #: set once, on the reply that replaced an expired session by a new guest's: why it
+    #: expired (``idle``: signed in but unused too long; ``lifetime``: signed in too long
+    #: ago; ``guest_idle``: a guest's session unused too long)
+    expired: Literal["idle", "lifetime", "guest_idle"] | None = None
+    #: set on a sign-in's reply when this browser's guest record was merged into the
+    #: account (its matches, results and rating)
+    merged: bool = False
 
 
 class Rename(Strict):

@@ -3,7 +3,7 @@
 
 import { api } from "./api.js";
 import { fill, h, toast } from "./dom.js";
-import { adopt, me } from "./player.js";
+import { adopt, expiry, expiryText, me } from "./player.js";
 import { playerName } from "./store.js";
 import { ruleTitle } from "./rulesets.js";
 
@@ -20,6 +20,12 @@ export function recordView(player) {
       : h("p.muted", {}, "No finished matches yet."));
 }
 
+/** Why this browser plays as a guest again, when its session expired (else null). */
+function expiredNotice() {
+  const reason = expiry();
+  return reason ? h("p.notice#session-expired", { role: "status" }, expiryText(reason)) : null;
+}
+
 /** The lobby's "You" panel: who you play as, your record; links to sign up or in. */
 export async function statsInto(box) {
   let player = await me({ fresh: true });
@@ -33,6 +39,7 @@ export async function statsInto(box) {
     return;
   }
   fill(box,
+    player.account ? null : expiredNotice(),
     h("p.who", {}, player.account
       ? ["Signed in as ", h("strong", {}, player.account), ". ", h("a", { href: "#/account" }, "Account")]
       : ["You play as a guest: this browser keeps your record. ", h("a#account-link", { href: "#/account" }, "Sign up or sign in"), " to keep it on every device."]),
@@ -59,8 +66,7 @@ function credentialsForm(id, title, submit, onDone) {
       event.preventDefault();
       error.hidden = true;
       try {
-        adopt(await submit(name.value.trim(), password.value));
-        onDone();
+        onDone(adopt(await submit(name.value.trim(), password.value)));
       } catch (failed) {
         error.textContent = failed.message;
         error.hidden = false;
@@ -102,13 +108,16 @@ export async function showAccount(root) {
           again();
         },
       }, "Sign out"))
-    : [h("section.panel", { "aria-labelledby": "guest-title" },
+    : [expiredNotice(), h("section.panel", { "aria-labelledby": "guest-title" },
       h("h2#guest-title", {}, "You play as a guest"),
       h("p", {}, "This browser keeps your record under a secret cookie. Sign up to keep the same "
         + "record and rating on every device: the matches you played here come with you."),
       recordView(player)),
     h("div.account-forms", {},
       h("section.panel", {}, credentialsForm("signup", "Sign up", api.signUp, () => { toast("Signed up: your record is kept."); again(); })),
-      h("section.panel", {}, credentialsForm("signin", "Sign in", api.signIn, () => { toast("Signed in."); again(); })))];
+      h("section.panel", {}, credentialsForm("signin", "Sign in", api.signIn, (found) => {
+        toast(found.merged ? "Signed in: the matches you played here as a guest are now your account's." : "Signed in.");
+        again();
+      })))];
   fill(root, h("main.lobby.account", {}, head, body));
 }

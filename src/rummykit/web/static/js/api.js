@@ -15,7 +15,26 @@ export function useCsrf(source) {
   csrfSource = source;
 }
 
-async function call(method, path, { body, token, raw = false } = {}) {
+/** What to do when a write is refused for want of a live session (player.js sets it):
+ * resolves true when a new session was opened, and the write is then tried once more. */
+let sessionLost = null;
+export function onSessionLost(handler) {
+  sessionLost = handler;
+}
+
+async function call(method, path, options = {}) {
+  try {
+    return await attempt(method, path, options);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "no_session" && method !== "GET"
+        && sessionLost && !options.retried && await sessionLost()) {
+      return attempt(method, path, { ...options, retried: true });
+    }
+    throw error;
+  }
+}
+
+async function attempt(method, path, { body, token, raw = false } = {}) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["X-Seat-Token"] = token;
