@@ -264,3 +264,27 @@ def test_expired_sessions_are_purged(short: TestClient) -> None:
     for gone in (old_guest, old_account):
         me = gone.get_me()
         assert me["expired"] is None and me["id"] != gone.me["id"]  # no row left
+
+
+def test_the_migration_starts_existing_sessions_from_their_creation(tmp_path: Path) -> None:
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+
+    from rummykit.server import storage
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'old.db'}")
+    config = Config()
+    config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
+    with engine.begin() as db:  # the schema before sessions expired
+        config.attributes["connection"] = db
+        command.upgrade(config, "0004")
+        db.execute(text("INSERT INTO players (id, kind, name, created, mu, sigma, rated) "
+                        "VALUES ('p1', 'human', 'Ann', 5, 25, 8.3, 0)"))
+        db.execute(text("INSERT INTO sessions (token_hash, player_id, csrf, created) "
+                        "VALUES ('h1', 'p1', 'c1', 123.5)"))
+    storage.migrate(engine)
+    with engine.connect() as db:
+        assert db.execute(text("SELECT last_seen FROM sessions")).scalar_one() == 123.5
+        assert db.execute(text("SELECT merged_into FROM players")).scalar_one() is None
+    engine.dispose()
