@@ -84,8 +84,12 @@ def test_signing_in_brings_the_guest_matches_and_an_expired_sign_in_says_why(
     page.wait_for_selector(".toast:has-text('played here as a guest are now your account')")
     assert re.search(r"Basic Rummy\s+1\s+0\s+1", page.locator(".record").inner_text())
 
+    page.goto("/#/")
+    page.wait_for_selector(f".who:has-text('Signed in as {name}')")
     time.sleep(IDLE + 1.5)  # unused past the idle timeout
-    page.goto("/#/leaderboard")
+    page.click("#play-bots")  # refused for the expired session, then made as a guest
+    page.wait_for_selector(".toast:has-text('Your sign-in expired')")
+    page.wait_for_selector(".hand-cards button.card")
     page.goto("/#/")
     notice = page.wait_for_selector("#session-expired")
     assert "Your sign-in expired (it went unused too long)" in notice.inner_text()

@@ -14,7 +14,7 @@ import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import Engine, delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
@@ -53,12 +53,16 @@ class Session:
     csrf: str
 
 
+#: why a session expired (see :class:`Expired`)
+ExpiryReason = Literal["idle", "lifetime", "guest_idle"]
+
+
 @dataclass(frozen=True, slots=True)
 class Expired:
     """A session refused because it expired: ``idle`` (signed in, unused too long),
     ``lifetime`` (signed in too long ago) or ``guest_idle`` (a guest's, unused too long)."""
 
-    reason: str
+    reason: ExpiryReason
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +86,7 @@ class SessionPolicy:
     guest_idle: float
 
     def expired(self, signed_in: bool, created: float, last_seen: float, now: float
-                ) -> str | None:
+                ) -> ExpiryReason | None:
         """Why a session with these times is void at ``now``, or None."""
         if signed_in and now - created > self.lifetime:
             return "lifetime"

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Path, Query, Request, Response
 
 from rummykit.server import accounts, identity
 from rummykit.server.errors import ServerError
-from rummykit.server.players import Expired, PlayerRow, PlayerStore, Session
+from rummykit.server.players import Expired, ExpiryReason, PlayerRow, PlayerStore, Session
 from rummykit.server.ratelimit import AddressBuckets
 from rummykit.server.routes_tables import HubDep, TableIdPath, TokenHeader, client_of
 from rummykit.server.wire import StatLine, TableOut
@@ -29,14 +29,14 @@ def _lines(stats: dict[str, tuple[int, int, int]]) -> dict[str, StatLine]:
     return {rules: StatLine(played=p, won=w, lost=lost) for rules, (p, w, lost) in stats.items()}
 
 
-async def _me(hub: HubDep, player: PlayerRow, csrf: str, *, expired: str | None = None,
-              merged: bool = False) -> MeOut:
+async def _me(hub: HubDep, player: PlayerRow, csrf: str, *,
+              expired: ExpiryReason | None = None, merged: bool = False) -> MeOut:
     found = await hub.db(_store(hub).profile, player.id)
     stats = {} if found is None else found[1]
     row = player if found is None else found[0]
     return MeOut(id=row.id, name=row.name, account=row.account, csrf=csrf,
                  rating=row.rating, rated=row.rated, rules=_lines(stats),
-                 expired=expired, merged=merged)  # type: ignore[arg-type]
+                 expired=expired, merged=merged)
 
 
 def _new_players(request: Request) -> AddressBuckets:

@@ -100,8 +100,10 @@ export async function showAccount(root) {
           try {
             await api.signOut();
           } catch (error) {
-            toast(error.message, "error");
-            return;
+            if (error.code !== "no_session") { // no_session: expired, so signed out already
+              toast(error.message, "error");
+              return;
+            }
           }
           await me({ fresh: true });
           toast("Signed out: this browser plays as a new guest.");

@@ -26,8 +26,10 @@ async function call(method, path, options = {}) {
   try {
     return await attempt(method, path, options);
   } catch (error) {
+    // (not signing out: a lost session is signed out already)
     if (error instanceof ApiError && error.code === "no_session" && method !== "GET"
-        && sessionLost && !options.retried && await sessionLost()) {
+        && path !== "/api/account/signout" && sessionLost && !options.retried
+        && await sessionLost()) {
       return attempt(method, path, { ...options, retried: true });
     }
     throw error;
