@@ -38,6 +38,7 @@ from typing import Any, ClassVar
 
 from rummykit.benchmark.report import OURS, PETTINGZOO, RLCARD, Measure
 from rummykit.benchmark.timing import Config, timed
+from rummykit.display.terms import DEFAULT_RULE_SET
 
 Task = tuple[str, Callable[[], list[Measure]]]
 
@@ -106,11 +107,48 @@ def ours_tasks(cfg: Config, *, anchors: bool = True) -> list[Task]:
     """Raises ImportError when PettingZoo (the ``rl`` extra) is missing."""
     import pettingzoo  # noqa: F401
 
+    table, own = observed_rule_sets()
     return [
-        ("env steps basic 2p, interleaved with the anchors", lambda: env_steps(cfg, anchors)),
-        ("observation build basic 2p", lambda: _observations(cfg, "basic", 2)),
-        ("observation build contract 4p", lambda: _observations(cfg, "contract", 4)),
+        ("env steps, interleaved with the anchors", lambda: env_steps(cfg, anchors)),
+        (f"observation build {table[0]} {table[1]}p", lambda: _observations(cfg, *table)),
+        (f"observation build {own[0]} {own[1]}p", lambda: _observations(cfg, *own)),
     ]
+
+
+#: the PettingZoo classic env that is the same game as one of our rule sets (the family's
+#: encoding names it in ``anchors``)
+ANCHOR = "gin_rummy_v4"
+
+
+def anchor_rule_set(anchor: str = ANCHOR) -> str:
+    """The first registered rule set whose family's encoding plays ``anchor``'s game."""
+    from rummykit.rl.encodings import encoding_for
+    from rummykit.variants.registry import all_rule_set_names
+
+    for name in all_rule_set_names():
+        encoding = encoding_for(name)
+        if anchor in getattr(encoding, "anchors", {}).values():
+            return name
+    raise LookupError(f"no registered rule set plays {anchor}'s game")
+
+
+def observed_rule_sets() -> tuple[tuple[str, int], tuple[str, int]]:
+    """The rule sets whose observation build is measured: the default rule set at 2
+    players, and the table rule set with the most seats and observation parts (the
+    family with the most of its own parts) at its most players."""
+    from rummykit.core.rules import find_rules
+    from rummykit.rl.encodings import kind_of
+    from rummykit.rl.observation import Observation
+    from rummykit.variants.registry import rule_set_names
+
+    def parts(name: str) -> tuple[int, int]:
+        rules = find_rules(name)
+        most = min(rules.player_range[1], 4)
+        return len(Observation(rules, most).shapes), most
+
+    tables = [n for n in rule_set_names() if kind_of(n) == "table"]
+    richest = max(tables, key=parts)
+    return (DEFAULT_RULE_SET, 2), (richest, parts(richest)[1])
 
 
 #: each engine's time budget is spent in this many slices, taken in turn by the engines,
@@ -185,15 +223,18 @@ def env_steps(cfg: Config, anchors: bool, *, unwrapped: bool = False,
 
     from rummykit.rl import pettingzoo_env
 
-    runners: list[tuple[str, Any, dict[str, Any]]] = [(OURS, AECRunner(
-        pettingzoo_env(rules="basic", players=2), cfg.seed), {
-        "rules": "basic", "players": 2, "env": "rummykit.rl.pettingzoo_env()",
-        "wrappers": WRAPPERS})]
+    same = anchor_rule_set()
+    runners: list[tuple[str, Any, dict[str, Any]]] = []
+    for name in (DEFAULT_RULE_SET, same):
+        runners.append((OURS, AECRunner(pettingzoo_env(rules=name, players=2), cfg.seed), {
+            "rules": name, "players": 2, "env": f"rummykit.rl.pettingzoo_env({name!r})",
+            "wrappers": WRAPPERS}))
     if unwrapped:
-        runners.append((OURS, AECRunner(pettingzoo_env(rules="basic", players=2,
-                                                       wrapped=False), cfg.seed), {
-            "rules": "basic", "players": 2, "wrappers": "none",
-            "env": "rummykit.rl.pettingzoo_env(wrapped=False)"}))
+        for name in (DEFAULT_RULE_SET, same):
+            runners.append((OURS, AECRunner(pettingzoo_env(rules=name, players=2,
+                                                           wrapped=False), cfg.seed), {
+                "rules": name, "players": 2, "wrappers": "none",
+                "env": f"rummykit.rl.pettingzoo_env({name!r}, wrapped=False)"}))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if anchors:
@@ -292,10 +333,13 @@ def main(argv: list[str] | None = None) -> int:
     measures = env_steps(cfg, True, unwrapped=args.unwrapped, floor=args.floor)
     for m in measures:
         print(json.dumps({"engine": m.engine, "steps_per_s": round(m.value, 1), **m.params}))
-    ours = measures[0].value
-    for m in measures[1:]:
-        if m.engine in (PETTINGZOO, RLCARD):
-            print(json.dumps({"ratio": f"{OURS} / {m.engine}", "value": round(ours / m.value, 2)}))
+    for ours in measures:
+        if ours.engine != OURS or ours.params["wrappers"] == "none":
+            continue
+        for m in measures:
+            if m.engine in (PETTINGZOO, RLCARD):
+                print(json.dumps({"ratio": f"{OURS} {ours.params['rules']} / {m.engine}",
+                                  "value": round(ours.value / m.value, 2)}))
     return 0
 
 

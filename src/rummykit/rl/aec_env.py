@@ -30,7 +30,7 @@ from pettingzoo.utils import wrappers
 
 from rummykit.core.rules import Rules
 from rummykit.display.terms import DEFAULT_RULE_SET
-from rummykit.rl.game import Game
+from rummykit.rl.games import make_game
 
 ObsDict = dict[str, np.ndarray[Any, Any]]
 
@@ -41,15 +41,15 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     metadata: ClassVar[dict[str, Any]] = {
         "name": "rummykit_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
-    def __init__(self, rules: str | Rules = DEFAULT_RULE_SET, players: int = 2, *,
+    def __init__(self, rules: str | Rules | Any = DEFAULT_RULE_SET, players: int = 2, *,
                  options: Mapping[str, Any] | None = None, reward: str = "hand",
                  zero_sum: bool = True, normalize: bool = False, compact: bool = False,
                  render_mode: str | None = None) -> None:
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode {render_mode!r}: expected ansi or human")
-        self.game = Game(rules, players, options=options, reward=reward, zero_sum=zero_sum,
-                         normalize=normalize, compact=compact)
+        self.game = make_game(rules, players, options=options, reward=reward,
+                              zero_sum=zero_sum, normalize=normalize, compact=compact)
         self.render_mode = render_mode
         self.possible_agents = list(self.game.names)
         obs = self.game.observation
@@ -130,7 +130,7 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             for name in self.agents:
                 ended[name] = True
         else:
-            self.agent_selection = self.agents[game.state.to_move]
+            self.agent_selection = self.agents[game.to_move]
         if paid:
             self._accumulate_rewards()
         if self.render_mode == "human":
@@ -139,7 +139,7 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     def render(self) -> str | None:
         """The hand in words, as the agent to move sees it (``ansi``: returned; ``human``:
         printed)."""
-        text = self.game.describe()
+        text: str = self.game.describe()
         if self.render_mode == "human":
             print(text)
             return None

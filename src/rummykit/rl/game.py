@@ -74,6 +74,9 @@ def make_rules(rules: str | Rules, options: Mapping[str, Any] | None = None) -> 
 class Game:
     """One hand (``reward="hand"``) or one match (``reward="match"``) played action by action."""
 
+    #: the Gymnasium env's default opponent (:mod:`rummykit.rl.single_agent`)
+    default_opponent = "easy"
+
     def __init__(self, rules: str | Rules = DEFAULT_RULE_SET, players: int = 2, *,
                  options: Mapping[str, Any] | None = None, reward: str = "hand",
                  zero_sum: bool = True, normalize: bool = False,
