@@ -450,13 +450,21 @@ for _name, _class in GAME_CLASSES.items():
     pyspiel.register_game(_game_type(_name), _class)
 
 
-def load(rule_set: str, **params: Any) -> RummyGame:
-    """``pyspiel.load_game`` of a rule set's game with these parameters."""
-    game: RummyGame = pyspiel.load_game(GAME_NAMES[rule_set], params)
-    return game
+# the games of the families that encode themselves (registered on import)
+from rummykit.rl import openspiel_own  # noqa: E402
+
+#: every registered rule set's OpenSpiel name, the own-encoded families' included
+ALL_GAME_NAMES = {**GAME_NAMES, **openspiel_own.GAME_NAMES}
+
+
+def load(rule_set: str, **params: Any) -> Any:
+    """``pyspiel.load_game`` of any registered rule set's game with these parameters (a
+    :class:`RummyGame`, or an :class:`~rummykit.rl.openspiel_own.OwnGameSpiel`)."""
+    return pyspiel.load_game(ALL_GAME_NAMES[rule_set], params)
 
 
 __all__ = [
+    "ALL_GAME_NAMES",
     "GAME_CLASSES",
     "GAME_NAMES",
     "RummyGame",
