@@ -198,12 +198,12 @@ def test_the_gym_env_defaults_to_a_documented_opponent_and_pays_losses_negative(
     rng = random.Random(4)
     paid = []
     for episode in range(12):
-        obs, info = env.reset(seed=episode)
+        _, info = env.reset(seed=episode)
         done = False
         total = 0.0
         while not done:
             legal = np.flatnonzero(info["action_mask"])
-            obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+            _, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
             total += reward
             done = terminated or truncated
         paid.append(total)

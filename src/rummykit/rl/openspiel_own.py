@@ -42,6 +42,7 @@ except ImportError:
 import numpy as np
 
 from rummykit.core.cards import format_card, format_cards, standard_pack
+from rummykit.core.errors import RummyError
 from rummykit.rl.encodings import encoding_for, kind_of
 from rummykit.rl.openspiel_observer import Action
 from rummykit.rl.own_game import OwnObservation
@@ -65,7 +66,7 @@ def _seat_range(rule_set: str) -> tuple[int, int]:
     for players in range(1, 9):
         try:
             rules.check_players(players)
-        except Exception:  # noqa: BLE001 - any refusal means the count does not fit
+        except RummyError:  # the rules refuse that many players
             continue
         fits.append(players)
     return min(fits), max(fits)
