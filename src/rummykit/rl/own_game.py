@@ -15,7 +15,7 @@ encoding can be legal).
 >>> game = OwnGame("gin", 2)
 >>> game.reset(seed=3)
 >>> game.num_actions, game.observation.size, int(game.mask(game.to_move).sum())
-(241, 1021, 2)
+(241, 970, 2)
 >>> rng = random.Random(0)
 >>> while not game.done:
 ...     _ = game.act(rng.choice(game.legal_ids()))
