@@ -16,9 +16,10 @@ import importlib
 from functools import cache
 from typing import Any
 
+from rummykit.core.errors import RecordError
 from rummykit.variants.registry import variant_for
 
-__all__ = ["encoding_for", "kind_of"]
+__all__ = ["encoding_for", "kind_of", "table_encoding"]
 
 
 @cache
@@ -39,3 +40,13 @@ def kind_of(rule_set: str) -> str:
     """How the environments host ``rule_set``: ``"table"`` or ``"own"``."""
     found = encoding_for(rule_set)
     return "table" if found is None else str(found.kind)
+
+
+def table_encoding(rules: Any) -> Any:
+    """The encoding of a table family's rules value, or None (no module, or rules named
+    after no registered rule set: a plain table)."""
+    try:
+        found = encoding_for(rules.name)
+    except RecordError:
+        return None
+    return found if found is not None and found.kind == "table" else None

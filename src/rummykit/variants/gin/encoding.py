@@ -54,6 +54,7 @@ from rummykit.variants.gin.phases import (
     WALL_KNOCK,
 )
 from rummykit.variants.gin.rules import GinRules
+from rummykit.variants.base import OwnEncoding
 from rummykit.variants.gin.view import GinView
 
 __all__ = ["ENCODING", "Choice", "GinEncoding", "describe", "meld_id"]
@@ -411,4 +412,4 @@ def move_of(seen: GinView, ids: Sequence[int]) -> Any:
 
 
 #: the family's encoding, found by rummykit.rl as ``variants.<family>.encoding.ENCODING``
-ENCODING = GinEncoding()
+ENCODING: OwnEncoding = GinEncoding()
