@@ -221,3 +221,16 @@ def test_a_match_episode_pays_the_settled_totals() -> None:
         earned = [e + r for e, r in zip(earned, game.rewards, strict=True)]
     assert game.match.over
     assert earned == [float(t) for t in game.match.scorer.settled_totals]
+
+
+def test_the_incremental_build_equals_a_build_from_scratch_in_any_order() -> None:
+    from rummykit.rl.own_game import OwnObservation
+
+    game = OwnGame("gin")
+    rng = random.Random(8)
+    views = [(gin_view(h, seat), None) for h in _positions("gin", 4, 21) for seat in (0, 1)]
+    rng.shuffle(views)
+    kept = game.observation
+    for seen, choice in views:
+        fresh = OwnObservation(game.encoding, game.rules, False)
+        assert np.array_equal(kept.build(seen, [3, 4], choice), fresh.build(seen, [3, 4]))

@@ -31,6 +31,7 @@ from pettingzoo.utils import wrappers
 from rummykit.core.rules import Rules
 from rummykit.display.terms import DEFAULT_RULE_SET
 from rummykit.rl.games import make_game
+from rummykit.rl.spaces import ActionIds
 
 ObsDict = dict[str, np.ndarray[Any, Any]]
 
@@ -60,7 +61,7 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
         })
         self.observation_spaces = {a: observation for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
+        self.action_spaces = {a: ActionIds(size) for a in self.possible_agents}
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.agents: list[str] = []  # until reset()
 

@@ -26,7 +26,10 @@ encoding can be legal).
 from __future__ import annotations
 
 import random
+import struct
 from collections.abc import Mapping, Sequence
+from itertools import compress
+from operator import ne
 from typing import Any
 
 import numpy as np
@@ -79,6 +82,11 @@ class OwnObservation:
             at += width
         self.size = at
         self._card_size = self.num_planes * CARDS
+        self._rows = range(self.num_planes)
+        #: each seat's last observation (the incremental build)
+        self._memo: dict[int, _Planes] = {}
+        self._pack_into = struct.Struct(f"<{at - self._card_size}f").pack_into
+        self._scalars_at = 4 * self._card_size
         high = np.ones(at, dtype=np.float32)
         for name, bound in encoding.bounds(rules, whole_match).items():
             self.part(high, name)[...] = bound
@@ -118,21 +126,46 @@ class OwnObservation:
 
     def build(self, seen: Any, totals: Sequence[int], choice: Any = None,
               out: Array | None = None) -> Array:
-        """The flat observation of a seat's view (and the choice it is making)."""
+        """The flat observation of a seat's view (and the choice it is making): a new
+        array, or ``out`` filled.
+
+        Incremental: each seat's last observation is kept (its planes as bit sets and the
+        ``float32`` bytes holding them); only the entries of planes whose bit set changed
+        are written (a step changes a few cards), compared with what was written, so any
+        order of views gives the observation built from scratch."""
         planes, scalars = self.encoding.rows(seen, choice, totals)
-        packed = 0
-        shift = 0
-        for plane in planes:
-            if plane:
-                packed |= plane << shift
-            shift += CARDS
-        size = self._card_size
+        memo = self._memo.get(seen.seat)
+        if memo is None:
+            memo = self._memo[seen.seat] = _Planes(self.size, self.num_planes)
+        floats = memo.floats
+        before = memo.planes
+        for k in compress(self._rows, map(ne, planes, before)):
+            new = planes[k]
+            diff = new ^ before[k]
+            base = k * CARDS - 1  # bit_length counts from 1
+            while diff:
+                low = diff & -diff
+                floats[base + low.bit_length()] = 1.0 if new & low else 0.0
+                diff ^= low
+        memo.planes = planes
+        self._pack_into(memo.raw, self._scalars_at, *scalars)
         if out is None:
-            out = np.empty(self.size, dtype=np.float32)
-        raw = np.frombuffer(packed.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
-        out[:size] = np.unpackbits(raw, count=size, bitorder="little")
-        out[size:] = scalars
+            return memo.flat.copy()
+        out[:] = memo.flat
         return out
+
+
+class _Planes:
+    """One seat's last observation: its planes as bit sets and the bytes of its floats."""
+
+    __slots__ = ("flat", "floats", "planes", "raw")
+
+    def __init__(self, size: int, planes: int) -> None:
+        self.planes = [0] * planes
+        self.raw = bytearray(4 * size)
+        self.flat: Array = np.frombuffer(self.raw, dtype=np.float32)
+        #: a memoryview of format ``f`` (typeshed knows only bytes views)
+        self.floats: Any = memoryview(self.raw).cast("f")
 
 
 class OwnGame:
@@ -169,6 +202,8 @@ class OwnGame:
         self.result: HandResult | None = None
         self._seen: Any = None
         self._choice: Any = None
+        #: the match totals before the hand in play (after it, once it is over)
+        self.totals: list[int] = [0] * players
 
     def describe_action(self, action: int) -> str:
         """An action id in words."""
@@ -188,6 +223,7 @@ class OwnGame:
     def _deal(self) -> None:
         self.state = self.match.start_hand()
         self._seen = self._choice = None
+        self.totals = list(self.match.totals)
 
     @property
     def to_move(self) -> int:
@@ -212,7 +248,7 @@ class OwnGame:
     def observe(self, seat: int, out: Array | None = None) -> Array:
         """The seat's flat observation."""
         mover = seat == self.state.to_move and not self.done
-        flat = self.observation.build(self.seen(seat), self.match.totals,
+        flat = self.observation.build(self.seen(seat), self.totals,
                                       self.choice() if mover else None, out)
         if self.normalize:
             scaled = self.observation.normalize(flat)
@@ -230,9 +266,21 @@ class OwnGame:
         return np.frombuffer(raw, _INT8)
 
     def observe_to_move(self) -> tuple[Array, Mask]:
-        """The observation and mask of the seat to move."""
-        seat = self.state.to_move
-        return self.observe(seat), self.mask(seat)
+        """The observation and mask of the seat to move (the environments' step loop)."""
+        if self.done or self.normalize:
+            seat = self.state.to_move
+            return self.observe(seat), self.mask(seat)
+        seen = self._seen
+        if seen is None:
+            state = self.state
+            seen = self._seen = self.variant.view(state, state.to_move)
+        choice = self._choice
+        if choice is None:
+            choice = self._choice = self.encoding.choice(seen)
+        raw = bytearray(self.num_actions)
+        for action in choice.legal_ids():
+            raw[action] = 1
+        return self.observation.build(seen, self.totals, choice), np.frombuffer(raw, _INT8)
 
     def legal_ids(self) -> list[int]:
         """The legal action ids of the seat to move."""
@@ -286,6 +334,7 @@ class OwnGame:
             mean = sum(points) / len(points)
             points = [p - mean for p in points]
         self.rewards = points
+        self.totals = list(match.totals)
         if last:
             self.done = True
             self.truncated = result.result == ABORTED

@@ -37,6 +37,7 @@ from rummykit.core.rules import Rules
 from rummykit.display.terms import DEFAULT_RULE_SET
 from rummykit.rl.actions import Mask
 from rummykit.rl.games import make_game
+from rummykit.rl.spaces import ActionIds
 
 Obs = dict[str, np.ndarray[Any, Any]]
 
@@ -77,7 +78,7 @@ class RummyGymEnv(gym.Env[Obs, np.int64]):
                                       high=self.game.high, dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
         })
-        self.action_space = spaces.Discrete(size)
+        self.action_space = ActionIds(size)
         self._bot_rng = random.Random()
 
     def reset(self, *, seed: int | None = None,

@@ -41,6 +41,7 @@ from typing import Any, ClassVar
 
 from rummykit.core.cards import cards_of, format_card, format_cards
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Take
+from rummykit.variants.base import OwnEncoding
 from rummykit.variants.gin.deadwood import mask_value, min_deadwood
 from rummykit.variants.gin.moves import BigGin, Done, Gin, GinMove, Knock, Pass
 from rummykit.variants.gin.phases import (
@@ -54,7 +55,6 @@ from rummykit.variants.gin.phases import (
     WALL_KNOCK,
 )
 from rummykit.variants.gin.rules import GinRules
-from rummykit.variants.base import OwnEncoding
 from rummykit.variants.gin.view import GinView
 
 __all__ = ["ENCODING", "Choice", "GinEncoding", "describe", "meld_id"]
@@ -118,14 +118,18 @@ def _first_id(move: GinMove) -> int:
     return KNOCK  # Knock, Gin, BigGin
 
 
+#: the id of each move of the draw step and the offer
+_SIMPLE: dict[type, int] = {Take: TAKE, Draw: DRAW, Pass: END}
+
+
 class Choice:
     """One seat's choice of a move, one action id at a time (the module docstring's
     steps). ``legal_ids()`` lists the ids allowed now; ``choose(id)`` returns the move once
     it is complete, else None; ``checked`` is True when the move was assembled here (a
     knock's arrangement), so that the hand should check it before playing it."""
 
-    __slots__ = ("_by_id", "_discard", "_hand", "_limit", "_moves", "_rest", "checked",
-                 "chosen", "layoffs_open", "step")
+    __slots__ = ("_by_id", "_discard", "_hand", "_ids", "_limit", "_moves", "_rest",
+                 "checked", "chosen", "layoffs_open", "step")
 
     def __init__(self, seen: GinView) -> None:
         moves = seen.legal
@@ -142,15 +146,23 @@ class Choice:
         #: in the show before any meld after a plain knock, 54 closes the lay-offs
         self.layoffs_open = seen.phase == SHOW and seen.kind == PLAIN_KNOCK and \
             not seen.melded
-        by_id: dict[int, GinMove | None] = {END: None} if self.layoffs_open else {}
-        for move in moves:
-            action = _first_id(move)
-            if action < 0 or action in by_id:
-                continue  # a meld of 6+ cards (made of pieces), a second target, knocks
-            if self.layoffs_open and type(move) is not LayOff:
-                continue  # melds and done come once 54 has closed the lay-offs
-            by_id[action] = move
+        by_id: dict[int, GinMove | None]
+        if seen.phase == DISCARD_STEP:  # the common steps: ids straight from the moves
+            by_id = {KNOCK if type(m) is not Discard else m.card: m
+                     for m in reversed(moves)}
+        elif seen.phase == DRAW_STEP or seen.phase == OFFER:
+            by_id = {_SIMPLE[type(m)]: m for m in moves}
+        else:
+            by_id = {END: None} if self.layoffs_open else {}
+            for move in moves:
+                action = _first_id(move)
+                if action < 0 or action in by_id:
+                    continue  # a meld of 6+ cards (made of pieces), a second target
+                if self.layoffs_open and type(move) is not LayOff:
+                    continue  # melds and done come once 54 has closed the lay-offs
+                by_id[action] = move
         self._by_id = by_id
+        self._ids: list[int] | None = None
 
     @property
     def discard(self) -> int:
@@ -161,17 +173,20 @@ class Choice:
         """The ids allowed now, ascending."""
         step = self.step
         if not step:
-            return sorted(self._by_id)
+            ids = self._ids
+            if ids is None:
+                ids = self._ids = sorted(self._by_id)
+            return ids
         moves = self._moves
         if step == "knock":
-            ids = {m.card for m in moves if type(m) is Knock or type(m) is Gin}
+            cards = {m.card for m in moves if type(m) is Knock or type(m) is Gin}
             if any(type(m) is BigGin for m in moves):
-                ids.add(END)
-            return sorted(ids)
+                cards.add(END)
+            return sorted(cards)
         if step == "show":
-            ids = {a for a in map(_first_id, moves) if a >= MELD_BASE}
-            ids.add(END)
-            return sorted(ids)
+            melds = {a for a in map(_first_id, moves) if a >= MELD_BASE}
+            melds.add(END)
+            return sorted(melds)
         rest = self._rest  # arranging the knock's melds
         limit = self._limit
         found = [MELD_BASE + i for i, meld in enumerate(MELDS)
@@ -182,11 +197,13 @@ class Choice:
 
     def choose(self, action: int) -> GinMove | None:
         """One step; ``ValueError`` naming the id when it is not legal now."""
-        if action not in self.legal_ids():
-            raise ValueError(f"action {action} ({_describe(action)}) is not legal here")
         step = self.step
         if not step:
-            move = self._by_id[action]
+            try:
+                move = self._by_id[action]
+            except KeyError:
+                raise ValueError(f"action {action} ({_describe(action)}) is not legal "
+                                 "here") from None
             if action == KNOCK:
                 self.step = "knock"
                 return None
@@ -194,6 +211,8 @@ class Choice:
                 self.step = "show"
                 return None
             return move
+        if action not in self.legal_ids():
+            raise ValueError(f"action {action} ({_describe(action)}) is not legal here")
         if step == "knock":
             if action == END:
                 return next(m for m in self._moves if type(m) is BigGin)
@@ -335,48 +354,51 @@ class GinEncoding:
                 "table": 1.0}
 
     def rows(self, seen: GinView, choice: Choice | None, totals: Sequence[int]
-             ) -> tuple[list[int], list[float]]:
+             ) -> tuple[list[int], tuple[int, ...]]:
         """The card planes (bit sets, in :data:`PLANES` order, row by row) and the
         scalars of ``seen`` (seat-relative), with a knock being chosen in ``choice``."""
         me = seen.seat
         other = 1 - me
         pile = seen.discard
-        pile_bits = 0
-        for card in pile:
-            pile_bits |= 1 << card
-        table = (*seen.table, 0, 0, 0)[:3]
+        one = _ONE
+        table = seen.table
+        if len(table) < 3:
+            table = (*table, 0, 0, 0)[:3]
         defender = 0
         for group in seen.defender_groups:
-            for card in group:
-                defender |= 1 << card
+            defender |= sum(map(one.__getitem__, group))
         pending_discard = pending_melds = 0
-        pending = (0, 0, 0)
-        if choice is not None:
+        pending = _NO_PENDING
+        if choice is not None and choice.step:
             pending = choice.pending
-            if choice.discard >= 0:
-                pending_discard = 1 << choice.discard
+            pending_discard = one[choice.discard]
             for meld in choice.chosen:
                 pending_melds |= meld
         planes = [seen.hand, seen.known[other], seen.discarded[me], seen.discarded[other],
-                  1 << pile[-1] if pile else 0, pile_bits,
-                  1 << seen.taken if seen.taken >= 0 else 0, 1 << seen.upcard,
-                  1 << seen.face_down if seen.face_down >= 0 else 0, *table, seen.laid,
+                  one[pile[-1]] if pile else 0, sum(map(one.__getitem__, pile)),
+                  one[seen.taken], one[seen.upcard], one[seen.face_down], *table, seen.laid,
                   seen.knocker_deadwood, defender,
                   seen.revealed[other] if seen.revealed else 0, pending_discard,
                   pending_melds]
-        over = seen.result is not None
         knocker = seen.knocker
-        hot = (0.0, 0.0) if knocker is None else (float(knocker == me),
-                                                  float(knocker == other))
-        scalars = [seen.hand_sizes[me], seen.hand_sizes[other], seen.stock_size,
-                   seen.knock_limit, seen.multiplier, *_PHASE_HOT[seen.phase],
-                   seen.offer_step, int(seen.stock_only), int(seen.echo), seen.take_count,
-                   seen.turn_count, *hot, *(int(seen.kind == k) for k in range(_KINDS)),
-                   int(seen.melded), *pending, totals[me], totals[other],
-                   int(seen.dealer == me), int(seen.dealer == other),
-                   0 if over else int(seen.to_move == me),
-                   0 if over else int(seen.to_move == other), seen.deal_index]
-        return planes, scalars
+        sizes = seen.hand_sizes
+        to_move = _NOBODY if seen.result is not None else _SEAT_HOT[seen.to_move ^ me]
+        return planes, (
+            sizes[me], sizes[other], seen.stock_size, seen.knock_limit, seen.multiplier,
+            *_PHASE_HOT[seen.phase], seen.offer_step, seen.stock_only, seen.echo,
+            seen.take_count, seen.turn_count,
+            *(_NOBODY if knocker is None else _SEAT_HOT[knocker ^ me]), *_KIND_HOT[seen.kind],
+            seen.melded, *pending, totals[me], totals[other], *_SEAT_HOT[seen.dealer ^ me],
+            *to_move, seen.deal_index)
+
+
+#: one card's bit set by card code, and 0 at index -1 (no card)
+_ONE = (*(1 << c for c in range(52)), 0)
+_NO_PENDING = (0, 0, 0)
+_NOBODY = (0, 0)
+#: one-hot of a seat relative to the observer (0: itself)
+_SEAT_HOT = ((1, 0), (0, 1))
+_KIND_HOT = tuple(tuple(int(k == j) for j in range(_KINDS)) for k in range(_KINDS))
 
 
 def _pieces(group: Sequence[int]) -> list[tuple[int, ...]]:
