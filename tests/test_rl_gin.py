@@ -234,3 +234,53 @@ def test_the_incremental_build_equals_a_build_from_scratch_in_any_order() -> Non
     for seen, choice in views:
         fresh = OwnObservation(game.encoding, game.rules, False)
         assert np.array_equal(kept.build(seen, [3, 4], choice), fresh.build(seen, [3, 4]))
+
+
+def _dealt_state(game: object, rng: random.Random) -> object:
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    while state.is_chance_node():
+        state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+    return state
+
+
+def test_openspiel_resampling_keeps_the_information_state_and_deals_hidden_cards_anew() -> None:
+    game = openspiel_game.load("gin")
+    rng = random.Random(6)
+    changed = 0
+    for _ in range(6):
+        state: object = _dealt_state(game, rng)
+        for _ in range(rng.randrange(0, 40)):
+            if state.is_terminal():  # type: ignore[attr-defined]
+                break
+            state.apply_action(rng.choice(state.legal_actions()))  # type: ignore[attr-defined]
+        if state.is_terminal():  # type: ignore[attr-defined]
+            continue
+        player = state.current_player()  # type: ignore[attr-defined]
+        sampled = state.resample_from_infostate(  # type: ignore[attr-defined]
+            player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        for view in ("information_state_string", "information_state_tensor",
+                     "observation_string", "observation_tensor"):
+            assert getattr(sampled, view)(player) == getattr(state, view)(player)
+        assert sampled.legal_actions() == state.legal_actions()  # type: ignore[attr-defined]
+        other = 1 - player
+        changed += sampled.hand.hands[other] != state.hand.hands[other]  # type: ignore
+        with pytest.raises(TypeError, match="no history of its own"):
+            pyspiel.serialize_game_and_state(game, sampled)
+    assert changed >= 2
+
+
+def test_openspiel_ismcts_plays_a_whole_hand_of_gin() -> None:
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game("python_rummykit_gin", {"max_turns": 30})
+    rs = np.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(1, rs)
+    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 3, random_state=rs)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(int(rs.choice([o for o, _ in outcomes])))
+        else:
+            state.apply_action(int(bot.step(state)))
+    assert abs(sum(state.returns())) < 1e-9

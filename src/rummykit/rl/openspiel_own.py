@@ -30,6 +30,7 @@ the points (``"points"``); for a match, its settled totals.
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 from rummykit.extras import MissingExtraError
@@ -152,7 +153,7 @@ class _Position:
     deals and the actions (OpenSpiel's serialization)."""
 
     __slots__ = ("actions", "choice", "deck", "game", "hand", "history", "over", "played",
-                 "prefix", "results", "scorer")
+                 "prefix", "resampled", "results", "scorer")
 
     def __init__(self, game: OwnGameSpiel) -> None:
         self.game = game
@@ -166,6 +167,7 @@ class _Position:
         self.results: list[Any] = []
         self.scorer = game.variant.match_scorer(game.rules, game.players)
         self.over = False
+        self.resampled = False  # a world dealt anew: it has no actions of its own
 
     @property
     def dealer(self) -> int:
@@ -238,9 +240,12 @@ class _Position:
         new.results = self.results[:]
         new.scorer = self.scorer.copy()
         new.over = self.over
+        new.resampled = self.resampled
         return new
 
     def __reduce__(self) -> tuple[Any, ...]:
+        if self.resampled:
+            raise TypeError("a resampled state has no history of its own to serialize")
         game = self.game
         return (_restore, (game.get_type().short_name, dict(game.get_parameters()),
                            [*self.played, (self.deck, self.actions)]))
@@ -322,6 +327,24 @@ class OwnState(pyspiel.State):  # type: ignore[misc]
             mean = sum(points) / len(points)
             return [p - mean for p in points]
         return points
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> OwnState:
+        """A state ``player_id`` cannot tell from this one: the cards it cannot see dealt
+        anew (the family encoding's ``resample`` of its view), its history kept (the other
+        seats' draws unknown there). Such a world cannot be serialized."""
+        old = self.position
+        if old.hand is None:
+            raise ValueError("resample_from_infostate: the hand is not dealt yet")
+        game = old.game
+        rng = random.Random(int(probability_sampler() * 2**53))
+        new = OwnState(game)
+        position = new.position = old.__deepcopy__({})
+        position.hand = game.encoding.resample(game.variant.view(old.hand, player_id), rng)
+        position.choice = None
+        position.history = [a if a.seat == player_id else a._replace(drawn=-1)
+                            for a in old.history]
+        position.resampled = True
+        return new
 
     def __str__(self) -> str:
         position = self.position

@@ -36,6 +36,7 @@ each meld is its id and 54 is ``done``. So ``done`` there is ``[54, 54]``, as in
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -43,6 +44,7 @@ from rummykit.core.cards import cards_of, format_card, format_cards
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Take
 from rummykit.variants.base import OwnEncoding
 from rummykit.variants.gin.deadwood import mask_value, min_deadwood
+from rummykit.variants.gin.hand import GinHand
 from rummykit.variants.gin.moves import BigGin, Done, Gin, GinMove, Knock, Pass
 from rummykit.variants.gin.phases import (
     DISCARD_STEP,
@@ -55,7 +57,7 @@ from rummykit.variants.gin.phases import (
     WALL_KNOCK,
 )
 from rummykit.variants.gin.rules import GinRules
-from rummykit.variants.gin.view import GinView
+from rummykit.variants.gin.view import GinView, resample
 
 __all__ = ["ENCODING", "Choice", "GinEncoding", "describe", "meld_id"]
 
@@ -322,6 +324,10 @@ class GinEncoding:
     def choice(self, seen: GinView) -> Choice:
         """The choice of the seat to move in ``seen``."""
         return Choice(seen)
+
+    def resample(self, seen: GinView, rng: random.Random) -> GinHand:
+        """A hand consistent with ``seen``, the unseen cards dealt anew (for ISMCTS)."""
+        return resample(seen, rng)
 
     def actions(self, move: GinMove, seen: GinView) -> list[int]:
         """The ids that make ``move`` (a legal move of ``seen``'s seat, short forms
