@@ -44,10 +44,23 @@ def test_pettingzoo_api_test_passes(rules: str, reward: str) -> None:
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
-def test_gymnasium_env_checker_passes(rules: str) -> None:
+@pytest.mark.parametrize("normalize", [False, True])
+def test_gymnasium_env_checker_passes(rules: str, normalize: bool) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        check_env(gym_env(rules=rules).unwrapped)
+        check_env(gym_env(rules=rules, normalize=normalize).unwrapped)
+
+
+def test_normalised_observations_lie_in_the_unit_box() -> None:
+    game = OwnGame("oklahoma", reward="match", normalize=True)
+    rng = random.Random(3)
+    game.reset(seed=2)
+    steps = 0
+    while not game.done and steps < 3000:
+        obs, _ = game.observe_to_move()
+        assert obs.min() >= 0 and obs.max() <= 1 and (game.high == 1).all()
+        game.act(rng.choice(game.legal_ids()))
+        steps += 1
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)

@@ -1,7 +1,9 @@
 """Interfaces for reinforcement learning: action ids, observations, PettingZoo and Gymnasium
 environments (ARCHITECTURE.md §1: above the core, which never imports this package).
 
-Seats see only their :class:`~rummykit.core.views.PlayerView` (and the public match totals).
+Seats see only their :class:`~rummykit.core.views.PlayerView` (and the public match totals);
+a family with its own hand (gin) only its own view, through its encoding
+(:mod:`rummykit.rl.encodings`).
 Importing this package needs only numpy; the environments import PettingZoo or Gymnasium
 when they are made.
 """

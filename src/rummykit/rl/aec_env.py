@@ -1,5 +1,8 @@
 """PettingZoo AEC environment: every rule set, 2-8 players, a whole match or one hand.
 
+A family that encodes itself (gin, oklahoma: :mod:`rummykit.rl.own_game`) has its own
+action ids and observation parts; everything below holds for it too.
+
 Agents are ``player_0`` .. ``player_{n-1}`` (seat order). Each observation is a dict:
 ``observation`` (the flat ``float32`` array of :mod:`rummykit.rl.observation`) and
 ``action_mask`` (``int8``, the legal ids of :mod:`rummykit.rl.actions` for the agent to

@@ -114,6 +114,10 @@ class Game:
         self._seen: PlayerView | None = None
         self._decision: Decision | None = None
 
+    def describe_action(self, action: int) -> str:
+        """An action id in words (of the compact space when ``compact``)."""
+        return self.compact.describe(action) if self.compact else self.actions.describe(action)
+
     # -- episode -----------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
         """Start a new match (and its first hand); a seed makes it the same match again,

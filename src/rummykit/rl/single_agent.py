@@ -7,10 +7,11 @@ and ``info["action_mask"]`` / :meth:`RummyGymEnv.action_masks` give the mask too
 ``greedy``; one name for all, or a list per other seat in seat order) move between the
 agent's actions. The default opponent is ``easy`` (greedy play that now and then discards
 at random: quick to run, beatable, and it punishes a careless agent; ``medium`` was the
-default before). The reward is the agent's real points (see :mod:`rummykit.rl.game`),
-including those of hands that end on a bot's move; by default an episode is one hand and
-the points are zero-sum, so a lost hand pays less than zero (``reward="match",
-zero_sum=False``: the former defaults).
+default before); a family that encodes itself names its own (gin: ``greedy``, the greedy
+gin player of :mod:`rummykit.bots.gin_greedy`). The reward is the agent's real points
+(see :mod:`rummykit.rl.game`), including those of hands that end on a bot's move; by
+default an episode is one hand and the points are zero-sum, so a lost hand pays less than
+zero (``reward="match", zero_sum=False``: the former defaults).
 
 An action outside the mask ends the episode (``terminated``) with ``illegal_reward``
 (-100 by default; ``None`` raises ``ValueError`` instead), so that any id of the space is

@@ -346,7 +346,9 @@ class GinEncoding:
         return [first]
 
     def bounds(self, rules: GinRules, whole_match: bool) -> dict[str, float | list[float]]:
-        """The upper bound of every part with a bound above 1 (``inf``: none)."""
+        """The upper bound of every part with a bound other than 1 (``inf``: none; a true
+        bound of 0 is given as 1, Gymnasium warning of spaces whose low and high are
+        equal)."""
         inf = float("inf")
         turns = float(rules.max_turns_per_hand) if rules.max_turns_per_hand else inf
         takes = float(rules.upcard_take_limit) if rules.upcard_take_limit else turns
@@ -354,9 +356,11 @@ class GinEncoding:
         single = rules.game_end == "single_hand"
         scores = float(points) if single or not whole_match else (
             inf if rules.hollywood else float(rules.target_score - 1 + points))
-        return {"hand_sizes": 11.0, "stock_size": 31.0, "knock_limit": 10.0,
-                "multiplier": 2.0, "offer": [2.0, 1.0, 1.0], "counts": [takes, turns],
-                "scores": scores, "deal": 0.0 if single or not whole_match else inf,
+        return {"hand_sizes": 11.0, "stock_size": 31.0,
+                "knock_limit": float(max(1, rules.knock_limit)),
+                "multiplier": 2.0 if rules.spade_double else 1.0,
+                "offer": [2.0, 1.0, 1.0], "counts": [takes, turns],
+                "scores": scores, "deal": 1.0 if single or not whole_match else inf,
                 "table": 1.0}
 
     def rows(self, seen: GinView, choice: Choice | None, totals: Sequence[int]
