@@ -21,10 +21,12 @@
   along seeded random hands (every seat's view at every step), in microseconds per
   observation.
 
-``python -m rummykit.benchmark.rl_envs [--seconds S] [--unwrapped] [--floor]`` runs the
-env-steps measure alone and prints one JSON line per env (``--unwrapped`` adds our env
-without the wrappers; ``--floor`` adds :func:`idle_env`, an env that does nothing, in the
-same wrappers: the most steps/s the wrappers leave to any env).
+``python -m rummykit.benchmark.rl_envs [--seconds S] [--unwrapped] [--floor] [--cpu]`` runs
+the env-steps measure alone and prints one JSON line per env, then the ratios
+(``--unwrapped`` adds our envs without the wrappers; ``--floor`` adds :func:`idle_env`, an
+env that does nothing, in the same wrappers: the most steps/s the wrappers leave to any
+env; ``--cpu`` times each env by the process's CPU time, so that the other processes of a
+loaded machine do not count).
 """
 
 from __future__ import annotations
@@ -219,7 +221,7 @@ def idle_env(quick_space: bool = False) -> Any:
 
 
 def env_steps(cfg: Config, anchors: bool, *, unwrapped: bool = False,
-              floor: bool = False) -> list[Measure]:
+              floor: bool = False, cpu: bool = False) -> list[Measure]:
     """Env steps/s of our PettingZoo env and, when installed, of PettingZoo's
     ``gin_rummy_v4`` and RLCard's gin env, measured in interleaved slices (``unwrapped``:
     our env without its wrappers too, after the others: the report's ratios take the
@@ -261,13 +263,16 @@ def env_steps(cfg: Config, anchors: bool, *, unwrapped: bool = False,
                     "env": f"rummykit.benchmark.rl_envs.idle_env(quick_space={quick})"}))
         steps = [0] * len(runners)
         spent = [0.0] * len(runners)
+        #: CPU time of this process (``cpu``: the other processes' load does not count)
+        clock = time.process_time if cpu else time.perf_counter
         for _ in range(ROUNDS):
             for i, (_, runner, _) in enumerate(runners):
-                start = time.perf_counter()
+                start = clock()
                 steps[i] += runner.run(cfg.seconds / ROUNDS)
-                spent[i] += time.perf_counter() - start
+                spent[i] += clock() - start
     return [Measure(name="env_steps", engine=engine, unit="steps/s", value=n / t, params={
         **params, "steps": n, "seconds": round(t, 3), "seed": cfg.seed,
+        "clock": "cpu" if cpu else "wall",
         "note": f"random legal actions, steps = agent actions; {ROUNDS} slices taken in "
                 "turn with the other engines' env_steps"})
         for (engine, _, params), n, t in zip(runners, steps, spent, strict=True)]
@@ -334,9 +339,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="also our env without PettingZoo's wrappers")
     parser.add_argument("--floor", action="store_true",
                         help="also an env that does nothing, in the same wrappers")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time each env by this process's CPU time, not the wall clock")
     args = parser.parse_args(argv)
     cfg = Config.make(quick=False, seconds=args.seconds, seed=args.seed)
-    measures = env_steps(cfg, True, unwrapped=args.unwrapped, floor=args.floor)
+    measures = env_steps(cfg, True, unwrapped=args.unwrapped, floor=args.floor,
+                         cpu=args.cpu)
     for m in measures:
         print(json.dumps({"engine": m.engine, "steps_per_s": round(m.value, 1), **m.params}))
     for ours in measures:
