@@ -297,3 +297,34 @@ def test_openspiel_ismcts_plays_a_whole_hand_of_gin() -> None:
         else:
             state.apply_action(int(bot.step(state)))
     assert abs(sum(state.returns())) < 1e-9
+
+
+def test_the_knocks_face_down_discard_stays_out_of_the_defenders_information_state() -> None:
+    game = openspiel_game.load("gin")
+    rng = random.Random(12)
+    seen_knocks = 0
+    for _ in range(60):
+        state: object = _dealt_state(game, rng)
+        while not state.is_terminal():  # type: ignore[attr-defined]
+            legal = state.legal_actions()  # type: ignore[attr-defined]
+            if KNOCK in legal:
+                knocker = state.current_player()  # type: ignore[attr-defined]
+                state.apply_action(KNOCK)  # type: ignore[attr-defined]
+                card = rng.choice(state.legal_actions())  # type: ignore[attr-defined]
+                state.apply_action(card)  # type: ignore[attr-defined]
+                text = state.information_state_string(1 - knocker)  # type: ignore
+                tensor = state.information_state_tensor(1 - knocker)  # type: ignore
+                assert text.rsplit("history ", 1)[1].split()[-2:] == ["55", "?"]
+                length = game.history_length
+                rows = np.array(tensor[-2 * length:]).reshape(length, 2)
+                done = len(state.position.history)  # type: ignore[attr-defined]
+                assert rows[done - 2].tolist() == [KNOCK + 1, 0]
+                assert rows[done - 1].tolist() == [game.num_distinct_actions() + 1, 0]
+                mine = state.information_state_string(knocker)  # type: ignore
+                assert mine.rsplit("history ", 1)[1].split()[-1] == str(card)
+                seen_knocks += 1
+                break
+            state.apply_action(rng.choice(legal))  # type: ignore[attr-defined]
+        if seen_knocks >= 3:
+            break
+    assert seen_knocks >= 3

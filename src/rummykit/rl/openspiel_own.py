@@ -11,8 +11,10 @@ same player). The observation is the seat's view (tensor: the encoding's rows, w
 match totals); the information state adds the hand's history, one row per player action:
 ``action + 1`` and, for the seat's own actions, ``card + 1`` of a card the action put in
 its hand (0 otherwise), so the seat's own stock draws are remembered and the others' never
-show. Returns are each seat's points less the mean (``returns="relative"``, zero-sum) or
-the points (``"points"``); for a match, its settled totals.
+show; an action the encoding calls private (the knock's face-down discard) shows to the
+other seats as ``num_actions + 1``. Returns are each seat's points less the mean
+(``returns="relative"``, zero-sum) or the points (``"points"``); for a match, its settled
+totals.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_rummykit_gin")
@@ -54,6 +56,10 @@ __all__ = ["GAME_CLASSES", "GAME_NAMES", "OwnGameSpiel", "OwnState", "load"]
 #: the OpenSpiel name of every rule set of a family that encodes itself
 GAME_NAMES = {name: f"python_rummykit_{name}" for name in all_rule_set_names()
               if kind_of(name) == "own"}
+#: the ``drawn`` mark of a history action the other seats may not see (a knock's
+#: face-down discard): their information state shows it as ``?`` (tensor:
+#: ``num_actions + 1``)
+HIDDEN = -2
 DEFAULT_MAX_TURNS = 200
 DEFAULT_MAX_HANDS = 50
 #: player actions a turn can take at most beyond its draw and discard (a knock's steps and
@@ -199,11 +205,13 @@ class _Position:
         hand = self.hand
         seat = hand.to_move
         before = self.game.variant.view(hand, seat).hand
-        move = self.current_choice().choose(action)
+        choice = self.current_choice()
+        hidden = self.game.encoding.private(choice, action)
+        move = choice.choose(action)
         self.actions.append(action)
         if move is None:
             self.prefix.append(action)
-            self.history.append(Action(seat, action, -1))
+            self.history.append(Action(seat, action, HIDDEN if hidden else -1))
             return
         checked = self.choice.checked
         self.prefix = []
@@ -341,8 +349,8 @@ class OwnState(pyspiel.State):  # type: ignore[misc]
         position = new.position = old.__deepcopy__({})
         position.hand = game.encoding.resample(game.variant.view(old.hand, player_id), rng)
         position.choice = None
-        position.history = [a if a.seat == player_id else a._replace(drawn=-1)
-                            for a in old.history]
+        position.history = [a._replace(drawn=-1) if a.seat != player_id and a.drawn >= 0
+                            else a for a in old.history]
         position.resampled = True
         return new
 
@@ -384,8 +392,10 @@ class OwnObserver:
             rows.fill(0.0)
             past = position.history
             if past:
-                rows[:len(past)] = [(a.action + 1, a.drawn + 1 if a.seat == player else 0)
-                                    for a in past]
+                hidden = self.game.encoding.num_actions + 1
+                rows[:len(past)] = [
+                    (a.action + 1, a.drawn + 1 if a.drawn >= 0 else 0) if a.seat == player
+                    else (hidden if a.drawn == HIDDEN else a.action + 1, 0) for a in past]
 
     def string_from(self, state: OwnState, player: int) -> str:
         """``player``'s view as text (its cards, the public facts, the history)."""
@@ -408,7 +418,8 @@ class OwnObserver:
         if self.history:
             text += " | history " + " ".join(
                 f"{a.action}={format_card(a.drawn)}" if a.seat == player and a.drawn >= 0
-                else str(a.action) for a in position.history)
+                else "?" if a.seat != player and a.drawn == HIDDEN else str(a.action)
+                for a in position.history)
         return text
 
 

@@ -325,6 +325,11 @@ class GinEncoding:
         """The choice of the seat to move in ``seen``."""
         return Choice(seen)
 
+    def private(self, choice: Choice, action: int) -> bool:
+        """True when ``action``, taken now in ``choice``, is hidden from the other seat
+        (the knock's face-down discard)."""
+        return choice.step == "knock" and action != END
+
     def resample(self, seen: GinView, rng: random.Random) -> GinHand:
         """A hand consistent with ``seen``, the unseen cards dealt anew (for ISMCTS)."""
         return resample(seen, rng)
