@@ -41,6 +41,8 @@ def test_pettingzoo_api_test_passes(rules: str, reward: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         api_test(pettingzoo_env(rules=rules, reward=reward), num_cycles=300)
+        api_test(pettingzoo_env(rules=rules, reward=reward, normalize=True, compact=True,
+                                options={"knock_limit": 7}), num_cycles=100)
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
