@@ -330,3 +330,20 @@ def test_the_knocks_face_down_discard_stays_out_of_the_defenders_information_sta
         if seen_knocks >= 3:
             break
     assert seen_knocks >= 3
+
+
+def test_an_illegal_id_is_refused_with_the_legal_ones_and_changes_nothing() -> None:
+    game = OwnGame("gin")
+    game.reset(seed=4)
+    rng = random.Random(1)
+    for _ in range(400):
+        if game.done:
+            game.reset()
+        before, mask = game.observe_to_move()
+        bad = rng.choice([a for a in range(-2, game.num_actions + 2)
+                          if not 0 <= a < game.num_actions or not mask[a]])
+        with pytest.raises(ValueError, match="not legal here; legal: "):
+            game.act(bad)
+        after, again = game.observe_to_move()
+        assert np.array_equal(before, after) and np.array_equal(mask, again)
+        game.act(rng.choice(game.legal_ids()))
