@@ -69,7 +69,6 @@ from operator import itemgetter, ne
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from rummykit.core import handset
 from rummykit.core.cards import JOKER, NUM_NATURALS
@@ -78,15 +77,15 @@ from rummykit.core.rules import Rules
 from rummykit.core.views import PlayerView
 from rummykit.rl.bounds import fill_high
 from rummykit.rl.encodings import table_encoding
+from rummykit.rl.layout import Array, Layout
 
-__all__ = ["Observation"]
+__all__ = ["Array", "Observation"]
 
-Array = npt.NDArray[np.float32]
 _NATURALS = (1 << NUM_NATURALS) - 1
 _PHASES = {"draw": (1, 0), "play": (0, 1)}
 
 
-class Observation:
+class Observation(Layout):
     """The observation layout of one rule set and player count, and its builder."""
 
     def __init__(self, rules: Rules, players: int) -> None:
@@ -131,13 +130,7 @@ class Observation:
             offset += width
         self.size = offset
         #: the upper bound of every entry (:mod:`rummykit.rl.bounds`; all are at least 0)
-        self.high = fill_high(self)
-        finite = np.isfinite(self.high)
-        #: the entries with no finite bound, squashed by ``x / (1 + x)`` when normalised
-        self._unbounded = np.flatnonzero(~finite)
-        positive = finite & (self.high > 0)
-        inverse = 1.0 / np.where(positive, self.high, 1.0)
-        self._scale = np.where(positive, inverse, np.where(finite, 0.0, 1.0)).astype(np.float32)
+        self._set_high(fill_high(self))
         self._melds: dict[int, tuple[TableMeld, int, int]] = {}
         self._zeros = (0,) * n
         self._card_size = self.offsets["hand_sizes"]
@@ -171,33 +164,6 @@ class Observation:
         self._others = [itemgetter(*order[1:], *[n + i for i in order]) for order in orders]
         self._placed = [[self._seat_bits[_rotate(bits, s, n)] for bits in range(1 << n)]
                         for s in range(n)]
-
-    def part(self, flat: Array, name: str) -> Array:
-        """One named part of a flat observation, as a view with its shape."""
-        shape = self.shapes[name]
-        start = self.offsets[name]
-        return flat[start:start + int(np.prod(shape))].reshape(shape)
-
-    def normalize(self, flat: Array) -> Array:
-        """A new array of ``flat`` scaled into [0, 1]: each entry over its bound, or
-        ``x / (1 + x)`` for the counts with no bound (see :mod:`rummykit.rl.bounds`)."""
-        out: Array = flat * self._scale
-        if len(self._unbounded):
-            squashed = out[self._unbounded]
-            out[self._unbounded] = squashed / (1.0 + squashed)
-        return out
-
-    def describe_entry(self, index: int) -> str:
-        """The part and place of one entry of the flat observation (``"table[3, 17]"``)."""
-        for name, start in reversed(self.offsets.items()):
-            if index >= start:
-                at = np.unravel_index(index - start, self.shapes[name])
-                return f"{name}[{', '.join(str(int(i)) for i in at)}]"
-        raise ValueError(f"entry {index}: expected 0..{self.size - 1}")
-
-    def as_dict(self, flat: Array) -> dict[str, Array]:
-        """Every named part of a flat observation (views, not copies)."""
-        return {name: self.part(flat, name) for name in self.shapes}
 
     # -- building ----------------------------------------------------------------------
     def _meld_planes(self, meld: TableMeld) -> tuple[int, int]:

@@ -48,6 +48,7 @@ from rummykit.core.cards import format_card, format_cards, standard_pack
 from rummykit.core.errors import RummyError
 from rummykit.rl.encodings import encoding_for, kind_of
 from rummykit.rl.openspiel_observer import Action
+from rummykit.rl.openspiel_types import DEFAULT_MAX_TURNS, game_type
 from rummykit.rl.own_game import OwnObservation
 from rummykit.variants.registry import all_rule_set_names, variant_for
 
@@ -60,8 +61,6 @@ GAME_NAMES = {name: f"python_rummykit_{name}" for name in all_rule_set_names()
 #: face-down discard): their information state shows it as ``?`` (tensor:
 #: ``num_actions + 1``)
 HIDDEN = -2
-DEFAULT_MAX_TURNS = 200
-DEFAULT_MAX_HANDS = 50
 #: player actions a turn can take at most beyond its draw and discard (a knock's steps and
 #: the whole show), a generous bound for the history's length
 SHOW_ACTIONS = 32
@@ -81,19 +80,8 @@ def _seat_range(rule_set: str) -> tuple[int, int]:
 
 def _game_type(rule_set: str, utility: Any = pyspiel.GameType.Utility.ZERO_SUM
                ) -> pyspiel.GameType:
-    low, high = _seat_range(rule_set)
-    return pyspiel.GameType(
-        short_name=GAME_NAMES[rule_set], long_name=f"rummykit {rule_set}",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=utility, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=high, min_num_players=low,
-        provides_information_state_string=True, provides_information_state_tensor=True,
-        provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={"players": low, "dealer": 0, "max_turns": DEFAULT_MAX_TURNS,
-                                 "options": "{}", "returns": "relative", "match": False,
-                                 "max_hands": DEFAULT_MAX_HANDS})
+    return game_type(GAME_NAMES[rule_set], f"rummykit {rule_set}", _seat_range(rule_set),
+                     utility)
 
 
 class OwnGameSpiel(pyspiel.Game):  # type: ignore[misc]

@@ -33,17 +33,16 @@ from operator import ne
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from rummykit.core.match import FamilyMatch
 from rummykit.core.outcome import ABORTED, HandResult
 from rummykit.rl.actions import Mask
 from rummykit.rl.encodings import encoding_for
+from rummykit.rl.layout import Array, Layout
 from rummykit.variants.registry import variant_for
 
 __all__ = ["OwnGame", "OwnObservation", "own_rules"]
 
-Array = npt.NDArray[np.float32]
 CARDS = 52
 _INT8 = np.dtype(np.int8)
 
@@ -59,7 +58,7 @@ def own_rules(rules: Any, options: Mapping[str, Any] | None = None) -> Any:
     return rules
 
 
-class OwnObservation:
+class OwnObservation(Layout):
     """The observation layout of an own encoding: its card planes (52 columns each) then
     its scalars, as one flat ``float32`` array, with true upper bounds."""
 
@@ -82,47 +81,16 @@ class OwnObservation:
             at += width
         self.size = at
         self._card_size = self.num_planes * CARDS
+        high = np.ones(at, dtype=np.float32)
+        for name, bound in encoding.bounds(rules, whole_match).items():
+            self.part(high, name)[...] = bound
+        #: the upper bound of every entry (all entries are at least 0)
+        self._set_high(high)
         self._rows = range(self.num_planes)
         #: each seat's last observation (the incremental build)
         self._memo: dict[int, _Planes] = {}
         self._pack_into = struct.Struct(f"<{at - self._card_size}f").pack_into
         self._scalars_at = 4 * self._card_size
-        high = np.ones(at, dtype=np.float32)
-        for name, bound in encoding.bounds(rules, whole_match).items():
-            self.part(high, name)[...] = bound
-        #: the upper bound of every entry (all entries are at least 0)
-        self.high = high
-        finite = np.isfinite(high)
-        self._unbounded = np.flatnonzero(~finite)
-        positive = finite & (high > 0)
-        self._scale = np.where(positive, 1.0 / np.where(positive, high, 1.0),
-                               np.where(finite, 0.0, 1.0)).astype(np.float32)
-
-    def part(self, flat: Array, name: str) -> Array:
-        """One named part of a flat observation, as a view with its shape."""
-        shape = self.shapes[name]
-        start = self.offsets[name]
-        return flat[start:start + int(np.prod(shape))].reshape(shape)
-
-    def as_dict(self, flat: Array) -> dict[str, Array]:
-        """Every named part of a flat observation (views, not copies)."""
-        return {name: self.part(flat, name) for name in self.shapes}
-
-    def normalize(self, flat: Array) -> Array:
-        """A new array of ``flat`` scaled into [0, 1] (``x / (1 + x)`` where unbounded)."""
-        out: Array = flat * self._scale
-        if len(self._unbounded):
-            squashed = out[self._unbounded]
-            out[self._unbounded] = squashed / (1.0 + squashed)
-        return out
-
-    def describe_entry(self, index: int) -> str:
-        """The part and place of one entry of the flat observation."""
-        for name, start in reversed(self.offsets.items()):
-            if index >= start:
-                at = np.unravel_index(index - start, self.shapes[name])
-                return f"{name}[{', '.join(str(int(i)) for i in at)}]"
-        raise ValueError(f"entry {index}: expected 0..{self.size - 1}")
 
     def build(self, seen: Any, totals: Sequence[int], choice: Any = None,
               out: Array | None = None) -> Array:
