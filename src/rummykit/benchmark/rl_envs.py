@@ -2,8 +2,10 @@
 
 - Env steps per second, random legal actions, one agent action per step, each env as its
   public ``env()`` constructor returns it, which is how a researcher meets it: our
-  PettingZoo AEC environment (:func:`rummykit.rl.aec_env.env`: 2-player ``basic``, its
-  defaults) and PettingZoo's ``gin_rummy_v4`` (``pettingzoo[classic]==1.26.1``, the last
+  PettingZoo AEC environments (:func:`rummykit.rl.aec_env.env` with their defaults: the
+  default rule set, 2-player ``basic``, and the rule set whose family names
+  ``gin_rummy_v4`` as the same game, :func:`anchor_rule_set`: ``gin``) and PettingZoo's
+  ``gin_rummy_v4`` (``pettingzoo[classic]==1.26.1``, the last
   release that has it; ``gin_rummy_v4.env()``) both wear PettingZoo's standard wrappers
   applied the same way (``TerminateIllegalWrapper``, then ``AssertOutOfBoundsWrapper``, then
   ``OrderEnforcingWrapper``), and are driven by the very same loop (:class:`AECRunner`:
