@@ -2,8 +2,10 @@
 
 - Env steps per second, random legal actions, one agent action per step, each env as its
   public ``env()`` constructor returns it, which is how a researcher meets it: our
-  PettingZoo AEC environment (:func:`rummykit.rl.aec_env.env`: 2-player ``basic``, its
-  defaults) and PettingZoo's ``gin_rummy_v4`` (``pettingzoo[classic]==1.26.1``, the last
+  PettingZoo AEC environments (:func:`rummykit.rl.aec_env.env` with their defaults: the
+  default rule set, 2-player ``basic``, and the rule set whose family names
+  ``gin_rummy_v4`` as the same game, :func:`anchor_rule_set`: ``gin``) and PettingZoo's
+  ``gin_rummy_v4`` (``pettingzoo[classic]==1.26.1``, the last
   release that has it; ``gin_rummy_v4.env()``) both wear PettingZoo's standard wrappers
   applied the same way (``TerminateIllegalWrapper``, then ``AssertOutOfBoundsWrapper``, then
   ``OrderEnforcingWrapper``), and are driven by the very same loop (:class:`AECRunner`:
@@ -21,10 +23,12 @@
   along seeded random hands (every seat's view at every step), in microseconds per
   observation.
 
-``python -m rummykit.benchmark.rl_envs [--seconds S] [--unwrapped] [--floor]`` runs the
-env-steps measure alone and prints one JSON line per env (``--unwrapped`` adds our env
-without the wrappers; ``--floor`` adds :func:`idle_env`, an env that does nothing, in the
-same wrappers: the most steps/s the wrappers leave to any env).
+``python -m rummykit.benchmark.rl_envs [--seconds S] [--unwrapped] [--floor] [--cpu]`` runs
+the env-steps measure alone and prints one JSON line per env, then the ratios
+(``--unwrapped`` adds our envs without the wrappers; ``--floor`` adds :func:`idle_env`, an
+env that does nothing, in the same wrappers: the most steps/s the wrappers leave to any
+env; ``--cpu`` times each env by the process's CPU time, so that the other processes of a
+loaded machine do not count).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from typing import Any, ClassVar
 
 from rummykit.benchmark.report import OURS, PETTINGZOO, RLCARD, Measure
 from rummykit.benchmark.timing import Config, timed
+from rummykit.display.terms import DEFAULT_RULE_SET
 
 Task = tuple[str, Callable[[], list[Measure]]]
 
@@ -106,11 +111,48 @@ def ours_tasks(cfg: Config, *, anchors: bool = True) -> list[Task]:
     """Raises ImportError when PettingZoo (the ``rl`` extra) is missing."""
     import pettingzoo  # noqa: F401
 
+    table, own = observed_rule_sets()
     return [
-        ("env steps basic 2p, interleaved with the anchors", lambda: env_steps(cfg, anchors)),
-        ("observation build basic 2p", lambda: _observations(cfg, "basic", 2)),
-        ("observation build contract 4p", lambda: _observations(cfg, "contract", 4)),
+        ("env steps, interleaved with the anchors", lambda: env_steps(cfg, anchors)),
+        (f"observation build {table[0]} {table[1]}p", lambda: _observations(cfg, *table)),
+        (f"observation build {own[0]} {own[1]}p", lambda: _observations(cfg, *own)),
     ]
+
+
+#: the PettingZoo classic env that is the same game as one of our rule sets (the family's
+#: encoding names it in ``anchors``)
+ANCHOR = "gin_rummy_v4"
+
+
+def anchor_rule_set(anchor: str = ANCHOR) -> str:
+    """The first registered rule set whose family's encoding plays ``anchor``'s game."""
+    from rummykit.rl.encodings import encoding_for
+    from rummykit.variants.registry import all_rule_set_names
+
+    for name in all_rule_set_names():
+        encoding = encoding_for(name)
+        if anchor in getattr(encoding, "anchors", {}).values():
+            return name
+    raise LookupError(f"no registered rule set plays {anchor}'s game")
+
+
+def observed_rule_sets() -> tuple[tuple[str, int], tuple[str, int]]:
+    """The rule sets whose observation build is measured: the default rule set at 2
+    players, and the table rule set with the most seats and observation parts (the
+    family with the most of its own parts) at its most players."""
+    from rummykit.core.rules import find_rules
+    from rummykit.rl.encodings import kind_of
+    from rummykit.rl.observation import Observation
+    from rummykit.variants.registry import rule_set_names
+
+    def parts(name: str) -> tuple[int, int]:
+        rules = find_rules(name)
+        most = min(rules.player_range[1], 4)
+        return len(Observation(rules, most).shapes), most
+
+    tables = [n for n in rule_set_names() if kind_of(n) == "table"]
+    richest = max(tables, key=parts)
+    return (DEFAULT_RULE_SET, 2), (richest, parts(richest)[1])
 
 
 #: each engine's time budget is spent in this many slices, taken in turn by the engines,
@@ -122,13 +164,17 @@ ROUNDS = 5
 WRAPPERS = "TerminateIllegalWrapper, AssertOutOfBoundsWrapper, OrderEnforcingWrapper"
 
 
-def idle_env() -> Any:
+def idle_env(quick_space: bool = False) -> Any:
     """A 2-agent AEC env that does nothing (a constant observation and mask, 100 steps an
-    episode) in the standard wrappers: what the wrappers and the loop cost by themselves."""
+    episode) in the standard wrappers: what the wrappers and the loop cost by themselves
+    (``quick_space``: with our envs' action space, :class:`rummykit.rl.spaces.ActionIds`,
+    whose membership test ``AssertOutOfBoundsWrapper`` calls every step)."""
     import numpy as np
     from gymnasium import spaces
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
+
+    from rummykit.rl.spaces import ActionIds
 
     class Idle(AECEnv):  # type: ignore[misc]
         metadata: ClassVar[dict[str, Any]] = {"name": "idle_v0"}
@@ -141,7 +187,8 @@ def idle_env() -> Any:
             space = spaces.Dict({"observation": spaces.Box(0, 1, (8,), np.float32),
                                  "action_mask": spaces.Box(0, 1, (4,), np.int8)})
             self.observation_spaces = dict.fromkeys(self.possible_agents, space)
-            self.action_spaces = dict.fromkeys(self.possible_agents, spaces.Discrete(4))
+            self.action_spaces = dict.fromkeys(
+                self.possible_agents, ActionIds(4) if quick_space else spaces.Discrete(4))
 
         def observation_space(self, agent: str) -> Any:
             return self.observation_spaces[agent]
@@ -176,7 +223,7 @@ def idle_env() -> Any:
 
 
 def env_steps(cfg: Config, anchors: bool, *, unwrapped: bool = False,
-              floor: bool = False) -> list[Measure]:
+              floor: bool = False, cpu: bool = False) -> list[Measure]:
     """Env steps/s of our PettingZoo env and, when installed, of PettingZoo's
     ``gin_rummy_v4`` and RLCard's gin env, measured in interleaved slices (``unwrapped``:
     our env without its wrappers too, after the others: the report's ratios take the
@@ -185,15 +232,18 @@ def env_steps(cfg: Config, anchors: bool, *, unwrapped: bool = False,
 
     from rummykit.rl import pettingzoo_env
 
-    runners: list[tuple[str, Any, dict[str, Any]]] = [(OURS, AECRunner(
-        pettingzoo_env(rules="basic", players=2), cfg.seed), {
-        "rules": "basic", "players": 2, "env": "rummykit.rl.pettingzoo_env()",
-        "wrappers": WRAPPERS})]
+    same = anchor_rule_set()
+    runners: list[tuple[str, Any, dict[str, Any]]] = []
+    for name in (DEFAULT_RULE_SET, same):
+        runners.append((OURS, AECRunner(pettingzoo_env(rules=name, players=2), cfg.seed), {
+            "rules": name, "players": 2, "env": f"rummykit.rl.pettingzoo_env({name!r})",
+            "wrappers": WRAPPERS}))
     if unwrapped:
-        runners.append((OURS, AECRunner(pettingzoo_env(rules="basic", players=2,
-                                                       wrapped=False), cfg.seed), {
-            "rules": "basic", "players": 2, "wrappers": "none",
-            "env": "rummykit.rl.pettingzoo_env(wrapped=False)"}))
+        for name in (DEFAULT_RULE_SET, same):
+            runners.append((OURS, AECRunner(pettingzoo_env(rules=name, players=2,
+                                                           wrapped=False), cfg.seed), {
+                "rules": name, "players": 2, "wrappers": "none",
+                "env": f"rummykit.rl.pettingzoo_env({name!r}, wrapped=False)"}))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if anchors:
@@ -209,18 +259,22 @@ def env_steps(cfg: Config, anchors: bool, *, unwrapped: bool = False,
                 runners.append((RLCARD, RLCardRunner(cfg.seed), {
                     "game": "gin-rummy", "players": 2, "env": "rlcard.make('gin-rummy')"}))
         if floor:
-            runners.append(("idle", AECRunner(idle_env(), cfg.seed), {
-                "game": "idle", "players": 2, "wrappers": WRAPPERS,
-                "env": "rummykit.benchmark.rl_envs.idle_env()"}))
+            for quick in (False, True):
+                runners.append(("idle", AECRunner(idle_env(quick), cfg.seed), {
+                    "game": "idle", "players": 2, "wrappers": WRAPPERS,
+                    "env": f"rummykit.benchmark.rl_envs.idle_env(quick_space={quick})"}))
         steps = [0] * len(runners)
         spent = [0.0] * len(runners)
+        #: CPU time of this process (``cpu``: the other processes' load does not count)
+        clock = time.process_time if cpu else time.perf_counter
         for _ in range(ROUNDS):
             for i, (_, runner, _) in enumerate(runners):
-                start = time.perf_counter()
+                start = clock()
                 steps[i] += runner.run(cfg.seconds / ROUNDS)
-                spent[i] += time.perf_counter() - start
+                spent[i] += clock() - start
     return [Measure(name="env_steps", engine=engine, unit="steps/s", value=n / t, params={
         **params, "steps": n, "seconds": round(t, 3), "seed": cfg.seed,
+        "clock": "cpu" if cpu else "wall",
         "note": f"random legal actions, steps = agent actions; {ROUNDS} slices taken in "
                 "turn with the other engines' env_steps"})
         for (engine, _, params), n, t in zip(runners, steps, spent, strict=True)]
@@ -287,15 +341,26 @@ def main(argv: list[str] | None = None) -> int:
                         help="also our env without PettingZoo's wrappers")
     parser.add_argument("--floor", action="store_true",
                         help="also an env that does nothing, in the same wrappers")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time each env by this process's CPU time, not the wall clock")
     args = parser.parse_args(argv)
     cfg = Config.make(quick=False, seconds=args.seconds, seed=args.seed)
-    measures = env_steps(cfg, True, unwrapped=args.unwrapped, floor=args.floor)
+    measures = env_steps(cfg, True, unwrapped=args.unwrapped, floor=args.floor,
+                         cpu=args.cpu)
     for m in measures:
         print(json.dumps({"engine": m.engine, "steps_per_s": round(m.value, 1), **m.params}))
-    ours = measures[0].value
-    for m in measures[1:]:
-        if m.engine in (PETTINGZOO, RLCARD):
-            print(json.dumps({"ratio": f"{OURS} / {m.engine}", "value": round(ours / m.value, 2)}))
+    for ours in measures:
+        if ours.engine == "idle":  # the most any env in these wrappers can reach
+            for m in measures:
+                if m.engine == PETTINGZOO:
+                    print(json.dumps({"ceiling": f"{ours.params['env']} / {m.engine}",
+                                      "value": round(ours.value / m.value, 2)}))
+        if ours.engine != OURS or ours.params["wrappers"] == "none":
+            continue
+        for m in measures:
+            if m.engine in (PETTINGZOO, RLCARD):
+                print(json.dumps({"ratio": f"{OURS} {ours.params['rules']} / {m.engine}",
+                                  "value": round(ours.value / m.value, 2)}))
     return 0
 
 

@@ -1,7 +1,9 @@
 """Interfaces for reinforcement learning: action ids, observations, PettingZoo and Gymnasium
 environments (ARCHITECTURE.md §1: above the core, which never imports this package).
 
-Seats see only their :class:`~rummykit.core.views.PlayerView` (and the public match totals).
+Seats see only their :class:`~rummykit.core.views.PlayerView` (and the public match totals);
+a family with its own hand (gin) only its own view, through its encoding
+(:mod:`rummykit.rl.encodings`).
 Importing this package needs only numpy; the environments import PettingZoo or Gymnasium
 when they are made.
 """
@@ -26,7 +28,7 @@ from rummykit.rl.observation import Observation
 __all__ = ["ActionSpace", "Decision", "Observation", "gym_env", "pettingzoo_env"]
 
 
-def pettingzoo_env(rules: str | Rules = DEFAULT_RULE_SET, players: int = 2, *,
+def pettingzoo_env(rules: str | Rules | Any = DEFAULT_RULE_SET, players: int = 2, *,
                    options: Mapping[str, Any] | None = None, reward: str = "hand",
                    zero_sum: bool = True, normalize: bool = False, compact: bool = False,
                    wrapped: bool = True, render_mode: str | None = None) -> Any:
@@ -40,13 +42,14 @@ def pettingzoo_env(rules: str | Rules = DEFAULT_RULE_SET, players: int = 2, *,
                 normalize=normalize, compact=compact, render_mode=render_mode)
 
 
-def gym_env(rules: str | Rules = DEFAULT_RULE_SET, players: int = 2, *, seat: int = 0,
-            opponents: str | Sequence[str] = "easy", options: Mapping[str, Any] | None = None,
+def gym_env(rules: str | Rules | Any = DEFAULT_RULE_SET, players: int = 2, *, seat: int = 0,
+            opponents: str | Sequence[str] | None = None, options: Mapping[str, Any] | None = None,
             reward: str = "hand", zero_sum: bool = True, normalize: bool = False,
             compact: bool = False, illegal_reward: float | None = -100.0,
             render_mode: str | None = None) -> Any:
     """The Gymnasium single-agent environment of :mod:`rummykit.rl.single_agent` (also
-    made by ``gymnasium.make("rummykit/Rummy-v0", rules=..., ...)``)."""
+    made by ``gymnasium.make("rummykit/Rummy-v0", rules=..., ...)``); ``opponents`` None:
+    the family's default (``easy``; ``greedy`` in gin)."""
     require("rl", "gymnasium", what="rummykit.rl.gym_env")
     from rummykit.rl import single_agent
 

@@ -1,5 +1,8 @@
 """PettingZoo AEC environment: every rule set, 2-8 players, a whole match or one hand.
 
+A family that encodes itself (gin, oklahoma: :mod:`rummykit.rl.own_game`) has its own
+action ids and observation parts; everything below holds for it too.
+
 Agents are ``player_0`` .. ``player_{n-1}`` (seat order). Each observation is a dict:
 ``observation`` (the flat ``float32`` array of :mod:`rummykit.rl.observation`) and
 ``action_mask`` (``int8``, the legal ids of :mod:`rummykit.rl.actions` for the agent to
@@ -30,7 +33,8 @@ from pettingzoo.utils import wrappers
 
 from rummykit.core.rules import Rules
 from rummykit.display.terms import DEFAULT_RULE_SET
-from rummykit.rl.game import Game
+from rummykit.rl.games import make_game
+from rummykit.rl.spaces import ActionIds
 
 ObsDict = dict[str, np.ndarray[Any, Any]]
 
@@ -41,15 +45,15 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     metadata: ClassVar[dict[str, Any]] = {
         "name": "rummykit_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
-    def __init__(self, rules: str | Rules = DEFAULT_RULE_SET, players: int = 2, *,
+    def __init__(self, rules: str | Rules | Any = DEFAULT_RULE_SET, players: int = 2, *,
                  options: Mapping[str, Any] | None = None, reward: str = "hand",
                  zero_sum: bool = True, normalize: bool = False, compact: bool = False,
                  render_mode: str | None = None) -> None:
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode {render_mode!r}: expected ansi or human")
-        self.game = Game(rules, players, options=options, reward=reward, zero_sum=zero_sum,
-                         normalize=normalize, compact=compact)
+        self.game = make_game(rules, players, options=options, reward=reward,
+                              zero_sum=zero_sum, normalize=normalize, compact=compact)
         self.render_mode = render_mode
         self.possible_agents = list(self.game.names)
         obs = self.game.observation
@@ -60,7 +64,7 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
         })
         self.observation_spaces = {a: observation for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
+        self.action_spaces = {a: ActionIds(size) for a in self.possible_agents}
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.agents: list[str] = []  # until reset()
 
@@ -130,7 +134,7 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             for name in self.agents:
                 ended[name] = True
         else:
-            self.agent_selection = self.agents[game.state.to_move]
+            self.agent_selection = self.agents[game.to_move]
         if paid:
             self._accumulate_rewards()
         if self.render_mode == "human":
@@ -139,7 +143,7 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     def render(self) -> str | None:
         """The hand in words, as the agent to move sees it (``ansi``: returned; ``human``:
         printed)."""
-        text = self.game.describe()
+        text: str = self.game.describe()
         if self.render_mode == "human":
             print(text)
             return None

@@ -104,8 +104,9 @@ def fill_high(obs: Observation) -> Array:
         "hand": decks, "known": decks, "discard_pile": decks, "discard_depth": pile,
         "hand_sizes": hand_limit(rules, n), "stock_size": pile,
         "scores": _total_limit(rules, n), "turn": [melds, 1, turns, rebuilds],
-        "deal": _deals_limit(rules), "contract": max(max(c) for c in rules.contract_schedule)
-        if rules.contract_schedule else 0, "joker_duty": jokers}
+        "deal": _deals_limit(rules)}
+    if obs.extra is not None:  # the family's own parts (rummykit.rl.encodings)
+        counts.update(obs.extra.bounds(rules, n))
     for name, bound in counts.items():
         if name in obs.shapes:
             obs.part(high, name)[...] = bound

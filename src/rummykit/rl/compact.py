@@ -52,6 +52,7 @@ from rummykit.core.melds import JOKER_AS
 from rummykit.core.rules import Rules
 from rummykit.rl.actions import ActionSpace, Mask
 from rummykit.rl.bounds import hand_limit, hand_sizes, pile_limit
+from rummykit.rl.encodings import table_encoding
 
 __all__ = ["CompactActions", "meld_numbers", "reachable_ids"]
 
@@ -68,14 +69,6 @@ def _capacity(rules: Rules, players: int) -> list[int]:
     return [h - 1] * (players - 1) + [layer]
 
 
-def _contract_deals(rules: Rules) -> list[tuple[int, int]]:
-    """The contracts of the deals after whose going down cards can still be laid off."""
-    deals = list(rules.contract_schedule)
-    if rules.final_deal_rule == "all_at_once_no_discard":
-        deals.pop()  # going down there empties the hand: the deal is over
-    return deals
-
-
 def meld_numbers(rules: Rules, players: int, most: int) -> tuple[int, set[int], int]:
     """(the most melds on the table when a card is laid off or swapped, the meld numbers
     that can be runs then, the most melds beside a run from 2 to king); ``most`` caps them
@@ -83,15 +76,11 @@ def meld_numbers(rules: Rules, players: int, most: int) -> tuple[int, set[int], 
     caps = _capacity(rules, players)
     by_cards = min(most, sum(c // 3 for c in caps))
     with_long_run = min(by_cards, (sum(caps) - 9) // 3)
-    if not rules.contract_schedule or rules.extra_melds_after_contract:
+    extra = table_encoding(rules)  # the family's limits (a contract's schedule), if any
+    limited = extra.meld_numbers(rules, players, by_cards) if extra is not None else None
+    if limited is None:
         return by_cards, set(range(1, by_cards + 1)), with_long_run
-    runs: set[int] = set()
-    count = 0
-    for sets, kinds_runs in _contract_deals(rules):
-        size = sets + kinds_runs
-        count = max(count, min(by_cards, players * size))
-        runs |= {t for t in range(1, min(by_cards, players * size) + 1)
-                 if (t - 1) % size >= sets}
+    count, runs = limited
     return count, runs, with_long_run
 
 
@@ -103,19 +92,10 @@ def _group_ok(group: tuple[int, ...], rules: Rules, players: int) -> bool:
         len({c // NUM_RANKS for c in natural}) == size
     held = hand_limit(rules, players)
     room = held - 1 if rules.must_discard_to_go_out else held
-    if not rules.contract_schedule or (rules.extra_melds_after_contract and size <= room):
-        return size <= room
-    for d, (sets, runs) in enumerate(rules.contract_schedule):
-        if (sets if is_set else runs) == 0:
-            continue
-        held_d = held if rules.discard_dig else rules.hand_size_for(players, d) + 1
-        others = 3 * (sets - is_set) + rules.run_min_length * (runs - (not is_set))
-        last = d == len(rules.contract_schedule) - 1
-        keep = rules.must_discard_to_go_out or (
-            last and rules.final_deal_rule == "all_at_once_discard_ok")
-        if size + others <= held_d - keep:
-            return True
-    return False
+    extra = table_encoding(rules)
+    fits = extra.group_fits(rules, players, size, is_set, held, room) \
+        if extra is not None else None
+    return size <= room if fits is None else bool(fits)
 
 
 def reachable_ids(space: ActionSpace) -> list[int]:

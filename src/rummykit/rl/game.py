@@ -74,6 +74,9 @@ def make_rules(rules: str | Rules, options: Mapping[str, Any] | None = None) -> 
 class Game:
     """One hand (``reward="hand"``) or one match (``reward="match"``) played action by action."""
 
+    #: the Gymnasium env's default opponent (:mod:`rummykit.rl.single_agent`)
+    default_opponent = "easy"
+
     def __init__(self, rules: str | Rules = DEFAULT_RULE_SET, players: int = 2, *,
                  options: Mapping[str, Any] | None = None, reward: str = "hand",
                  zero_sum: bool = True, normalize: bool = False,
@@ -110,6 +113,10 @@ class Game:
         self.result: HandResult | None = None
         self._seen: PlayerView | None = None
         self._decision: Decision | None = None
+
+    def describe_action(self, action: int) -> str:
+        """An action id in words (of the compact space when ``compact``)."""
+        return self.compact.describe(action) if self.compact else self.actions.describe(action)
 
     # -- episode -----------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:

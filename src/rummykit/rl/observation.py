@@ -5,7 +5,8 @@ Seats are relative: row 0 of a per-seat part is the observing seat, row ``i`` th
 ``i`` places to its left. ``C`` is the number of card kinds (52, or 53 when the pack has
 jokers: column 52 is the joker), ``n`` the players, ``M`` the most melds the table can hold
 (pack size // 3). Card columns follow :mod:`rummykit.core.cards` (``suit * 13 + rank - 1``).
-Parts, in this order (those marked *contract* exist only when the rule set needs them):
+Parts, in this order (those marked *contract* are a family's own parts, from its encoding,
+:mod:`rummykit.rl.encodings`: they exist only when the rule set needs them):
 
 =================  ========  ===========================================================
 part               shape     content
@@ -68,24 +69,23 @@ from operator import itemgetter, ne
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from rummykit.core import handset
 from rummykit.core.cards import JOKER, NUM_NATURALS
 from rummykit.core.melds import JOKER_AS, TableMeld
 from rummykit.core.rules import Rules
 from rummykit.core.views import PlayerView
-from rummykit.display.terms import terms_of
 from rummykit.rl.bounds import fill_high
+from rummykit.rl.encodings import table_encoding
+from rummykit.rl.layout import Array, Layout
 
-__all__ = ["Observation"]
+__all__ = ["Array", "Observation"]
 
-Array = npt.NDArray[np.float32]
 _NATURALS = (1 << NUM_NATURALS) - 1
 _PHASES = {"draw": (1, 0), "play": (0, 1)}
 
 
-class Observation:
+class Observation(Layout):
     """The observation layout of one rule set and player count, and its builder."""
 
     def __init__(self, rules: Rules, players: int) -> None:
@@ -97,10 +97,13 @@ class Observation:
         self.multi = (decks, jokers) != (1, 0)
         self.num_cards = c = NUM_NATURALS + (1 if jokers else 0)
         self.max_melds = m = (decks * NUM_NATURALS + jokers) // 3
-        #: the parts of a family whose seats lay a contract down (dig and joker duties, the
-        #: deal's contract, who is down)
-        contract = bool(terms_of(rules).down)
-        self.goes_down = contract
+        #: the family's own parts (:mod:`rummykit.rl.encodings`; e.g. a contract's dig and
+        #: joker duties, the deal's contract, who is down), or None
+        self.extra = extra = table_encoding(rules)
+        self.extra_cards: tuple[str, ...] = extra.card_parts(rules) if extra else ()
+        self.extra_scalars: tuple[tuple[str, int], ...] = \
+            extra.scalar_parts(rules, n) if extra else ()
+        contract = bool(self.extra_cards or self.extra_scalars)
         self.digs = rules.discard_dig
         single = 0  # rows of a plane that is one card vector, of shape (C,)
         planes: list[tuple[str, int]] = [
@@ -108,14 +111,12 @@ class Observation:
             ("discard_pile", single), ("taken", single), ("table", m)]
         if jokers:
             planes.append(("table_jokers", m))
-        if contract:
-            planes.append(("dig_duty", single))
+        planes += [(name, single) for name in self.extra_cards]
         if self.digs:
             planes.append(("discard_depth", single))
         scalars = [("hand_sizes", n), ("stock_size", 1), ("scores", n), ("dealer", n),
                    ("to_move", n), ("phase", 2), ("turn", 4), ("placed", n), ("deal", 1)]
-        if contract:
-            scalars += [("contract", 2), ("down", n), ("joker_duty", 1)]
+        scalars += self.extra_scalars
         self.shapes: dict[str, tuple[int, ...]] = {}
         self.offsets: dict[str, int] = {}
         offset = 0
@@ -129,13 +130,7 @@ class Observation:
             offset += width
         self.size = offset
         #: the upper bound of every entry (:mod:`rummykit.rl.bounds`; all are at least 0)
-        self.high = fill_high(self)
-        finite = np.isfinite(self.high)
-        #: the entries with no finite bound, squashed by ``x / (1 + x)`` when normalised
-        self._unbounded = np.flatnonzero(~finite)
-        positive = finite & (self.high > 0)
-        inverse = 1.0 / np.where(positive, self.high, 1.0)
-        self._scale = np.where(positive, inverse, np.where(finite, 0.0, 1.0)).astype(np.float32)
+        self._set_high(fill_high(self))
         self._melds: dict[int, tuple[TableMeld, int, int]] = {}
         self._zeros = (0,) * n
         self._card_size = self.offsets["hand_sizes"]
@@ -170,33 +165,6 @@ class Observation:
         self._placed = [[self._seat_bits[_rotate(bits, s, n)] for bits in range(1 << n)]
                         for s in range(n)]
 
-    def part(self, flat: Array, name: str) -> Array:
-        """One named part of a flat observation, as a view with its shape."""
-        shape = self.shapes[name]
-        start = self.offsets[name]
-        return flat[start:start + int(np.prod(shape))].reshape(shape)
-
-    def normalize(self, flat: Array) -> Array:
-        """A new array of ``flat`` scaled into [0, 1]: each entry over its bound, or
-        ``x / (1 + x)`` for the counts with no bound (see :mod:`rummykit.rl.bounds`)."""
-        out: Array = flat * self._scale
-        if len(self._unbounded):
-            squashed = out[self._unbounded]
-            out[self._unbounded] = squashed / (1.0 + squashed)
-        return out
-
-    def describe_entry(self, index: int) -> str:
-        """The part and place of one entry of the flat observation (``"table[3, 17]"``)."""
-        for name, start in reversed(self.offsets.items()):
-            if index >= start:
-                at = np.unravel_index(index - start, self.shapes[name])
-                return f"{name}[{', '.join(str(int(i)) for i in at)}]"
-        raise ValueError(f"entry {index}: expected 0..{self.size - 1}")
-
-    def as_dict(self, flat: Array) -> dict[str, Array]:
-        """Every named part of a flat observation (views, not copies)."""
-        return {name: self.part(flat, name) for name in self.shapes}
-
     # -- building ----------------------------------------------------------------------
     def _meld_planes(self, meld: TableMeld) -> tuple[int, int]:
         found = self._melds.get(id(meld))
@@ -220,7 +188,6 @@ class Observation:
             return self._build_one_deck(seen, totals, out)
         if out is None:
             out = np.empty(self.size, dtype=np.float32)
-        n = self.players
         seat = seen.seat
         known = seen.known
         discarded = seen.discarded or self._zeros
@@ -246,8 +213,10 @@ class Observation:
         if self.num_cards > NUM_NATURALS:
             at = write(out, at, [_bits_to_hand(jokers) for _, jokers in melds],
                        self.max_melds)
-        if self.goes_down:
-            at = write(out, at, [_one(seen.dig_duty)], 1)
+        extra = self.extra
+        if self.extra_cards:
+            at = write(out, at, [_one(c) for c in extra.card_values(seen)],
+                       len(self.extra_cards))
         c = self.num_cards
         if self.digs:
             depth = out[at:at + c]
@@ -257,10 +226,8 @@ class Observation:
                     depth[card] = i + 1
             at += c
         scalars = self._scalars(seen, sizes, totals)
-        if self.goes_down:
-            schedule = self.rules.contract_schedule
-            scalars += (*schedule[seen.deal_index % len(schedule)],
-                        *self._seat_bits[_rotate(seen.down, seat, n)], seen.joker_duty)
+        if self.extra_scalars:
+            scalars += tuple(extra.scalar_values(seen))
         out[at:] = scalars
         return out
 

@@ -75,30 +75,18 @@ from rummykit.rl.actions import ActionSpace, Decision
 from rummykit.rl.bounds import hand_limit
 from rummykit.rl.observation import Observation
 from rummykit.rl.openspiel_observer import Action, RummyObserver, view_text
+from rummykit.rl.openspiel_types import DEFAULT_MAX_TURNS, game_type
 from rummykit.variants.registry import rule_set_names
 
 #: the OpenSpiel name of every registered rule set's game
 GAME_NAMES = {name: f"python_rummykit_{name}" for name in rule_set_names()}
 RETURNS = ("relative", "points")
-DEFAULT_MAX_TURNS = 200
-DEFAULT_MAX_HANDS = 50
 
 
 def _game_type(rule_set: str, utility: Any = pyspiel.GameType.Utility.ZERO_SUM
                ) -> pyspiel.GameType:
-    low, high = find_rules(rule_set).player_range
-    return pyspiel.GameType(
-        short_name=GAME_NAMES[rule_set], long_name=f"rummykit {rule_set} rummy",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=utility, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=high, min_num_players=low,
-        provides_information_state_string=True, provides_information_state_tensor=True,
-        provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={"players": low, "dealer": 0, "max_turns": DEFAULT_MAX_TURNS,
-                                 "options": "{}", "returns": "relative", "match": False,
-                                 "max_hands": DEFAULT_MAX_HANDS})
+    return game_type(GAME_NAMES[rule_set], f"rummykit {rule_set} rummy",
+                     find_rules(rule_set).player_range, utility)
 
 
 class RummyGame(pyspiel.Game):  # type: ignore[misc]
@@ -450,13 +438,21 @@ for _name, _class in GAME_CLASSES.items():
     pyspiel.register_game(_game_type(_name), _class)
 
 
-def load(rule_set: str, **params: Any) -> RummyGame:
-    """``pyspiel.load_game`` of a rule set's game with these parameters."""
-    game: RummyGame = pyspiel.load_game(GAME_NAMES[rule_set], params)
-    return game
+# the games of the families that encode themselves (registered on import)
+from rummykit.rl import openspiel_own  # noqa: E402
+
+#: every registered rule set's OpenSpiel name, the own-encoded families' included
+ALL_GAME_NAMES = {**GAME_NAMES, **openspiel_own.GAME_NAMES}
+
+
+def load(rule_set: str, **params: Any) -> Any:
+    """``pyspiel.load_game`` of any registered rule set's game with these parameters (a
+    :class:`RummyGame`, or an :class:`~rummykit.rl.openspiel_own.OwnGameSpiel`)."""
+    return pyspiel.load_game(ALL_GAME_NAMES[rule_set], params)
 
 
 __all__ = [
+    "ALL_GAME_NAMES",
     "GAME_CLASSES",
     "GAME_NAMES",
     "RummyGame",

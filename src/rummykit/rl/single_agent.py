@@ -7,10 +7,11 @@ and ``info["action_mask"]`` / :meth:`RummyGymEnv.action_masks` give the mask too
 ``greedy``; one name for all, or a list per other seat in seat order) move between the
 agent's actions. The default opponent is ``easy`` (greedy play that now and then discards
 at random: quick to run, beatable, and it punishes a careless agent; ``medium`` was the
-default before). The reward is the agent's real points (see :mod:`rummykit.rl.game`),
-including those of hands that end on a bot's move; by default an episode is one hand and
-the points are zero-sum, so a lost hand pays less than zero (``reward="match",
-zero_sum=False``: the former defaults).
+default before); a family that encodes itself names its own (gin: ``greedy``, the greedy
+gin player of :mod:`rummykit.bots.gin_greedy`). The reward is the agent's real points
+(see :mod:`rummykit.rl.game`), including those of hands that end on a bot's move; by
+default an episode is one hand and the points are zero-sum, so a lost hand pays less than
+zero (``reward="match", zero_sum=False``: the former defaults).
 
 An action outside the mask ends the episode (``terminated``) with ``illegal_reward``
 (-100 by default; ``None`` raises ``ValueError`` instead), so that any id of the space is
@@ -32,11 +33,12 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from rummykit.bots import Bot, make_bot
+from rummykit.bots import AnyBot, make_bot_for
 from rummykit.core.rules import Rules
 from rummykit.display.terms import DEFAULT_RULE_SET
 from rummykit.rl.actions import Mask
-from rummykit.rl.game import Game
+from rummykit.rl.games import make_game
+from rummykit.rl.spaces import ActionIds
 
 Obs = dict[str, np.ndarray[Any, Any]]
 
@@ -46,24 +48,27 @@ class RummyGymEnv(gym.Env[Obs, np.int64]):
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012
 
-    def __init__(self, rules: str | Rules = DEFAULT_RULE_SET, players: int = 2, *, seat: int = 0,
-                 opponents: str | Sequence[str] = "easy",
+    def __init__(self, rules: str | Rules | Any = DEFAULT_RULE_SET, players: int = 2, *,
+                 seat: int = 0,
+                 opponents: str | Sequence[str] | None = None,
                  options: Mapping[str, Any] | None = None, reward: str = "hand",
                  zero_sum: bool = True, normalize: bool = False, compact: bool = False,
                  illegal_reward: float | None = -100.0,
                  render_mode: str | None = None) -> None:
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode {render_mode!r}: expected ansi or human")
-        self.game = Game(rules, players, options=options, reward=reward, zero_sum=zero_sum,
-                         normalize=normalize, compact=compact)
+        self.game = make_game(rules, players, options=options, reward=reward,
+                              zero_sum=zero_sum, normalize=normalize, compact=compact)
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat}: expected 0..{players - 1}")
+        if opponents is None:
+            opponents = self.game.default_opponent
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(names) != players - 1:
             raise ValueError(f"opponents: expected {players - 1} names, got {len(names)}")
         others = [s for s in range(players) if s != seat]
-        self.bots: dict[int, Bot] = {s: make_bot(name) for s, name in zip(others, names,
-                                                                          strict=True)}
+        self.bots: dict[int, AnyBot] = {s: make_bot_for(name, self.game.rules)
+                                        for s, name in zip(others, names, strict=True)}
         self.seat = seat
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
@@ -74,7 +79,7 @@ class RummyGymEnv(gym.Env[Obs, np.int64]):
                                       high=self.game.high, dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
         })
-        self.action_space = spaces.Discrete(size)
+        self.action_space = ActionIds(size)
         self._bot_rng = random.Random()
 
     def reset(self, *, seed: int | None = None,
@@ -121,11 +126,12 @@ class RummyGymEnv(gym.Env[Obs, np.int64]):
 
     def action_masks(self) -> Mask:
         """The legal-action mask (the ``sb3-contrib`` MaskablePPO convention)."""
-        return self.game.mask(self.seat)
+        mask: Mask = self.game.mask(self.seat)
+        return mask
 
     def render(self) -> str | None:
         """The hand in words as the agent's seat sees it."""
-        text = self.game.describe(self.seat)
+        text: str = self.game.describe(self.seat)
         if self.render_mode == "human":
             print(text)
             return None

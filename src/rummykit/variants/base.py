@@ -281,3 +281,68 @@ class Variant(Protocol[R, S]):
         """False for a family that never rebuilds a stock: its records hold no
         ``restocks`` (FORMATS.md §4.2)."""
         ...
+
+
+# -- research encodings (read by rummykit.rl; optional) -------------------------------
+# A family may give ``variants/<family>/encoding.py`` with an ``ENCODING`` object: one of
+# the two protocols below (its ``kind`` says which). rummykit.rl finds it from the
+# family's package (``rummykit.rl.encodings``); a family without one is a plain table
+# family on the engine's HandState. Encodings use only the standard library.
+
+
+class TableEncoding(Protocol):
+    """A family on the engine's ``HandState`` (``kind = "table"``): the observation parts
+    it adds to the table's, their bounds, and the limits it puts on the compact action
+    space (``rummykit.rl.compact``)."""
+
+    kind: str
+
+    def card_parts(self, rules: Any) -> tuple[str, ...]: ...
+
+    def card_values(self, seen: Any) -> tuple[int, ...]: ...
+
+    def scalar_parts(self, rules: Any, players: int) -> tuple[tuple[str, int], ...]: ...
+
+    def scalar_values(self, seen: Any) -> tuple[int, ...]: ...
+
+    def bounds(self, rules: Any, players: int) -> dict[str, float]: ...
+
+    def meld_numbers(self, rules: Any, players: int, by_cards: int
+                     ) -> tuple[int, set[int]] | None: ...
+
+    def group_fits(self, rules: Any, players: int, size: int, is_set: bool, held: int,
+                   room: int) -> bool | None: ...
+
+
+class OwnEncoding(Protocol):
+    """A family with its own hand that encodes itself (``kind = "own"``): its action ids,
+    the step-by-step choice of a move from a seat's view (``choice(view)`` with
+    ``legal_ids()``, ``choose(id)`` -> the move or None, ``checked``), the ids of a move,
+    and the observation's rows: card planes (bit sets of the 52 cards) then scalars, each
+    part named with its meaning and bounded (``bounds``, ``inf`` where none)."""
+
+    kind: str
+    num_actions: int
+    planes: tuple[tuple[str, int, str], ...]
+    scalars: tuple[tuple[str, int, str], ...]
+    default_opponent: str
+
+    @property
+    def anchors(self) -> Mapping[str, str]:
+        """Other libraries' environments of the same game, by library (for benchmarks)."""
+        ...
+
+    def describe(self, action: int) -> str: ...
+
+    def choice(self, seen: Any) -> Any: ...
+
+    def private(self, choice: Any, action: int) -> bool: ...
+
+    def resample(self, seen: Any, rng: random.Random) -> Any: ...
+
+    def actions(self, move: Any, seen: Any) -> list[int]: ...
+
+    def bounds(self, rules: Any, whole_match: bool) -> dict[str, float | list[float]]: ...
+
+    def rows(self, seen: Any, choice: Any, totals: Sequence[int]
+             ) -> tuple[list[int], Sequence[float]]: ...
