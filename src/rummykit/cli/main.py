@@ -185,12 +185,11 @@ def play(
         "when standard input and output are a terminal).")] = False,
 ) -> None:
     """Play a match in the terminal against bots: a full-screen table, or one line per move."""
-    from rummykit.cli.play import PlaySession
-
     try:
-        chosen = load_rules(rules, parse_options(option or []))
+        chosen = load_any_rules(rules, parse_options(option or []))
         check_players(chosen, players)
-        kinds = bot_list("medium" if bots is None else bots, players - 1)
+        kinds = bot_list(default_bot(chosen) if bots is None else bots, players - 1)
+        bot_kinds(kinds, chosen)
     except ArgumentError as error:
         fail(str(error))
     name = name.strip()
@@ -209,9 +208,32 @@ def play(
                              save=None if save is None else str(save))
         if status is not None:
             raise typer.Exit(status)
-    session = PlaySession(chosen, name, kinds, seed=seed,
-                          save=None if save is None else str(save))
-    raise typer.Exit(session.run())
+    raise typer.Exit(line_session(chosen, name, kinds, seed=seed,
+                                  save=None if save is None else str(save)).run())
+
+
+def default_bot(rules: RulesLike) -> str:
+    """The bot ``play`` seats unless told: the ``medium`` level, or the family's greedy
+    bot where the family has no levels."""
+    try:
+        make_bot_for("medium", rules)
+    except RummyError:
+        return "greedy"
+    return "medium"
+
+
+def line_session(rules: Any, name: str, kinds: list[str], *, seed: int,
+                 save: str | None) -> Any:
+    """The line game for the kind of table ``rules`` play on."""
+    from rummykit.variants.table_kinds import KNOCK, table_kind
+
+    if table_kind(rules) == KNOCK:
+        from rummykit.cli.gin_play import GinPlaySession
+
+        return GinPlaySession(rules, name, kinds, seed=seed, save=save)
+    from rummykit.cli.play import PlaySession
+
+    return PlaySession(rules, name, kinds, seed=seed, save=save)
 
 
 @app.command()

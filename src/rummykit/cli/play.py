@@ -39,6 +39,7 @@ from rummykit.display.terms import (
     terms_of,
 )
 from rummykit.display.wording import agree, bot_names, drawn_words, gained, plural, wrapped
+from rummykit.variants.base import RulesLike
 from rummykit.variants.registry import variant_of
 
 PROMPT = "Your move> "
@@ -452,9 +453,13 @@ class PlaySession:
         self.out(f"Saved the match record to {self.save_path}.")
 
 
-def full_screen(rules: Rules, name: str, bots: list[str], *, seed: int,
+def full_screen(rules: RulesLike, name: str, bots: list[str], *, seed: int,
                 save: str | None = None) -> int | None:
-    """Play in the full-screen table (the ``tui`` extra); None when Textual is missing."""
+    """Play in the full-screen table (the ``tui`` extra); None when Textual is missing
+    or the table does not host the rules' kind of game."""
+    if not isinstance(rules, Rules):
+        print(f"(the full-screen table does not host {rules.name} yet: playing in line mode)")
+        return None
     try:
         from rummykit.tui import Setup, run
     except ImportError:
