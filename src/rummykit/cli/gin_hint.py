@@ -45,7 +45,7 @@ def advice_lines(seen: GinView, level: str, rng: random.Random) -> list[str]:
     """The advice in words."""
     found = advice(seen, level, rng)
     lines = [f"Recommended: {found['recommended']}  (the greedy gin player's choice)",
-             f"Your {text.arranged_words(seen.hand)}"]
+             f"Best arrangement now: {text.arranged_words(seen.hand)}"]
     if found["discards"]:
         lines.append("Deadwood left by each discard: " + ", ".join(
             f"{d['move'].split()[1]} {d['deadwood']}" for d in found["discards"]))

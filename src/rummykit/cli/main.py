@@ -23,12 +23,9 @@ from rummykit import __version__
 from rummykit.bots import BOTS, make_bot_for
 from rummykit.cli.rule_sets import DEFAULT_RULES, RULES_HELP, SUPPORTED_RULES
 from rummykit.core.errors import RummyError
-from rummykit.core.rules import Rules
 from rummykit.extras import MissingExtraError
 from rummykit.variants.base import RulesLike
 from rummykit.variants.registry import variant_for
-
-SIM_MAX_TURNS = 2000
 
 app = typer.Typer(
     name="rummykit",
@@ -92,19 +89,6 @@ def load_any_rules(name: str, options: dict[str, Any]) -> RulesLike:
     return chosen
 
 
-def load_rules(name: str, options: dict[str, Any]) -> Rules:
-    """The preset ``name`` with ``options`` applied and validated, for the commands that
-    run on the draw-and-discard engine (``play``, ``hint``, ``agent``); a family with its
-    own rules type is refused with a message saying what plays it."""
-    chosen = load_any_rules(name, options)
-    if not isinstance(chosen, Rules):
-        raise ArgumentError(
-            f"rule set {name!r}: this command does not play it yet (it needs the "
-            f"draw-and-discard engine's rules, and {name} has its own, "
-            f"{type(chosen).__name__}); simulate, arena and replay play it")
-    return chosen
-
-
 def bot_list(spec: str | None, seats: int) -> list[str]:
     """One bot name per seat from a comma-separated list (one name serves every seat)."""
     if spec is None:
@@ -139,16 +123,6 @@ OptionArg = Annotated[
                  help="Rule knob override (docs/rules/options.md), repeatable; VALUE is JSON or "
                  "text."),
 ]
-
-
-def bot_rules(name: str, option: list[str] | None, players: int) -> Rules:
-    """The rules of an agents' run on the draw-and-discard engine: the options given, and
-    a turn limit unless given (bot hands can cycle), :data:`SIM_MAX_TURNS`."""
-    options = parse_options(option or [])
-    options.setdefault("max_turns_per_hand", SIM_MAX_TURNS)
-    chosen = load_rules(name, options)
-    check_players(chosen, players)
-    return chosen
 
 
 def bot_any_rules(name: str, option: list[str] | None, players: int) -> RulesLike:
