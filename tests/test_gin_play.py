@@ -204,6 +204,7 @@ def test_hint_advises_a_legal_move_and_changes_nothing() -> None:
 def test_the_session_never_shows_the_bots_hidden_cards() -> None:
     session, _lines = scripted(GIN, 6)
     out: list[str] = []
+    knocks: list[str] = []
 
     def watch(line: str) -> None:
         out.append(line)
@@ -211,14 +212,16 @@ def test_the_session_never_shows_the_bots_hidden_cards() -> None:
         if state is None or state.is_over or line.startswith(("=== Hand", "Score sheet")):
             return
         hidden = state.hands[1] & ~state.known[1]
-        if state.knocker == 1:
-            return  # the knocker's hand is public at the show
+        if state.knocker == 1:  # the knocker's hand is public at the show, not its discard
+            hidden = 1 << state.knock_card if state.knock_card >= 0 else 0
+            knocks.append(line)
         for code in re.findall(r"\b[CDHS][A2-9TJQK]\b", line):
             assert not hidden >> parse_card(code) & 1, (line, code)
 
     session.out = watch
     session.run()
     assert session.match.over
+    assert knocks  # the bot knocked at least once: its face-down discard was checked
 
 
 def spawn_gin(*args: str) -> pexpect.spawn:

@@ -231,10 +231,10 @@ class GinPlaySession:
             self.out(f"  {answer!r}: expected a number 0..{len(choices)}")
 
     def _bot_move(self, seat: int) -> None:
-        before = self._view(seat)
-        move = self.bots[seat].choose(before, self.bot_rng)
+        before = self._view()  # described as you see it: a knock's discard stays face down
+        move = self.bots[seat].choose(self._view(seat), self.bot_rng)
         self.match.push(move)
-        self.out(text.move_words(self.players[seat], move, before, self._view(seat)))
+        self.out(text.move_words(self.players[seat], move, before, self._view()))
 
     # -- what you see ---------------------------------------------------------------
     def _show_status(self, seen: GinView) -> None:

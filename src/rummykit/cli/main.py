@@ -23,6 +23,7 @@ from rummykit import __version__
 from rummykit.bots import BOTS, make_bot_for
 from rummykit.cli.rule_sets import DEFAULT_RULES, RULES_HELP, SUPPORTED_RULES
 from rummykit.core.errors import RummyError
+from rummykit.display.seats import default_bot
 from rummykit.extras import MissingExtraError
 from rummykit.variants.base import RulesLike
 from rummykit.variants.registry import variant_for
@@ -184,16 +185,6 @@ def play(
             raise typer.Exit(status)
     raise typer.Exit(line_session(chosen, name, kinds, seed=seed,
                                   save=None if save is None else str(save)).run())
-
-
-def default_bot(rules: RulesLike) -> str:
-    """The bot ``play`` seats unless told: the ``medium`` level, or the family's greedy
-    bot where the family has no levels."""
-    try:
-        make_bot_for("medium", rules)
-    except RummyError:
-        return "greedy"
-    return "medium"
 
 
 def line_session(rules: Any, name: str, kinds: list[str], *, seed: int,

@@ -28,6 +28,7 @@ from rummykit.core.rules import Rules
 from rummykit.core.views import PlayerView, view
 from rummykit.display.terms import facts_clause, facts_of, unit
 from rummykit.display.wording import agree, bot_names
+from rummykit.variants.base import RulesLike
 from rummykit.tui.words import describe
 
 SEAT = 0
@@ -37,7 +38,7 @@ SEAT = 0
 class Setup:
     """What a new game needs: the rules, your name, one bot name per other seat, a seed."""
 
-    rules: Rules
+    rules: RulesLike  # core Rules for :class:`Game`; a knock family's for GinGame
     name: str
     bots: tuple[str, ...]
     seed: int
@@ -47,6 +48,7 @@ class Game:
     """One match against bots, seen from seat 0."""
 
     def __init__(self, setup: Setup, match: Match | None = None) -> None:
+        assert isinstance(setup.rules, Rules)
         self.setup = setup
         self.seat = SEAT
         self.match = match or Match(setup.rules, [setup.name, *bot_names(setup.name,
