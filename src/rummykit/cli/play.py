@@ -455,15 +455,11 @@ class PlaySession:
 
 def full_screen(rules: RulesLike, name: str, bots: list[str], *, seed: int,
                 save: str | None = None) -> int | None:
-    """Play in the full-screen table (the ``tui`` extra); None when Textual is missing
-    or the table does not host the rules' kind of game."""
-    if not isinstance(rules, Rules):
-        print(f"(the full-screen table does not host {rules.name} yet: playing in line mode)")
-        return None
+    """Play in the full-screen table (the ``tui`` extra); None when Textual is missing."""
     try:
         from rummykit.tui import Setup, run
     except ImportError:
         print("(the full-screen table needs the 'tui' extra, pip install 'rummykit[tui]': "
               "playing in line mode)")
         return None
-    return run(Setup(rules, name, tuple(bots), seed), save_path=save)
+    return run(Setup(rules, name, tuple(bots), seed), save_path=save)  # the table of its kind

@@ -28,8 +28,8 @@ from rummykit.core.rules import Rules
 from rummykit.core.views import PlayerView, view
 from rummykit.display.terms import facts_clause, facts_of, unit
 from rummykit.display.wording import agree, bot_names
-from rummykit.variants.base import RulesLike
 from rummykit.tui.words import describe
+from rummykit.variants.base import RulesLike
 
 SEAT = 0
 

@@ -14,7 +14,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from rummykit.core.cards import Card
@@ -41,6 +40,7 @@ from rummykit.tui.screens.dialogs import TextScreen
 from rummykit.tui.screens.help import HelpScreen
 from rummykit.tui.screens.pile import PileScreen
 from rummykit.tui.screens.results import HandEndScreen, MatchEndScreen
+from rummykit.tui.turns import BotTurns
 from rummykit.tui.widgets import (
     ActionBar,
     DealInfo,
@@ -64,12 +64,13 @@ COMMANDS = {"help": "help", "hint": "hint", "pile": "pile", "sort": "sort",
             "new": "app.new_game", "save": "app.save", "load": "app.load", "quit": "app.quit"}
 
 
-class TableScreen(Screen[None]):
+class TableScreen(BotTurns):
     """The game table for one match against bots."""
 
     class HandEnded(Message):
         """A hand has just ended (the app may save the match)."""
 
+    game: Game
     AUTO_FOCUS = "#hand"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help"),
@@ -250,40 +251,6 @@ class TableScreen(Screen[None]):
         self.say(self.game.log[-1] + ".")
         self.advance()
         return True
-
-    def advance(self) -> None:
-        """After a change: let the bots move, or end the hand."""
-        game = self.game
-        if game.hand_over:
-            self.end_hand()
-        elif game.bot_to_move is not None and not self.busy:
-            self.busy = True
-            if self.bot_delay > 0:
-                self.set_timer(self.bot_delay, self.bot_turn)
-            else:
-                self.call_later(self.bot_turn)
-
-    def bot_turn(self) -> None:
-        """Start the bot to move thinking (in a thread, so the table stays responsive)."""
-        self.think(self.game)
-
-    @work(thread=True, group="bot")
-    def think(self, game: Game) -> None:
-        """Find the bot's move away from the screen's thread, then make it there."""
-        mark = game.mark()
-        seat, move = game.bot_choice()
-        self.app.call_from_thread(self.bot_moved, game, mark, seat, move)
-
-    def bot_moved(self, game: Game, mark: tuple[int, int], seat: int, move: Move) -> None:
-        """Make the bot's move, unless the game moved on meanwhile (a new game, a load)."""
-        if game is not self.game or game.mark() != mark:
-            return
-        self.busy = False
-        if self.message.plain.startswith("Please wait"):
-            self.message = Text("")
-        game.bot_play(seat, move)
-        self.show()
-        self.advance()
 
     def end_hand(self) -> None:
         """Show the end-of-hand screen, then deal on or show the match's end."""
