@@ -77,7 +77,7 @@ def test_the_status_shows_the_offer_and_what_may_be_done() -> None:
     text = "\n".join(lines)
     assert f"The first upcard is {format_card(state.upcard)}: take it (take) or pass (pass)." \
         in text
-    assert "Knock limit: 10" in text and "Bob: 10 cards" in text
+    assert "Knock limit 10" in text and "Bob: 10 cards" in text
     assert "Game to 100: Ann 0 (0 boxes), Bob 0 (0 boxes)." in text
     assert re.search(r"Your hand: ([CDHS][A2-9TJQK] ){9}[CDHS][A2-9TJQK]\n  \(10 cards; ", text)
 

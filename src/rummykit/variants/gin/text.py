@@ -158,9 +158,8 @@ def choices_words(seen: GinView) -> str:
         if lays:
             parts.append("lay off (lay CARD on N)")
         if melds:
-            parts.append("meld (meld CARD CARD CARD)")
-        parts.append("say done (done) to score the hand")
-        return "The show: " + ", ".join(parts) + "."
+            parts.append("meld (meld CARDS)")
+        return "The show: " + ", ".join([*parts, "then done (done)."])
     return "The hand is over."
 
 
@@ -173,8 +172,8 @@ def table_lines(seen: GinView, names: Sequence[str]) -> list[str]:
     """The public table: discard pile, stock, what each side is known to hold; at the show
     the knocker's melds (numbered, lay-offs in), deadwood and the defender's melds."""
     top = format_card(seen.discard_top) if seen.discard_top is not None else "empty"
-    lines = [f"Discard: {top} ({len(seen.discard)} face up)   Stock: {seen.stock_size}   "
-             f"Knock limit: {seen.knock_limit}"
+    lines = [f"Discard: {top} ({len(seen.discard)} face up)  Stock: {seen.stock_size}  "
+             f"Knock limit {seen.knock_limit}"
              + ("   (spade upcard: points doubled)" if seen.multiplier > 1 else "")]
     for seat in (0, 1):
         if seat == seen.seat:
@@ -289,15 +288,17 @@ def result_lines(seen: GinView, names: Sequence[str]) -> list[str]:
             lines.append(f"  {names[seat]} (knocker): "
                          f"{arranged_words(rest, seen.knock_groups)}")
         elif seen.knocker is not None:
-            laid = f"; laid off {format_cards(cards_of(seen.laid))}" if seen.laid else ""
-            shown = f"melded {groups_words(seen.defender_groups)}" \
-                if seen.defender_groups else "no melds shown"
+            parts = []
+            if seen.defender_groups:
+                parts.append(f"melded {groups_words(seen.defender_groups)}")
+            if seen.laid:
+                parts.append(f"laid off {format_cards(cards_of(seen.laid))}")
             if seen.rules.defender_melds == "auto" and rest:
-                left = arranged_words(rest)  # the rest is counted at its best
+                parts.append(f"the rest: {arranged_words(rest)}")  # counted at its best
             else:
-                left = f"deadwood {format_cards(cards_of(rest)) or 'none'}"
-            count = f" (counted {counted[seat]})" if counted is not None else ""
-            lines.append(f"  {names[seat]} (defender): {shown}{laid}; {left}{count}")
+                left = format_cards(cards_of(rest))
+                parts.append(f"deadwood {left} = {mask_value(rest)}" if rest else "no deadwood")
+            lines.append(f"  {names[seat]} (defender): {'; '.join(parts)}")
         else:
             lines.append(f"  {names[seat]}: {arranged_words(rest)}")
     if seen.face_down >= 0:
