@@ -96,8 +96,10 @@ def test_hint_advises_on_a_gin_record_and_refuses_a_finished_hand(tmp_path: Path
     done = rummykit("hint", str(saved), "--seed", "2", "--json")
     assert done.returncode == 0, done.stderr
     body = json.loads(done.stdout)
-    assert body["rules"] == "gin" and body["recommended"] in body["legal"]
-    assert body["recommended"].startswith("discard")  # after the draw: discard or knock
+    assert body["rules"] == "gin" and body["level"] == "expert"
+    assert body["best"] == body["candidates"][0]["move"]
+    assert body["best"].startswith(("discard", "knock", "gin"))  # after the draw
+    assert len(body["position"]["hand"]) == 11
     shown = rummykit("hint", str(saved), "--move", "0", "--seed", "2")
     assert shown.returncode == 0 and "Recommended: " in shown.stdout
     assert "Knock limit 10" in shown.stdout

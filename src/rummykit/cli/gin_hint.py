@@ -1,14 +1,12 @@
-"""Advice for a seat to move in a gin hand, from its :class:`GinView` only.
-
-The advice is the gin greedy bot's choice (least deadwood, knock as soon as it may) with
-the hand's best arrangement and, for a discard or a knock, what each choice leaves.
+"""Advice for the seat to move in a gin hand, from its :class:`GinView` only: the gin
+search bot's ranked moves (:mod:`rummykit.bots.gin_hints`) as the terminal faces show it.
 
 >>> import random
 >>> from rummykit.variants.gin.hand import GinHand
 >>> from rummykit.variants.gin.rules import GIN
 >>> from rummykit.variants.gin.view import gin_view
 >>> hand = GinHand.deal(GIN, dealer=0, rng=random.Random(3))
->>> advice_lines(gin_view(hand, 1), "expert", random.Random(1))[0].startswith("Recommended: ")
+>>> advice_lines(gin_view(hand, 1), "easy", random.Random(1))[0].startswith("Recommended: ")
 True
 """
 
@@ -17,36 +15,21 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rummykit.bots.gin_greedy import greedy_gin_move
-from rummykit.core.cards import format_card
-from rummykit.core.moves import Discard
-from rummykit.variants.gin import text
-from rummykit.variants.gin.deadwood import knock_deadwood
+from rummykit.bots.gin_hints import GIN_HINT_LEVELS, gin_hint, gin_hint_json, gin_hint_lines
 from rummykit.variants.gin.view import GinView
 
-#: how many discards the advice compares
+__all__ = ["GIN_HINT_LEVELS", "TOP", "advice", "advice_lines"]
+
+#: how many candidate moves the advice lists
 TOP = 5
 
 
-def advice(seen: GinView, level: str, rng: random.Random) -> dict[str, Any]:
-    """The advice as data: the recommended move and the discards by deadwood left."""
-    if seen.result is not None or seen.seat != seen.to_move:
-        raise ValueError("a hint is for the seat to move in a hand in progress")
-    best = greedy_gin_move(seen)
-    discards = sorted(((knock_deadwood(seen.hand, m.card), m.card) for m in seen.legal
-                       if isinstance(m, Discard)), key=lambda item: (item[0], -item[1]))
-    return {"recommended": str(best), "level": "greedy",
-            "discards": [{"move": f"discard {format_card(card)}", "deadwood": dead}
-                         for dead, card in discards[:TOP]],
-            "legal": [str(m) for m in seen.legal]}
+def advice(seen: GinView, level: str, rng: random.Random, top: int = TOP) -> dict[str, Any]:
+    """The advice as JSON data (``best``, ``candidates`` ..., as gin_hint_json gives it);
+    ValueError when the seat is not to move or for an unknown level."""
+    return gin_hint_json(gin_hint(seen, level, rng), top)
 
 
-def advice_lines(seen: GinView, level: str, rng: random.Random) -> list[str]:
+def advice_lines(seen: GinView, level: str, rng: random.Random, top: int = TOP) -> list[str]:
     """The advice in words."""
-    found = advice(seen, level, rng)
-    lines = [f"Recommended: {found['recommended']}  (the greedy gin player's choice)",
-             f"Best arrangement now: {text.arranged_words(seen.hand)}"]
-    if found["discards"]:
-        lines.append("Deadwood left by each discard: " + ", ".join(
-            f"{d['move'].split()[1]} {d['deadwood']}" for d in found["discards"]))
-    return lines
+    return gin_hint_lines(gin_hint(seen, level, rng), top)

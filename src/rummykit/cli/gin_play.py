@@ -54,7 +54,8 @@ Moves (any case; cards like H8, SA, DT, H10, 10h or 10♥; suits C D H S or ♣ 
 Commands:
   hand    your cards          table   pile, stock, the knock and the show
   score   the score sheet     moves   your legal moves, numbered
-  hint    the bot's advice    help    this text
+  hint    the search bot's advice (hint easy|medium|hard|expert: its level)
+  help    this text
   save FILE / load FILE       write the match record / resume a saved gin match
   quit    leave (saving with --save)"""
 
@@ -163,11 +164,13 @@ class GinPlaySession:
         commands: dict[str, Callable[[GinView], None]] = {
             "help": self._show_help, "hand": self._show_hand, "table": self._show_table,
             "score": self._show_sheet, "scores": self._show_sheet, "moves": self._show_moves,
-            "hint": self._show_hint,
         }
         command = commands.get(line.lower())
         if command is not None:
             command(seen)
+            return False
+        if word.lower() == "hint":
+            self._show_hint(seen, rest.split())
             return False
         if word.lower() in ("save", "load") and rest.strip():
             (self._save_as if word.lower() == "save" else self._load)(rest.strip())
@@ -267,13 +270,19 @@ class GinPlaySession:
         if not self.sheet.over:
             self.out(text.progress_words(self.sheet, self.players))
 
-    def _show_hint(self, seen: GinView) -> None:
-        from rummykit.cli.gin_hint import advice_lines
+    def _show_hint(self, seen: GinView, words: list[str]) -> None:
+        """The gin search bot's advice for your decision (the game does not change)."""
+        from rummykit.cli.gin_hint import GIN_HINT_LEVELS, advice_lines
 
+        level = words[0].lower() if words else self.hint_level
+        if len(words) > 1 or level not in GIN_HINT_LEVELS:
+            self.out(f"  Type 'hint' or 'hint LEVEL' with a level of "
+                     f"{', '.join(GIN_HINT_LEVELS)}.")
+            return
         self._hints += 1
         rng = random.Random(f"rummykit-hint-{self.seed}-{self._hints}")
-        self.out("Thinking...")
-        for line in advice_lines(seen, self.hint_level, rng):
+        self.out(f"Thinking (level {level})...")
+        for line in advice_lines(seen, level, rng):
             self.out(f"  {line}")
 
     def _show_hand_end(self) -> None:

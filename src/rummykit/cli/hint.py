@@ -135,7 +135,7 @@ def run(source: str, *, hand: int | None = None, move: int | None = None,
     if seed is None:
         seed = random.SystemRandom().randrange(1, 10**9)
     if table_kind(state.rules) == KNOCK:
-        return _knock_hint(place, names, level, seed, as_json)
+        return _knock_hint(place, names, level, seed, as_json, top)
     advice = advise(view(state, state.to_move), level, random.Random(seed))
     if as_json:
         body = {"hand": place.hand + 1, "moves_played": place.moves,
@@ -152,7 +152,7 @@ def run(source: str, *, hand: int | None = None, move: int | None = None,
 
 
 def _knock_hint(place: Position, names: list[str], level: str, seed: int,
-                as_json: bool) -> str:
+                as_json: bool, top: int) -> str:
     """The hint for a knock family's position (gin): from the seat's own view."""
     from rummykit.cli.gin_hint import advice, advice_lines
     from rummykit.variants.gin.text import hand_words, table_lines
@@ -163,13 +163,13 @@ def _knock_hint(place: Position, names: list[str], level: str, seed: int,
     if as_json:
         body = {"hand": place.hand + 1, "moves_played": place.moves,
                 "player": names[state.to_move], "rules": state.rules.name, "seed": seed,
-                **advice(seen, level, rng)}
+                **advice(seen, level, rng, top)}
         return json.dumps(body, ensure_ascii=False) + "\n"
     lines = [f"{names[state.to_move]} (seat {state.to_move}) to move: {state.rules.name}, "
              f"hand {place.hand + 1}, after {place.moves} moves ({state.phase} step of turn "
              f"{state.turn_count + 1}). Seed {seed}.",
              *hand_words(seen).splitlines(), *table_lines(seen, names),
-             *advice_lines(seen, level, rng)]
+             *advice_lines(seen, level, rng, top)]
     return "\n".join(lines) + "\n"
 
 

@@ -281,7 +281,6 @@ def result_lines(seen: GinView, names: Sequence[str]) -> list[str]:
     """The finished hand: both hands as arranged and counted, the show, the points."""
     assert seen.result is not None and seen.revealed
     lines = [end_words(seen, names)]
-    counted = seen.outcome.deadwood if seen.outcome is not None else None
     for seat in (0, 1):
         rest = seen.revealed[seat]
         if seat == seen.knocker:
