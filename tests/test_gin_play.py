@@ -190,15 +190,17 @@ def test_save_and_load_resume_the_match(tmp_path: Path) -> None:
 
 
 def test_hint_advises_a_legal_move_and_changes_nothing() -> None:
-    session, lines = scripted(GIN, 5, ["hint", "quit"])
+    session, lines = scripted(GIN, 5, ["hint medium", "hint wizard", "quit"])
     session.run()
     text = "\n".join(lines)
     state = session.match.state
     assert state is not None
-    found = re.search(r"Recommended: (.+?)  \(", text)
+    found = re.search(r"Recommended: (.+)", text)
     assert found, text
     legal = {str(m) for m in gin_view(state, 0).legal}
     assert found.group(1) in legal
+    assert "Candidates (level medium" in text
+    assert "'hint LEVEL' with a level of easy, medium, hard, expert" in text
 
 
 def test_the_session_never_shows_the_bots_hidden_cards() -> None:

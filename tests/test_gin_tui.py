@@ -94,7 +94,7 @@ async def test_a_whole_gin_game_by_keys_at_80x24(tmp_path: Path) -> None:
         await settle(pilot)
         text = screen_text(app)
         assert "Knock limit 10" in text and "Your hand, 1" in text  # 10 or 11 cards
-        assert "Game to 60" in text
+        assert "Game to 40" in text
         keys = await play_to_the_end(pilot, app)
         assert ("hand-end" in keys and any(k in ("k", "k1", "g") for k in keys)) or \
             "e" in keys

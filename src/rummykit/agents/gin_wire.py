@@ -19,11 +19,8 @@ from typing import Any
 
 from rummykit.core.cards import cards_of, format_card
 from rummykit.variants.gin.outcome import hand_json
-from rummykit.variants.gin.phases import BIG_GIN_KNOCK, GIN_KNOCK, PLAIN_KNOCK
+from rummykit.variants.gin.text import KNOCK_KINDS
 from rummykit.variants.gin.view import GinView
-
-#: the ``knock`` field: how the hand was knocked
-KNOCK_KINDS = {PLAIN_KNOCK: "knock", GIN_KNOCK: "gin", BIG_GIN_KNOCK: "big_gin"}
 
 
 def _cards(mask: int) -> list[str]:

@@ -56,15 +56,10 @@ def move_label(move: GinMove, seen: GinView) -> str:
     """A move's button text (cards as faces) with its key."""
     key = {Draw: "d", Take: "t", Pass: "p", Discard: "x", Knock: "k", Gin: "g",
            BigGin: "g", Done: "e", LayOff: "l", Meld: "m"}.get(type(move), "")
-    words = {Knock: "knock", Gin: "gin", BigGin: "big gin"}
-    if isinstance(move, (Knock, Gin)):
-        shown = f"{words[type(move)]} {format_card(move.card)}"
-    elif isinstance(move, BigGin):
-        shown = "big gin"
-    elif isinstance(move, Take) and seen.discard_top is not None:
+    if isinstance(move, Take) and seen.discard_top is not None:
         shown = f"take {format_card(seen.discard_top)}"
     else:
-        shown = str(move)
+        shown = text.move_name(move)
     shown = faces_in(shown)
     return f"{shown[:1].upper()}{shown[1:]} ({key})" if key else shown
 
@@ -88,7 +83,7 @@ class GinTableScreen(BotTurns):
         Binding("p", "pass_", "Pass"),
         Binding("x", "discard", "Discard"),
         Binding("k", "knock", "Knock"),
-        Binding("g", "gin", "Gin"),
+        Binding("g", "go_gin", "Gin"),
         Binding("l", "lay(0)", "Lay off", show=False),
         *(Binding(str(n), f"lay({n})", f"Lay on {n}", show=False) for n in range(1, 10)),
         Binding("m", "meld", "Meld", show=False),
@@ -350,7 +345,7 @@ class GinTableScreen(BotTurns):
         if card is not None:
             self.attempt(Knock(card))
 
-    def action_gin(self) -> None:
+    def action_go_gin(self) -> None:
         seen = self.game.view()
         card = self.target()
         if card is not None and any(isinstance(m, Gin) and m.card == card

@@ -37,6 +37,7 @@ from rummykit.variants.gin.phases import (
     DRAW_STEP,
     GIN_KNOCK,
     OFFER,
+    PLAIN_KNOCK,
     SHOW,
     WALL,
     WALL_KNOCK,
@@ -46,6 +47,19 @@ from rummykit.variants.gin.view import GinView
 
 #: the most arrangements a knock menu lists
 MENU_SIZE = 9
+#: how a hand was knocked, by its ``kind``, as the agent protocol's ``knock`` field says it
+KNOCK_KINDS = {PLAIN_KNOCK: "knock", GIN_KNOCK: "gin", BIG_GIN_KNOCK: "big_gin"}
+
+
+def move_name(move: GinMove) -> str:
+    """A move in a few words for a button: ``knock K♠`` without the melds, ``big gin``."""
+    if isinstance(move, Knock):
+        return f"knock {format_card(move.card)}"
+    if isinstance(move, Gin):
+        return f"gin {format_card(move.card)}"
+    if isinstance(move, BigGin):
+        return "big gin"
+    return str(move)
 
 
 def title_words(rules: GinRules) -> str:
