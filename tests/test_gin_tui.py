@@ -15,13 +15,14 @@ from rummykit.core.moves import Discard, Draw, LayOff, Take
 from rummykit.tui import RummyApp
 from rummykit.tui.game import Setup
 from rummykit.tui.gin_game import GinGame
+from rummykit.tui.screens.dialogs import TextScreen
 from rummykit.tui.screens.gin_dialogs import GinHandEndScreen, KnockScreen
 from rummykit.tui.screens.gin_table import GinTableScreen
 from rummykit.tui.screens.new_game import NewGameScreen
 from rummykit.tui.screens.results import MatchEndScreen
 from rummykit.variants.gin.moves import BigGin, Done, Gin, Knock, Pass
 from rummykit.variants.gin.rules import GIN, gin_rules_from_options
-from test_tui_support import screen_text, settle, wait_for
+from test_tui_support import check_snapshot, screen_text, settle, wait_for
 
 SMALL = (80, 24)
 
@@ -187,3 +188,30 @@ async def test_save_and_load_a_gin_game(tmp_path: Path) -> None:
         loaded = gin_table(again)
         assert list(loaded.game.match.hands[-1].moves)[:len(moves)] == moves
         assert "Loaded " in " ".join(loaded.game.log)
+
+
+@pytest.mark.asyncio
+async def test_the_gin_table_at_80x24_snapshot() -> None:
+    """The first decision of a seeded game, as a text snapshot (tests/data)."""
+    app = RummyApp(Setup(GIN, "Ann", ("greedy",), 7), bot_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press("p")  # pass the first upcard; the bot takes it and discards
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Draw (d)" in text and "Take K♠ (t)" in text
+        check_snapshot(text, "tui_gin_table_80x24.txt")
+
+
+@pytest.mark.asyncio
+async def test_h_shows_the_search_bots_hint_and_changes_nothing() -> None:
+    app = RummyApp(Setup(GIN, "Ann", ("greedy",), 7), bot_delay=0, hint_level="medium")
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        screen = gin_table(app)
+        mark = screen.game.mark()
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, TextScreen), rounds=2000)
+        text = screen_text(app)
+        assert "Recommended: " in text and "Candidates (level medium" in text
+        assert screen.game.mark() == mark
