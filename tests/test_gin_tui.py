@@ -215,3 +215,15 @@ async def test_h_shows_the_search_bots_hint_and_changes_nothing() -> None:
         text = screen_text(app)
         assert "Recommended: " in text and "Candidates (level medium" in text
         assert screen.game.mark() == mark
+
+
+@pytest.mark.asyncio
+async def test_help_shows_the_gin_rules_the_cards_and_the_keys() -> None:
+    app = RummyApp(Setup(GIN, "Ann", ("greedy",), 7), bot_delay=0)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, TextScreen))
+        body = str(app.screen.query_one(".dialog-body Static").render())  # type: ignore[attr-defined]
+        assert "First upcard" in body and "How cards are written" in body
+        assert "k knock discarding it" in body

@@ -24,6 +24,7 @@ from rummykit.display.faces import faces_in, typed_move
 from rummykit.tui.gin_game import GinGame
 from rummykit.tui.screens.dialogs import TextScreen
 from rummykit.tui.screens.gin_dialogs import GinHandEndScreen, KnockScreen
+from rummykit.tui.screens.help import CARDS
 from rummykit.tui.screens.results import MatchEndScreen
 from rummykit.tui.turns import BotTurns
 from rummykit.tui.widgets import ActionBar, HandView, MoveLog
@@ -49,7 +50,9 @@ one selected) is the card that x, k, g and l act on.
   g gin discarding it (or big gin)
   l lay it off at the show     1-9 lay it off on that meld    m meld the selected cards
   e done: end the show         h hint    s sort    : type a move    ? help
-  n new game   ctrl+s save   ctrl+o load   q quit"""
+  n new game   ctrl+s save   ctrl+o load   q quit (a new game, a load and quitting ask
+  first). Marks on your cards: "new" is the card you just drew or took; "+2" at the show
+  means the card can be laid off on the knocker's meld 2."""
 
 
 def move_label(move: GinMove, seen: GinView) -> str:
@@ -384,7 +387,7 @@ class GinTableScreen(BotTurns):
 
     def action_help(self) -> None:
         rules = self.game.match.rules
-        body = f"{self.game.match.variant.help_text(rules)}\n\n{KEYS}"
+        body = f"{self.game.match.variant.help_text(rules)}\n\n{CARDS}\n\n{KEYS}"
         self.app.push_screen(TextScreen(f"Help: {text.title_words(rules)}", body))
 
     def action_hint(self) -> None:
