@@ -105,3 +105,14 @@ def test_hint_advises_on_a_gin_record_and_refuses_a_finished_hand(tmp_path: Path
     assert "Knock limit 10" in shown.stdout
     bad = rummykit("hint", str(saved), "--move", "99")
     assert bad.returncode == 2 and "--move 99" in bad.stderr
+
+
+def test_the_arena_seats_a_gin_agent(tmp_path: Path) -> None:
+    agent = f"agent:{sys.executable} {ROOT / 'examples' / 'agents' / 'random_agent.py'}"
+    done = subprocess.run(
+        [sys.executable, "-m", "rummykit.cli.main", "arena", "--rules", "gin", "--bots",
+         f"{agent},greedy", "--games", "2", "--seed", "1", "--jobs", "1", "--no-progress",
+         "--json", "-"], capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["games"] == 2 and report["failed_games"] == 0, report
