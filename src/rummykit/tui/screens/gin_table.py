@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -26,15 +25,13 @@ from rummykit.tui.screens.dialogs import TextScreen
 from rummykit.tui.screens.gin_dialogs import GinHandEndScreen, KnockScreen
 from rummykit.tui.screens.help import CARDS
 from rummykit.tui.screens.results import MatchEndScreen
-from rummykit.tui.turns import BotTurns
+from rummykit.tui.turns import TableBase
 from rummykit.tui.widgets import ActionBar, HandView, MoveLog
 from rummykit.variants.gin import text
 from rummykit.variants.gin.moves import BigGin, Done, Gin, GinMove, Knock, Pass
 from rummykit.variants.gin.output import sheet_lines
 from rummykit.variants.gin.view import GinView
 
-COMPACT_WIDTH = 110
-COMPACT_HEIGHT = 34
 SORTS = ("suit", "rank")
 MAX_MELDS = 4
 
@@ -67,7 +64,7 @@ def move_label(move: GinMove, seen: GinView) -> str:
     return f"{shown[:1].upper()}{shown[1:]} ({key})" if key else shown
 
 
-class GinTableScreen(BotTurns):
+class GinTableScreen(TableBase):
     """The gin table for one game against a bot."""
 
     class HandEnded(Message):
@@ -123,22 +120,6 @@ class GinTableScreen(BotTurns):
             yield MoveLog(id="log")
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.fit_layout()
-        self.show()
-        self.advance()
-
-    def on_resize(self) -> None:
-        self.fit_layout()
-
-    def fit_layout(self) -> None:
-        """The compact layout on a small terminal (80x24 stays fully playable)."""
-        width, height = self.app.size
-        compact = width < COMPACT_WIDTH or height < COMPACT_HEIGHT
-        self.set_class(compact, "-compact")
-        self.app.set_class(compact, "-compact")
-        self.query_one(HandView).compact = compact
-
     # -- attributes down --------------------------------------------------------------
     def cards(self) -> list[Card]:
         """Your cards in display order."""
@@ -192,19 +173,7 @@ class GinTableScreen(BotTurns):
         self.query_one("#status", Static).update(faces_in(status))
         self.query_one("#message", Static).update(self.message)
 
-    def say(self, words: str, *, error: bool = False) -> None:
-        """Show a one-line message under your hand."""
-        self.message = Text(faces_in(words), style="bold red" if error else "")
-        if self.is_mounted:
-            self.show()
-
     # -- messages up ------------------------------------------------------------------
-    def on_hand_view_card_clicked(self, event: HandView.CardClicked) -> None:
-        self.cursor = event.index
-        self.action_select()
-
-    def on_action_bar_chosen(self, event: ActionBar.Chosen) -> None:
-        self.attempt(event.move)
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -287,48 +256,12 @@ class GinTableScreen(BotTurns):
         self.app.push_screen(GinHandEndScreen(seen.deal_index + 1, text.result_lines(
             seen, names), sheet, game.match.over), next_hand)
 
-    async def after_match(self, choice: str | None) -> None:
-        """Rematch, new game or quit, as chosen on the match-end screen."""
-        action = {"rematch": "app.rematch_now", "new": "app.new_game"}.get(choice or "",
-                                                                          "app.leave_now")
-        await self.app.run_action(action)
-
     def new_game(self, game: GinGame) -> None:
         """Play ``game`` at this table from now on."""
         self.game = game
-        self.busy = False
-        self.selected = frozenset()
-        self.fresh = []
-        self.message = Text("")
-        self.show()
-        self.advance()
+        self.restart()
 
     # -- actions ----------------------------------------------------------------------
-    def action_cursor(self, step: int) -> None:
-        count = len(self.cards())
-        if count:
-            self.cursor = (self.cursor + step) % count
-            self.show()
-
-    def action_select(self) -> None:
-        if self.cards():
-            self.selected = self.selected ^ {self.cursor}
-            self.show()
-
-    def action_clear(self) -> None:
-        if isinstance(self.focused, Input):
-            self.set_focus(self.query_one(HandView))
-            return
-        self.selected = frozenset()
-        self.message = Text("")
-        self.show()
-
-    def action_draw(self) -> None:
-        self.attempt(Draw())
-
-    def action_take(self) -> None:
-        self.attempt(Take())
-
     def action_pass_(self) -> None:
         self.attempt(Pass())
 
@@ -382,33 +315,10 @@ class GinTableScreen(BotTurns):
         self.selected = frozenset()
         self.say(f"Your hand is sorted by {self.sort}.")
 
-    def action_command(self) -> None:
-        self.set_focus(self.query_one("#command", Input))
-
     def action_help(self) -> None:
         rules = self.game.match.rules
         body = f"{self.game.match.variant.help_text(rules)}\n\n{CARDS}\n\n{KEYS}"
         self.app.push_screen(TextScreen(f"Help: {text.title_words(rules)}", body))
 
-    def action_hint(self) -> None:
-        seen = self.game.view()
-        if seen.result is not None or seen.to_move != seen.seat or self.busy:
-            self.say("A hint is for your own turn.", error=True)
-            return
-        self.busy = True
-        self.say("Thinking...")
-        self.find_hint(self.game)
 
-    @work(thread=True, exclusive=True, group="hint")
-    def find_hint(self, game: GinGame) -> None:
-        """Ask for advice in a thread; show it when done."""
-        lines = game.hint_lines(self.hint_level)
-        self.app.call_from_thread(self.hint_found, game, lines)
 
-    def hint_found(self, game: GinGame, lines: list[str]) -> None:
-        """Show the advice (unless a new game replaced this one)."""
-        if game is not self.game:
-            return
-        self.busy = False
-        self.say("")
-        self.app.push_screen(TextScreen("Hint", faces_in("\n".join(lines))))
