@@ -22,11 +22,12 @@ from collections.abc import Callable
 from typing import Any
 
 from rummykit.bots import AnyBot, make_bot_for
+from rummykit.cli.line_session import LineSession
 from rummykit.core.cards import cards_of, format_cards
 from rummykit.core.errors import RecordError, RummyError
 from rummykit.core.match import FamilyMatch
 from rummykit.core.moves import Draw, Take
-from rummykit.core.record import dump, record_of, replay_file
+from rummykit.core.record import replay_file
 from rummykit.display.faces import typed_move
 from rummykit.display.wording import agree, bot_names, wrapped
 from rummykit.variants.gin import text
@@ -62,11 +63,7 @@ Commands:
 Match = FamilyMatch[GinRules, GinHand]
 
 
-class _Quit(Exception):
-    """The player typed quit."""
-
-
-class GinPlaySession:
+class GinPlaySession(LineSession):
     """One gin match in line mode against one bot."""
 
     def __init__(self, rules: GinRules, name: str, bots: list[str], *, seed: int,
@@ -95,36 +92,10 @@ class GinPlaySession:
         return sheet
 
     # -- the loop -------------------------------------------------------------------
-    def run(self) -> int:
-        """Play until the match ends or you leave; returns the exit status."""
-        title = text.title_words(self.match.rules)
-        self.out(f"{title}, 2 players: {', '.join(self.players)}. Seed {self.seed}.")
-        self.out("Type 'help' for the move notation and the commands.")
-        status = 0
-        try:
-            while not self.match.over:
-                self._play_hand()
-                self.save()
-                if not self.match.over:
-                    self._read("Press Enter to deal the next hand (or type quit). ")
-            self._show_match_end()
-        except _Quit:
-            self.out("You left the game.")
-        except EOFError:
-            self.out("")
-            self.out("End of input: leaving the game.")
-        except KeyboardInterrupt:
-            self.out("")
-            self.out("Interrupted: leaving the game.")
-            status = 130
-        self.save()
-        return status
-
-    def _read(self, prompt: str) -> str:
-        line = self.ask(prompt).strip()
-        if line.lower() in ("quit", "exit"):
-            raise _Quit
-        return line
+    def title(self) -> str:
+        """The game's first line."""
+        return (f"{text.title_words(self.match.rules)}, 2 players: {', '.join(self.players)}. "
+                f"Seed {self.seed}.")
 
     def _play_hand(self) -> None:
         state = self.match.state
@@ -307,27 +278,8 @@ class GinPlaySession:
         self.out(match_line(sheet, self.players))
 
     # -- records --------------------------------------------------------------------
-    def save(self) -> None:
-        """Write the match record to the --save file, if any and if anything changed."""
-        if self.save_path is None:
-            return
-        mark = (len(self.match.hands), len(self.match.hands[-1].moves) if self.match.hands else 0)
-        if mark == self._saved:
-            return
-        if self._write(self.save_path):
-            self._saved = mark
-
-    def _write(self, path: str) -> bool:
-        try:
-            dump(record_of(self.match), path)
-        except (OSError, RummyError) as error:
-            self.out(f"Could not save the match to {path}: {error}")
-            return False
-        self.out(f"Saved the match record to {path}.")
-        return True
-
     def _save_as(self, path: str) -> None:
-        self._write(path)
+        self.write(path)
 
     def _load(self, path: str) -> None:
         """Resume the gin match saved at ``path`` (you at seat 0, the same bot)."""
