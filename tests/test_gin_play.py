@@ -62,6 +62,7 @@ def test_a_whole_game_is_played_to_its_end(rules: object) -> None:
     assert f"=== Match over: {session.players[winners[0]]} wins ===" in text
     if rules.hollywood:
         assert "Hollywood game 3: " in text
+        assert "Hollywood, three games to 50:\n  game 1 (playing): Ann 0 (0 boxes)" in text
     else:
         assert re.search(r"boxes Ann \d+ \(\d+\), Bob \d+ \(\d+\)", text)
 

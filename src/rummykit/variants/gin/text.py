@@ -339,4 +339,4 @@ def progress_words(sheet: ScoreSheet, names: Sequence[str]) -> str:
         state = f"won by {names[game.winner]}" if game.winner is not None else "playing"
         parts.append(f"game {number} ({state}): "
                      f"{', '.join(seat_words(game, s) for s in (0, 1))}")
-    return f"Hollywood, three games to {rules.target_score}: " + "; ".join(parts) + "."
+    return f"Hollywood, three games to {rules.target_score}:\n  " + "\n  ".join(parts)
