@@ -277,3 +277,20 @@ def test_a_seeded_gin_game_in_a_real_terminal_to_its_end(tmp_path: Path) -> None
         capture_output=True, text=True, timeout=TIMEOUT, check=False)
     assert replayed.returncode == 0, replayed.stdout
     assert json.loads(replayed.stdout)["over"] is True
+
+
+def test_load_refuses_a_finished_game_and_a_record_of_another_family(tmp_path: Path) -> None:
+    done = tmp_path / "done.rummy.json"
+    finished, _ = scripted(gin_rules_from_options("gin", {"target_score": 30}), 3,
+                           save=str(done))
+    finished.run()
+    assert finished.match.over and done.exists()
+    basic = tmp_path / "basic.rummy.json"
+    subprocess.run([sys.executable, "-m", "rummykit.cli.main", "play", "--plain", "--seed",
+                    "2", "--save", str(basic)], input="quit\n", capture_output=True,
+                   text=True, timeout=TIMEOUT, check=True)
+    session, lines = scripted(GIN, 1, [f"load {done}", f"load {basic}", "quit"])
+    session.run()
+    text = "\n".join(lines)
+    assert "that match is over" in text and "not a gin match record" in text
+    assert "Loaded " not in text

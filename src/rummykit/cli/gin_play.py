@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from rummykit.bots import AnyBot, make_bot_for
 from rummykit.cli.line_session import LineSession
@@ -295,7 +295,9 @@ class GinPlaySession(LineSession):
         self.out(f"Loaded {path}: hand {len(match.hands)}, "
                  f"{sum(len(h.moves) for h in match.hands)} moves so far.")
         if match.state is not None and match.state.is_over and not match.over:
-            match.start_hand()
+            state = match.start_hand()
+            self.out(f"=== Hand {len(match.hands)} - dealer: {self.players[state.dealer]}; "
+                     f"knock limit {state.knock_limit} ===")
         self._saved = None
 
 
@@ -309,4 +311,4 @@ def resumed(path: str) -> Match:
         raise RecordError(f"cannot load {path!r}: not a gin match record")
     if match.over:
         raise RecordError(f"cannot load {path!r}: that match is over")
-    return match  # type: ignore[no-any-return]
+    return cast(Match, match)
