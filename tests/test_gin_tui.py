@@ -227,3 +227,24 @@ async def test_help_shows_the_gin_rules_the_cards_and_the_keys() -> None:
         body = str(app.screen.query_one(".dialog-body Static").render())  # type: ignore[attr-defined]
         assert "First upcard" in body and "How cards are written" in body
         assert "k knock discarding it" in body
+
+
+@pytest.mark.asyncio
+async def test_k_on_a_card_that_allows_no_knock_says_why() -> None:
+    app = RummyApp(Setup(GIN, "Ann", ("greedy",), 4), bot_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        for _ in range(40):
+            await settle(pilot)
+            screen = gin_table(app)
+            seen = screen.game.view()
+            if seen.phase == "discard" and seen.to_move == 0:
+                break
+            await my_turn(pilot, screen)
+        knocks = {m.card for m in seen.legal if isinstance(m, (Knock, Gin))}
+        card = next(c for c in screen.cards() if c not in knocks)
+        await put_cursor(pilot, screen, card)
+        mark = screen.game.mark()
+        await pilot.press("k")
+        await pilot.pause()
+        assert screen.game.mark() == mark and not isinstance(app.screen, KnockScreen)
+        assert "cannot knock: deadwood" in screen.message.plain

@@ -201,6 +201,10 @@ class GinTableScreen(TableBase):
             return False
         if isinstance(move, (Knock, Gin)) and move.groups is None:
             return self.choose_knock(move.card, move)
+        return self.make_move(move)
+
+    def make_move(self, move: Any) -> bool:
+        """Your move to the engine: made, or its reason shown and nothing changed."""
         before = self.game.view()
         try:
             made = self.game.play(move)
@@ -220,8 +224,8 @@ class GinTableScreen(TableBase):
     def choose_knock(self, card: Card, fallback: GinMove) -> bool:
         """Knock discarding ``card``: the only arrangement at once, else the menu."""
         choices = text.knock_choices(self.game.view(), card)
-        if len(choices) <= 1:
-            return self.attempt(choices[0] if choices else Knock(card, ()))
+        if len(choices) <= 1:  # the one arrangement, or the engine says why none
+            return self.make_move(choices[0] if choices else fallback)
 
         def chosen(move: GinMove | None) -> None:
             if move is not None:
