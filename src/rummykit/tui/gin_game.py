@@ -4,7 +4,7 @@ No Textual here. Everything shown to you is the gin view of seat 0; the bot sees
 own view. The interface is the one the app asks of :class:`~rummykit.tui.game.Game`
 (setup, names, log, record path, save, mark, the bot's turn).
 
->>> from rummykit.tui.game import Setup
+>>> from rummykit.tui.game import SeatedGame, Setup
 >>> from rummykit.variants.gin.rules import GIN
 >>> game = GinGame(Setup(GIN, "Ann", ("greedy",), seed=3))
 >>> game.names, game.hand_no, game.log[0].startswith("Hand 1: ")
@@ -22,9 +22,9 @@ from rummykit.core.cards import cards_of, format_cards
 from rummykit.core.errors import IllegalMoveError, RecordError
 from rummykit.core.match import FamilyMatch
 from rummykit.core.moves import Draw, Take
-from rummykit.core.record import dump, record_of, replay_file
+from rummykit.core.record import replay_file
 from rummykit.display.wording import agree, bot_names
-from rummykit.tui.game import Setup
+from rummykit.tui.game import SeatedGame, Setup
 from rummykit.variants.gin import text
 from rummykit.variants.gin.game import ScoreSheet
 from rummykit.variants.gin.hand import GinHand
@@ -35,7 +35,7 @@ from rummykit.variants.gin.view import GinView, gin_view
 SEAT = 0
 
 
-class GinGame:
+class GinGame(SeatedGame):
     """One gin match against a bot, seen from seat 0."""
 
     def __init__(self, setup: Setup, match: FamilyMatch[GinRules, GinHand] | None = None
@@ -72,12 +72,6 @@ class GinGame:
             game.start_hand()
         return game
 
-    def save(self, path: str | Path, *, logged: bool = True) -> None:
-        """Write the match record to ``path`` (and say so in the log)."""
-        dump(record_of(self.match), path)
-        if logged:
-            self.log.append(f"Saved the match record to {path}.")
-
     # -- the state as you see it -------------------------------------------------------
     @property
     def state(self) -> GinHand:
@@ -96,28 +90,6 @@ class GinGame:
     def view(self, seat: int = SEAT) -> GinView:
         """A seat's view of the current hand (yours unless told)."""
         return gin_view(self.state, seat)
-
-    @property
-    def hand_no(self) -> int:
-        """The number of the current hand, from 1."""
-        return len(self.match.hands)
-
-    @property
-    def hand_over(self) -> bool:
-        """True when the current hand has ended."""
-        return self.state.is_over
-
-    @property
-    def bot_to_move(self) -> int | None:
-        """The bot seat to move, or None (your turn, or the hand is over)."""
-        state = self.state
-        if state.is_over or state.to_move == self.seat:
-            return None
-        return state.to_move
-
-    def mark(self) -> tuple[int, int]:
-        """Where the match is: (hands dealt, moves made in the current hand)."""
-        return self.hand_no, len(self.match.hands[-1].moves) if self.match.hands else 0
 
     # -- playing ----------------------------------------------------------------------
     def start_hand(self) -> None:
