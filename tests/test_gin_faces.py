@@ -1,6 +1,6 @@
 """Gin as a registered family in the faces: simulate and arena play it (random and greedy
-bots through the family's bots), replay reads what they write, the commands that do not
-host it yet refuse it by name, and its knobs are in the documentation's reference."""
+bots through the family's bots), replay reads what they write, a bot gin lacks is refused
+by name, and its knobs are in the documentation's reference."""
 
 from __future__ import annotations
 
@@ -35,9 +35,9 @@ def test_gin_is_a_registered_family_with_its_own_view_and_bots() -> None:
     assert variant_for("gin") is GIN_FAMILY and GIN_FAMILY in families()
     assert isinstance(make_bot_for("greedy", OKLAHOMA), GinGreedyBot)
     assert make_bot_for("random", GIN).name == "random"
-    with pytest.raises(RummyError, match="bot 'expert' does not play gin: expected one of "
+    with pytest.raises(RummyError, match="bot 'careless' does not play gin: expected one of "
                                          "random, greedy"):
-        make_bot_for("expert", GIN)
+        make_bot_for("careless", GIN)
 
 
 @pytest.mark.parametrize("rule_set", ["gin", "oklahoma"])
@@ -55,14 +55,13 @@ def test_simulate_plays_gin_with_greedy_and_random_bots(rule_set: str) -> None:
     assert "went_down" not in seats[0]
 
 
-def test_simulate_refuses_a_bot_gin_lacks_and_play_refuses_gin_by_name() -> None:
-    run = rummykit("simulate", "--rules", "gin", "--bots", "expert", "--games", "1")
+def test_simulate_and_play_refuse_a_bot_gin_lacks_by_name() -> None:
+    run = rummykit("simulate", "--rules", "gin", "--bots", "careless", "--games", "1")
     assert run.returncode == 2
-    assert "--bots: bot 'expert' does not play gin" in run.stderr
-    run = rummykit("play", "--plain", "--rules", "gin")
+    assert "--bots: bot 'careless' does not play gin" in run.stderr
+    run = rummykit("play", "--plain", "--rules", "gin", "--bots", "careless")
     assert run.returncode == 2 and "Traceback" not in run.stderr
-    assert "rule set 'gin': this command does not play it yet" in run.stderr
-    assert "simulate, arena and replay play it" in run.stderr
+    assert "--bots: bot 'careless' does not play gin" in run.stderr
 
 
 def test_an_arena_game_of_gin_writes_a_record_that_replays_to_its_result() -> None:

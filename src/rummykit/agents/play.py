@@ -4,21 +4,25 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from rummykit.agents.seating import close_players, notify_hand_over
-from rummykit.bots import Bot
+from rummykit.bots import AnyBot
 from rummykit.core.errors import RummyError
-from rummykit.core.match import Match
+from rummykit.core.match import FamilyMatch, Match
 from rummykit.core.rules import Rules
-from rummykit.core.views import view
+from rummykit.variants.base import RulesLike
 
 MAX_HANDS = 10_000
 
 
-def play_match(rules: Rules, names: Sequence[str], players: Sequence[Bot], *, seed: int,
-               after_hand: Callable[[Match], None] = lambda match: None) -> Match:
-    """Play a whole match; agents are closed at the end (or on an error)."""
-    match = Match(rules, names, seed=seed)
+def play_match(rules: RulesLike, names: Sequence[str], players: Sequence[AnyBot], *,
+               seed: int, after_hand: Callable[[FamilyMatch[Any, Any]], None] = lambda match: None
+               ) -> FamilyMatch[Any, Any]:
+    """Play a whole match of any family; agents are closed at the end (or on an error)."""
+    match: FamilyMatch[Any, Any] = (Match(rules, names, seed=seed) if isinstance(rules, Rules)
+                                    else FamilyMatch(rules, names, seed=seed))
+    view = match.variant.view
     rng = random.Random(seed)
     try:
         while not match.over:
@@ -36,5 +40,6 @@ def play_match(rules: Rules, names: Sequence[str], players: Sequence[Bot], *, se
             notify_hand_over(players, state)
             after_hand(match)
     finally:
-        close_players(players, match.totals if match.over else (), match.winners)
+        close_players(players, match.scorer.settled_totals if match.over else (),
+                      match.winners)
     return match

@@ -31,10 +31,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from rummykit.agents.gin_wire import knock_view_json
 from rummykit.core import handset
 from rummykit.core.cards import ALL_NATURALS, JOKER, cards_of, format_card, format_cards
 from rummykit.core.melds import format_placed
 from rummykit.core.views import PlayerView
+from rummykit.variants.table_kinds import KNOCK, table_kind
 
 PROTOCOL = "rummykit-agent/2"
 MAX_LINE = 1 << 20  # bytes of one answer line
@@ -66,8 +68,15 @@ def _seats(mask: int, players: int) -> list[int]:
     return [s for s in range(players) if mask >> s & 1]
 
 
-def view_json(seen: PlayerView) -> Message:
-    """The JSON form of a seat's view (its fields are documented in docs/agents.md)."""
+def view_json(seen: Any) -> Message:
+    """The JSON form of a seat's view (its fields are documented in docs/agents.md): the
+    engine's :class:`PlayerView`, or a knock family's view (gin's, "The gin view")."""
+    if table_kind(seen.rules) == KNOCK:
+        return knock_view_json(seen)
+    return _shared_view_json(seen)
+
+
+def _shared_view_json(seen: PlayerView) -> Message:
     players = seen.num_players
     result = seen.result.to_json() if seen.result is not None else None
     discarded = [format_cards(cards_of(m & ALL_NATURALS)).split() + (["JK"] * (m >> JOKER & 1))
@@ -105,12 +114,12 @@ def view_json(seen: PlayerView) -> Message:
     }
 
 
-def hello_message(seen: PlayerView, timeout: float, retries: int,
+def hello_message(seen: Any, timeout: float, retries: int,
                   startup_timeout: float) -> Message:
     """The first message: protocol version, seat, rules and the limits the agent runs under.
     The agent answers it with one JSON object (``{"ready": true}``) before its first turn."""
     return {"type": "hello", "protocol": PROTOCOL, "seat": seen.seat,
-            "players": seen.num_players, "rules": seen.rules.name,
+            "players": len(seen.hand_sizes), "rules": seen.rules.name,
             "options": seen.rules.options, "timeout": timeout, "retries": retries,
             "startup_timeout": startup_timeout}
 
@@ -123,7 +132,7 @@ def is_ready(line: str) -> bool:
         return False
 
 
-def turn_message(ident: int, seen: PlayerView) -> Message:
+def turn_message(ident: int, seen: Any) -> Message:
     """A request for a move: the view and the legal moves in canonical notation."""
     return {"type": "turn", "id": ident, "view": view_json(seen),
             "legal": [str(move) for move in seen.legal]}
@@ -141,7 +150,7 @@ def fallback_message(ident: int, move: str, reason: str) -> Message:
     return {"type": "fallback", "id": ident, "move": move, "reason": reason}
 
 
-def hand_over_message(seen: PlayerView) -> Message:
+def hand_over_message(seen: Any) -> Message:
     """The end of a hand: the view with its result and every hand revealed."""
     return {"type": "hand_over", "view": view_json(seen)}
 

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Sequence
+from typing import Any
 
 from rummykit.agents.subprocess_agent import SubprocessAgent
 from rummykit.bots import AnyBot, make_bot, make_bot_for
-from rummykit.core.engine import HandState
 from rummykit.core.errors import RummyError
-from rummykit.core.rules import Rules
-from rummykit.core.views import view
 from rummykit.variants.base import RulesLike
+from rummykit.variants.registry import variant_of
 
 AGENT_PREFIX = "agent:"
 
@@ -52,18 +51,17 @@ def check_player(spec: str) -> None:
 
 def make_player(spec: str, rules: RulesLike | None = None) -> AnyBot:
     """A new player: the bot ``spec`` names (one that plays ``rules`` when given), or a
-    :class:`SubprocessAgent` for ``agent:`` (the JSON agent protocol covers the
-    draw-and-discard engine's rules only: others are refused, saying so)."""
+    :class:`SubprocessAgent` for ``agent:`` (the JSON agent protocol covers every
+    family: the view is the family's own)."""
     if is_agent(spec):
-        if rules is not None and not isinstance(rules, Rules):
-            raise RummyError(f"{spec.strip()}: the JSON agent protocol does not cover "
-                             f"{rules.name} yet (its rules are {type(rules).__name__})")
         return SubprocessAgent(agent_command(spec), name=spec.strip())
     return make_bot(spec) if rules is None else make_bot_for(spec, rules)
 
 
-def notify_hand_over(players: Sequence[AnyBot], state: HandState) -> None:
-    """Show each player that listens (an agent) the finished hand from its seat."""
+def notify_hand_over(players: Sequence[AnyBot], state: Any) -> None:
+    """Show each player that listens (an agent) the finished hand from its seat (the
+    family's view of it)."""
+    view = variant_of(state.rules).view
     for seat, player in enumerate(players):
         if isinstance(player, SubprocessAgent):
             player.hand_over(view(state, seat))

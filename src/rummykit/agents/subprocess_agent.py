@@ -30,13 +30,12 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
-from typing import IO
+from typing import IO, Any
 
 from rummykit.agents import protocol
-from rummykit.bots import make_bot
+from rummykit.agents.positions import SeatView, position_of
+from rummykit.bots import make_bot, make_bot_for
 from rummykit.core.errors import RummyError
-from rummykit.core.moves import Move
-from rummykit.core.views import PlayerView, resample
 
 FORFEIT = "forfeit"
 _EOF = b""
@@ -92,7 +91,7 @@ class SubprocessAgent:
         self._reader: threading.Thread | None = None
 
     # -- the process ----------------------------------------------------------------
-    def _start(self, seen: PlayerView) -> None:
+    def _start(self, seen: SeatView) -> None:
         """Start the program, send ``hello`` and wait for its reply (or stop it)."""
         try:
             self._process = subprocess.Popen(self.command, stdin=subprocess.PIPE,
@@ -206,7 +205,7 @@ class SubprocessAgent:
             process.stdout.close()
 
     # -- the Bot protocol -----------------------------------------------------------
-    def choose(self, view: PlayerView, rng: random.Random) -> Move:
+    def choose(self, view: SeatView, rng: random.Random) -> Any:
         """The agent's move; the fallback's for a failed turn, the stand-in's once the agent
         is stopped (or :class:`AgentError`)."""
         if self._process is None and self.stopped is None:
@@ -223,7 +222,7 @@ class SubprocessAgent:
             return self._replace(view, rng)
         return self._fall_back(ident, view, rng, reason)
 
-    def _answer(self, ident: int, view: PlayerView) -> tuple[Move | None, str]:
+    def _answer(self, ident: int, view: SeatView) -> tuple[Any, str]:
         """The agent's legal move for turn ``ident``, or None and why there is none."""
         attempt = 0
         deadline = time.monotonic() + self.timeout
@@ -259,8 +258,8 @@ class SubprocessAgent:
                        "stopped")
         return message
 
-    def _judge(self, line: bytes, ident: int, view: PlayerView
-               ) -> tuple[str | None, Move | None, str, str]:
+    def _judge(self, line: bytes, ident: int, view: SeatView
+               ) -> tuple[str | None, Any, str, str]:
         """(answer text, the legal move or None, error kind, error message)."""
         if line == _TOO_LONG:
             return None, None, "malformed", f"answer line longer than {protocol.MAX_LINE} bytes"
@@ -274,34 +273,34 @@ class SubprocessAgent:
             return None, None, "stale", str(error)
         except protocol.AnswerError as error:
             return None, None, "malformed", str(error)
-        state = resample(view, random.Random(0))  # legality depends on the view alone
+        state = position_of(view)  # legality depends on the view alone
         try:
             move = state.play(text)
         except RummyError as error:
             return text, None, str(error.kind), str(error)
         return text, move, "", ""
 
-    def _fall_back(self, ident: int, view: PlayerView, rng: random.Random,
-                   reason: str) -> Move:
+    def _fall_back(self, ident: int, view: SeatView, rng: random.Random,
+                   reason: str) -> Any:
         """The fallback bot's move for a failed turn (the agent is told which)."""
         if self.fallback == FORFEIT:
             self._kill()
             raise AgentError(f"{self.name} at seat {view.seat} forfeits: {reason}")
-        move = make_bot(self.fallback).choose(view, rng)
+        move = make_bot_for(self.fallback, view.rules).choose(view, rng)
         self.failures["fallback_moves"] += 1
         self._send(protocol.fallback_message(ident, str(move), reason))
         return move
 
-    def _replace(self, view: PlayerView, rng: random.Random) -> Move:
+    def _replace(self, view: SeatView, rng: random.Random) -> Any:
         """The stand-in's move for a stopped agent, or :class:`AgentError` without one."""
         if self.stand_in is None or self.fallback == FORFEIT:
             verb = "forfeits" if self.fallback == FORFEIT else "failed"
             raise AgentError(f"{self.name} at seat {view.seat} {verb}: {self.stopped}")
         self.failures["stand_in_moves"] += 1
-        return make_bot(self.stand_in).choose(view, rng)
+        return make_bot_for(self.stand_in, view.rules).choose(view, rng)
 
     # -- notifications --------------------------------------------------------------
-    def hand_over(self, view: PlayerView) -> None:
+    def hand_over(self, view: SeatView) -> None:
         """Tell the agent how a hand ended (every hand revealed)."""
         self._send(protocol.hand_over_message(view))
 

@@ -21,14 +21,14 @@ from rummykit.core.errors import RummyError
 
 if TYPE_CHECKING:
     from rummykit.agents import SubprocessAgent
-    from rummykit.core.match import Match
+    from rummykit.core.match import FamilyMatch
 
 
-def summary(match: Match, seat: int, agent: SubprocessAgent) -> dict[str, Any]:
+def summary(match: FamilyMatch[Any, Any], seat: int, agent: SubprocessAgent) -> dict[str, Any]:
     """The JSON summary of the match from the agent's side."""
     hands = [log.result.to_json() for log in match.hands if log.result is not None]
     return {"players": match.players, "seat": seat, "hands": hands,
-            "totals": match.totals, "winners": list(match.winners),
+            "totals": match.scorer.settled_totals, "winners": list(match.winners),
             "agent": {"failures": dict(agent.failures), "stopped": agent.stopped}}
 
 
@@ -83,13 +83,14 @@ def agent(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
 ) -> None:
     """Run an external program as a player over stdin/stdout JSON lines (docs/agents.md)."""
-    from rummykit.cli.main import ArgumentError, bot_list, bot_rules, fail
+    from rummykit.cli.main import ArgumentError, bot_any_rules, bot_kinds, bot_list, fail
 
     try:
-        chosen = bot_rules(rules, option, players)
+        chosen = bot_any_rules(rules, option, players)
         if not 0 <= seat < players:
             raise ArgumentError(f"--seat {seat}: expected 0..{players - 1}")
         others = bot_list(bots, players - 1)
+        bot_kinds(others, chosen)
         if games < 1:
             raise ArgumentError(f"--games {games}: expected 1 or more")
         for flag, value in (("--timeout", timeout), ("--startup-timeout", startup_timeout)):
@@ -100,9 +101,9 @@ def agent(
         if retries < 0:
             raise ArgumentError(f"--retries {retries}: expected 0 or more")
         if fallback != "forfeit":
-            bot_list(fallback, 1)
+            bot_kinds(bot_list(fallback, 1), chosen)
         if stand_in is not None:
-            bot_list(stand_in, 1)
+            bot_kinds(bot_list(stand_in, 1), chosen)
         if save is not None and not save.parent.is_dir():
             raise ArgumentError(f"--save {str(save)!r}: the folder {str(save.parent)!r} "
                                 "does not exist")
@@ -121,7 +122,7 @@ def _run(rules: Any, command: list[str], seat: int, others: list[str], seed: int
     forfeited) in any of them."""
     from rummykit.agents import SubprocessAgent
     from rummykit.agents.play import play_match
-    from rummykit.bots import Bot, make_bot
+    from rummykit.bots import AnyBot, make_bot_for
     from rummykit.core.record import dumps, record_of
 
     kinds = [*others[:seat], "agent", *others[seat:]]
@@ -130,10 +131,10 @@ def _run(rules: Any, command: list[str], seat: int, others: list[str], seed: int
     failed = 0
     for game in range(games):
         agent_player = SubprocessAgent(command, **limits)
-        players: list[Bot] = [make_bot(name) for name in others]
+        players: list[AnyBot] = [make_bot_for(name, rules) for name in others]
         players.insert(seat, agent_player)
 
-        def save_record(match: Match, game: int = game) -> None:
+        def save_record(match: FamilyMatch[Any, Any], game: int = game) -> None:
             if save is not None:
                 save_path(save, game, games).write_text(dumps(record_of(match)),
                                                         encoding="utf-8")
@@ -167,13 +168,15 @@ def _run(rules: Any, command: list[str], seat: int, others: list[str], seed: int
     return 1 if failed else 0
 
 
-def _show(result: dict[str, Any], match: Match, seat: int, game: int | None) -> None:
+def _show(result: dict[str, Any], match: FamilyMatch[Any, Any], seat: int,
+          game: int | None) -> None:
     """The readable summary of one match."""
     if game is not None:
         print(f"match {game + 1} (seed {match.seed}):")
     for number, hand in enumerate(result["hands"], 1):
         print(f"hand {number}: {hand['result']}, scores {hand['scores']}")
-    print(f"totals {match.totals}; winners {[match.players[s] for s in match.winners]}")
+    winners = [match.players[s] for s in match.winners]
+    print(f"totals {match.scorer.settled_totals}; winners {winners}")
     failures = ", ".join(f"{k} {v}" for k, v in sorted(result["agent"]["failures"].items()))
     stopped = result["agent"]["stopped"]
     print(f"agent at seat {seat}: {failures or 'no failures'}"

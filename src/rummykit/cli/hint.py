@@ -11,18 +11,19 @@ import json
 import random
 import sys
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from rummykit.core.engine import HandState
 from rummykit.core.errors import RecordError
-from rummykit.core.match import Match
+from rummykit.core.match import FamilyMatch, Match
 from rummykit.core.outcome import ABORTED, WIN
 from rummykit.core.record import Record, load, loads, replay
 from rummykit.core.rules import Rules
 from rummykit.core.views import view
 from rummykit.display.terms import facts_of, facts_words, unit
+from rummykit.variants.registry import variant_for
+from rummykit.variants.table_kinds import KNOCK, table_kind
 
 __all__ = ["HintError", "Position", "hint", "locate", "read", "run"]
 
@@ -38,7 +39,7 @@ class Position:
     record: Record
     hand: int
     moves: int
-    state: HandState
+    state: Any  # the family's hand
 
 
 def read(source: str) -> Record:
@@ -61,10 +62,14 @@ def read(source: str) -> Record:
     return record
 
 
-def _replay_to(record: Record, hand: int, moves: int) -> HandState:
-    """Replay a valid record up to hand ``hand`` after ``moves`` of its moves."""
-    rules = Rules.from_options(record.rules, record.options)
-    match = Match(rules, record.players, seed=record.seed, dealer=record.dealer)
+def _replay_to(record: Record, hand: int, moves: int) -> Any:
+    """Replay a valid record up to hand ``hand`` after ``moves`` of its moves (the
+    family's hand: a ``HandState`` for the draw-and-discard engine's rules)."""
+    rules = variant_for(record.rules).rules_from_options(record.rules, record.options)
+    match: FamilyMatch[Any, Any] = (
+        Match(rules, record.players, seed=record.seed, dealer=record.dealer)
+        if isinstance(rules, Rules)
+        else FamilyMatch(rules, record.players, seed=record.seed, dealer=record.dealer))
     for index, played in enumerate(record.hands[:hand + 1]):
         deal = None if played.deal is None else (
             played.deal.hands, played.deal.upcard, played.deal.stock)
@@ -74,7 +79,7 @@ def _replay_to(record: Record, hand: int, moves: int) -> HandState:
     return state
 
 
-def _ended(state: HandState, names: tuple[str, ...]) -> str:
+def _ended(state: Any, names: tuple[str, ...]) -> str:
     result = state.result
     assert result is not None
     if result.result == WIN and result.winner is not None:
@@ -129,6 +134,8 @@ def run(source: str, *, hand: int | None = None, move: int | None = None,
                         f"{state.to_move}) is to move, and a hint is for the seat to move")
     if seed is None:
         seed = random.SystemRandom().randrange(1, 10**9)
+    if table_kind(state.rules) == KNOCK:
+        return _knock_hint(place, names, level, seed, as_json, top)
     advice = advise(view(state, state.to_move), level, random.Random(seed))
     if as_json:
         body = {"hand": place.hand + 1, "moves_played": place.moves,
@@ -141,6 +148,28 @@ def run(source: str, *, hand: int | None = None, move: int | None = None,
              f"rummy, {which}, after {place.moves} moves ({state.phase} step of turn "
              f"{state.turn_count + 1}). Seed {seed}.",
              *position_lines(advice.view, names), *advice_lines(advice, top)]
+    return "\n".join(lines) + "\n"
+
+
+def _knock_hint(place: Position, names: list[str], level: str, seed: int,
+                as_json: bool, top: int) -> str:
+    """The hint for a knock family's position (gin): from the seat's own view."""
+    from rummykit.cli.gin_hint import advice, advice_lines
+    from rummykit.variants.gin.text import hand_words, table_lines
+
+    state = place.state
+    seen = variant_for(state.rules.name).view(state, state.to_move)
+    rng = random.Random(seed)
+    if as_json:
+        body = {"hand": place.hand + 1, "moves_played": place.moves,
+                "player": names[state.to_move], "rules": state.rules.name, "seed": seed,
+                **advice(seen, level, rng, top)}
+        return json.dumps(body, ensure_ascii=False) + "\n"
+    lines = [f"{names[state.to_move]} (seat {state.to_move}) to move: {state.rules.name}, "
+             f"hand {place.hand + 1}, after {place.moves} moves ({state.phase} step of turn "
+             f"{state.turn_count + 1}). Seed {seed}.",
+             *hand_words(seen).splitlines(), *table_lines(seen, names),
+             *advice_lines(seen, level, rng, top)]
     return "\n".join(lines) + "\n"
 
 

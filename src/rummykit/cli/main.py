@@ -23,12 +23,10 @@ from rummykit import __version__
 from rummykit.bots import BOTS, make_bot_for
 from rummykit.cli.rule_sets import DEFAULT_RULES, RULES_HELP, SUPPORTED_RULES
 from rummykit.core.errors import RummyError
-from rummykit.core.rules import Rules
+from rummykit.display.seats import default_bot
 from rummykit.extras import MissingExtraError
 from rummykit.variants.base import RulesLike
 from rummykit.variants.registry import variant_for
-
-SIM_MAX_TURNS = 2000
 
 app = typer.Typer(
     name="rummykit",
@@ -92,19 +90,6 @@ def load_any_rules(name: str, options: dict[str, Any]) -> RulesLike:
     return chosen
 
 
-def load_rules(name: str, options: dict[str, Any]) -> Rules:
-    """The preset ``name`` with ``options`` applied and validated, for the commands that
-    run on the draw-and-discard engine (``play``, ``hint``, ``agent``); a family with its
-    own rules type is refused with a message saying what plays it."""
-    chosen = load_any_rules(name, options)
-    if not isinstance(chosen, Rules):
-        raise ArgumentError(
-            f"rule set {name!r}: this command does not play it yet (it needs the "
-            f"draw-and-discard engine's rules, and {name} has its own, "
-            f"{type(chosen).__name__}); simulate, arena and replay play it")
-    return chosen
-
-
 def bot_list(spec: str | None, seats: int) -> list[str]:
     """One bot name per seat from a comma-separated list (one name serves every seat)."""
     if spec is None:
@@ -141,16 +126,6 @@ OptionArg = Annotated[
 ]
 
 
-def bot_rules(name: str, option: list[str] | None, players: int) -> Rules:
-    """The rules of an agents' run on the draw-and-discard engine: the options given, and
-    a turn limit unless given (bot hands can cycle), :data:`SIM_MAX_TURNS`."""
-    options = parse_options(option or [])
-    options.setdefault("max_turns_per_hand", SIM_MAX_TURNS)
-    chosen = load_rules(name, options)
-    check_players(chosen, players)
-    return chosen
-
-
 def bot_any_rules(name: str, option: list[str] | None, players: int) -> RulesLike:
     """The rules of a bot-only run of any family (``simulate``, ``arena``): the options
     given; the rules' own ``max_turns_per_hand`` bounds a hand (RULES.md §1.10)."""
@@ -185,12 +160,11 @@ def play(
         "when standard input and output are a terminal).")] = False,
 ) -> None:
     """Play a match in the terminal against bots: a full-screen table, or one line per move."""
-    from rummykit.cli.play import PlaySession
-
     try:
-        chosen = load_rules(rules, parse_options(option or []))
+        chosen = load_any_rules(rules, parse_options(option or []))
         check_players(chosen, players)
-        kinds = bot_list("medium" if bots is None else bots, players - 1)
+        kinds = bot_list(default_bot(chosen) if bots is None else bots, players - 1)
+        bot_kinds(kinds, chosen)
     except ArgumentError as error:
         fail(str(error))
     name = name.strip()
@@ -209,9 +183,22 @@ def play(
                              save=None if save is None else str(save))
         if status is not None:
             raise typer.Exit(status)
-    session = PlaySession(chosen, name, kinds, seed=seed,
-                          save=None if save is None else str(save))
-    raise typer.Exit(session.run())
+    raise typer.Exit(line_session(chosen, name, kinds, seed=seed,
+                                  save=None if save is None else str(save)).run())
+
+
+def line_session(rules: Any, name: str, kinds: list[str], *, seed: int,
+                 save: str | None) -> Any:
+    """The line game for the kind of table ``rules`` play on."""
+    from rummykit.variants.table_kinds import KNOCK, table_kind
+
+    if table_kind(rules) == KNOCK:
+        from rummykit.cli.gin_play import GinPlaySession
+
+        return GinPlaySession(rules, name, kinds, seed=seed, save=save)
+    from rummykit.cli.play import PlaySession
+
+    return PlaySession(rules, name, kinds, seed=seed, save=save)
 
 
 @app.command()

@@ -18,6 +18,7 @@ import random
 from collections.abc import Callable
 
 from rummykit.bots import Bot, make_bot
+from rummykit.cli.line_session import LineSession
 from rummykit.core import handset
 from rummykit.core.cards import card_points, format_card, format_cards
 from rummykit.core.engine import DRAW_PHASE, HandState
@@ -39,6 +40,7 @@ from rummykit.display.terms import (
     terms_of,
 )
 from rummykit.display.wording import agree, bot_names, drawn_words, gained, plural, wrapped
+from rummykit.variants.base import RulesLike
 from rummykit.variants.registry import variant_of
 
 PROMPT = "Your move> "
@@ -54,12 +56,12 @@ Commands:
   score   the totals          moves   your legal moves
   hint    the search bot's advice (hint medium|hard|expert: its level)
   help    this text           quit    leave (saving with --save)"""
-class _Quit(Exception):
-    """The player typed quit."""
 
 
-class PlaySession:
+class PlaySession(LineSession):
     """One match in line mode: reads your moves, plays the bots, shows what you may see."""
+
+    match: Match
 
     def __init__(self, rules: Rules, name: str, bots: list[str], *, seed: int,
                  save: str | None = None, out: Callable[[str], None] | None = None,
@@ -83,36 +85,10 @@ class PlaySession:
         self._hints = 0
 
     # -- the loop -------------------------------------------------------------------
-    def run(self) -> int:
-        """Play until the match ends or you leave; returns the exit status."""
-        self.out(f"{self.terms.title}, {len(self.players)} players: "
-                 f"{', '.join(self.players)}. Seed {self.seed}.")
-        self.out("Type 'help' for the move notation and the commands.")
-        status = 0
-        try:
-            while not self.match.over:
-                self._play_hand()
-                self.save()
-                if not self.match.over:
-                    self._read("Press Enter to deal the next hand (or type quit). ")
-            self._show_match_end()
-        except _Quit:
-            self.out("You left the game.")
-        except EOFError:
-            self.out("")
-            self.out("End of input: leaving the game.")
-        except KeyboardInterrupt:
-            self.out("")
-            self.out("Interrupted: leaving the game.")
-            status = 130
-        self.save()
-        return status
-
-    def _read(self, prompt: str) -> str:
-        line = self.ask(prompt).strip()
-        if line.lower() in ("quit", "exit"):
-            raise _Quit
-        return line
+    def title(self) -> str:
+        """The game's first line."""
+        return (f"{self.terms.title}, {len(self.players)} players: "
+                f"{', '.join(self.players)}. Seed {self.seed}.")
 
     def _play_hand(self) -> None:
         state = self.match.start_hand()
@@ -433,26 +409,7 @@ class PlaySession:
             self.out(f"=== Match over: {agree(names, verb)} ===")
         self._show_scores()
 
-    # -- records --------------------------------------------------------------------
-    def save(self) -> None:
-        """Write the match record to the --save file, if any and if anything changed."""
-        if self.save_path is None:
-            return
-        mark = (len(self.match.hands), len(self.match.hands[-1].moves) if self.match.hands else 0)
-        if mark == self._saved:
-            return
-        from rummykit.core.record import dump, record_of
-
-        try:
-            dump(record_of(self.match), self.save_path)
-        except (OSError, RummyError) as error:
-            self.out(f"Could not save the match to {self.save_path}: {error}")
-            return
-        self._saved = mark
-        self.out(f"Saved the match record to {self.save_path}.")
-
-
-def full_screen(rules: Rules, name: str, bots: list[str], *, seed: int,
+def full_screen(rules: RulesLike, name: str, bots: list[str], *, seed: int,
                 save: str | None = None) -> int | None:
     """Play in the full-screen table (the ``tui`` extra); None when Textual is missing."""
     try:
@@ -461,4 +418,4 @@ def full_screen(rules: Rules, name: str, bots: list[str], *, seed: int,
         print("(the full-screen table needs the 'tui' extra, pip install 'rummykit[tui]': "
               "playing in line mode)")
         return None
-    return run(Setup(rules, name, tuple(bots), seed), save_path=save)
+    return run(Setup(rules, name, tuple(bots), seed), save_path=save)  # the table of its kind

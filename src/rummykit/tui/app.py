@@ -19,10 +19,15 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from rummykit.core.errors import RummyError
-from rummykit.tui.game import Game, Setup
+from rummykit.tui.game import Setup
+from rummykit.tui.games import AnyGame, game_for, load_game
+from rummykit.tui.gin_game import GinGame
 from rummykit.tui.screens.dialogs import ConfirmScreen, PathScreen
+from rummykit.tui.screens.gin_table import GinTableScreen
 from rummykit.tui.screens.new_game import NewGameScreen
 from rummykit.tui.screens.table import TableScreen
+
+AnyTable = TableScreen | GinTableScreen
 
 
 def fresh_path(path: str, taken: set[str]) -> str:
@@ -60,33 +65,43 @@ class RummyApp(App[None]):
         self.save_path = save_path
         self.hint_level = hint_level
         self.load_path = load_path
-        self.table: TableScreen | None = None
+        self.table: AnyTable | None = None
         self.paths_used: set[str] = set()  # record files of this session's games
 
     def on_mount(self) -> None:
         if self.load_path is not None:
             self.load(self.load_path)
         elif self.setup is not None:
-            self.open_table(Game(self.setup))
+            self.open_table(game_for(self.setup))
         else:
             self.new_game()
 
-    def open_table(self, game: Game) -> None:
-        """Play ``game`` on the table screen (with ``--save``: in its own record file)."""
+    def open_table(self, game: AnyGame) -> None:
+        """Play ``game`` on the table screen of its kind (with ``--save``: in its own record
+        file)."""
         if game.record_path is None and self.save_path is not None:
             game.record_path = fresh_path(self.save_path, self.paths_used)
         if game.record_path is not None:
             self.paths_used.add(game.record_path)
-        if self.table is None:
-            self.table = TableScreen(game, bot_delay=self.bot_delay, hint_level=self.hint_level)
-            self.push_screen(self.table)
+        table = self.table
+        if isinstance(table, TableScreen) and not isinstance(game, GinGame):
+            table.new_game(game)  # (two branches: each narrows the table and the game)
+        elif isinstance(table, GinTableScreen) and isinstance(game, GinGame):
+            table.new_game(game)
         else:
-            self.table.new_game(game)
+            table = (GinTableScreen(game, bot_delay=self.bot_delay, hint_level=self.hint_level)
+                     if isinstance(game, GinGame)
+                     else TableScreen(game, bot_delay=self.bot_delay, hint_level=self.hint_level))
+            if self.table is None:
+                self.push_screen(table)
+            else:
+                self.switch_screen(table)
+            self.table = table
         if self.autosave and game.record_path is not None:
             self.save_quietly()
-            if self.table.message.plain.startswith("Could not save"):
+            if table.message.plain.startswith("Could not save"):
                 return
-            self.table.say(f"This match is saved to {game.record_path} after every hand "
+            table.say(f"This match is saved to {game.record_path} after every hand "
                            "and when you leave.")
 
     def under_way(self) -> bool:
@@ -123,7 +138,7 @@ class RummyApp(App[None]):
 
         def chosen(setup: Setup | None) -> None:
             if setup is not None:
-                self.open_table(Game(setup))
+                self.open_table(game_for(setup))
             elif self.table is None:
                 self.exit()
 
@@ -135,7 +150,7 @@ class RummyApp(App[None]):
             return
         setup = dataclasses.replace(self.table.game.setup,
                                     seed=random.SystemRandom().randrange(1, 10**9))
-        self.open_table(Game(setup))
+        self.open_table(game_for(setup))
 
     def action_rematch_now(self) -> None:
         self.rematch()
@@ -144,6 +159,9 @@ class RummyApp(App[None]):
         self.leave()
 
     def on_table_screen_hand_ended(self) -> None:
+        self.save_quietly()
+
+    def on_gin_table_screen_hand_ended(self) -> None:
         self.save_quietly()
 
     def save_quietly(self) -> bool:
@@ -210,7 +228,7 @@ class RummyApp(App[None]):
         """Go on with the match of the record at ``path``."""
         bots = self.setup.bots[0] if self.setup and self.setup.bots else "medium"
         try:
-            game = Game.load(Path(path), bots)
+            game = load_game(Path(path), bots)
         except (OSError, RummyError) as error:
             if self.table is None:
                 self.exit(return_code=1, message=f"rummykit: {error}")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rummykit.bots import Bot, make_bot
 from rummykit.core.engine import HandState
@@ -29,6 +30,7 @@ from rummykit.core.views import PlayerView, view
 from rummykit.display.terms import facts_clause, facts_of, unit
 from rummykit.display.wording import agree, bot_names
 from rummykit.tui.words import describe
+from rummykit.variants.base import RulesLike
 
 SEAT = 0
 
@@ -37,16 +39,62 @@ SEAT = 0
 class Setup:
     """What a new game needs: the rules, your name, one bot name per other seat, a seed."""
 
-    rules: Rules
+    rules: RulesLike  # core Rules for :class:`Game`; a knock family's for GinGame
     name: str
     bots: tuple[str, ...]
     seed: int
 
 
-class Game:
+class SeatedGame:
+    """What a game against bots at the table is, whatever the family: its match (a core
+    ``FamilyMatch``), your seat, the move log; the current hand (``state``) is its own."""
+
+    match: Any
+    seat: int
+    log: list[str]
+
+    @property
+    def state(self) -> Any:
+        """The current hand (the family's)."""
+        raise NotImplementedError
+
+    def save(self, path: str | Path, *, logged: bool = True) -> None:
+        """Write the match record (FORMATS.md §2) to ``path`` (and say so in the log)."""
+        dump(record_of(self.match), path)
+        if logged:
+            self.log.append(f"Saved the match record to {path}.")
+
+    @property
+    def hand_no(self) -> int:
+        """The number of the current hand, from 1."""
+        return len(self.match.hands)
+
+    @property
+    def hand_over(self) -> bool:
+        """True when the current hand has ended."""
+        return bool(self.state.is_over)
+
+    @property
+    def bot_to_move(self) -> int | None:
+        """The bot seat to move, or None (your turn, or the hand is over)."""
+        state = self.state
+        if state.is_over or state.to_move == self.seat:
+            return None
+        seat: int = state.to_move
+        return seat
+
+    def mark(self) -> tuple[int, int]:
+        """Where the match is: (hands dealt, moves made in the current hand)."""
+        return self.hand_no, len(self.match.hands[-1].moves) if self.match.hands else 0
+
+
+class Game(SeatedGame):
     """One match against bots, seen from seat 0."""
 
+    match: Match
+
     def __init__(self, setup: Setup, match: Match | None = None) -> None:
+        assert isinstance(setup.rules, Rules)
         self.setup = setup
         self.seat = SEAT
         self.match = match or Match(setup.rules, [setup.name, *bot_names(setup.name,
@@ -81,12 +129,6 @@ class Game:
             game.start_hand()
         return game
 
-    def save(self, path: str | Path, *, logged: bool = True) -> None:
-        """Write the match record (FORMATS.md §2) to ``path`` (and say so in the log)."""
-        dump(record_of(self.match), path)
-        if logged:
-            self.log.append(f"Saved the match record to {path}.")
-
     # -- the state as you see it -------------------------------------------------------
     @property
     def state(self) -> HandState:
@@ -98,28 +140,6 @@ class Game:
     def view(self) -> PlayerView:
         """Your view of the current hand."""
         return view(self.state, self.seat)
-
-    @property
-    def hand_no(self) -> int:
-        """The number of the current hand, from 1."""
-        return len(self.match.hands)
-
-    @property
-    def hand_over(self) -> bool:
-        """True when the current hand has ended."""
-        return self.state.is_over
-
-    @property
-    def bot_to_move(self) -> int | None:
-        """The bot seat to move, or None (your turn, or the hand is over)."""
-        state = self.state
-        if state.is_over or state.to_move == self.seat:
-            return None
-        return state.to_move
-
-    def mark(self) -> tuple[int, int]:
-        """Where the match is: (hands dealt, moves made in the current hand)."""
-        return self.hand_no, len(self.match.hands[-1].moves) if self.match.hands else 0
 
     def sheet(self) -> list[tuple[int, ...]]:
         """The points of every finished hand, one row per hand."""

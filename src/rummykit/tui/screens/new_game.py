@@ -13,12 +13,12 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select
 
-from rummykit.bots import BOTS, LEVELS
+from rummykit.bots import BOTS, LEVELS, make_bot_for
 from rummykit.core.errors import RummyError
-from rummykit.core.rules import Rules, find_rules
+from rummykit.display.seats import default_bot
 from rummykit.tui.game import Setup
-from rummykit.variants.base import OptionSpec
-from rummykit.variants.registry import rule_set_names, variant_of
+from rummykit.variants.base import OptionSpec, RulesLike
+from rummykit.variants.registry import all_rule_set_names, variant_for, variant_of
 
 
 def parse_bots(text: str, seats: int) -> tuple[str, ...]:
@@ -49,12 +49,36 @@ def build_setup(rules_name: str, players: str, name: str, bots: str, options: di
     if seed.strip() and not seed.strip().isdigit():
         raise ValueError(f"seed {seed!r}: expected a number")
     try:
-        rules = Rules.from_options(rules_name, options)
+        rules = variant_for(rules_name).rules_from_options(rules_name, options)
         rules.check_players(int(players))
     except RummyError as error:
         raise ValueError(str(error)) from None
     chosen = int(seed) if seed.strip() else random.SystemRandom().randrange(1, 10**9)
-    return Setup(rules, name.strip(), parse_bots(bots, int(players) - 1), chosen)
+    seats = parse_bots(bots, int(players) - 1)
+    for bot in seats:
+        try:
+            make_bot_for(bot, rules)
+        except RummyError as error:
+            raise ValueError(str(error)) from None
+    return Setup(rules, name.strip(), seats, chosen)
+
+
+def preset(rule_set: str) -> RulesLike:
+    """The preset of any registered rule set."""
+    rules: RulesLike = variant_for(rule_set).preset(rule_set)
+    return rules
+
+
+def player_range(rules: RulesLike) -> tuple[int, int]:
+    """The fewest and the most players ``rules`` seat."""
+    seated = []
+    for count in range(1, 9):
+        try:
+            rules.check_players(count)
+        except RummyError:
+            continue
+        seated.append(count)
+    return (min(seated), max(seated)) if seated else (2, 2)
 
 
 def option_widgets(specs: tuple[OptionSpec, ...]) -> list[Widget]:
@@ -111,7 +135,7 @@ class NewGameScreen(ModalScreen[Setup | None]):
             yield Label("New game", classes="dialog-title")
             with Grid(id="new-game-grid"):
                 yield Label("Rule set")
-                names = rule_set_names()
+                names = all_rule_set_names()
                 yield Select([(n, n) for n in names], value=names[0], allow_blank=False,
                              id="rules", compact=True)
                 yield Label("Players")
@@ -133,16 +157,23 @@ class NewGameScreen(ModalScreen[Setup | None]):
     @staticmethod
     def specs(rule_set: str) -> tuple[OptionSpec, ...]:
         """The options the rule set's family offers."""
-        rules = find_rules(rule_set)
+        rules = preset(rule_set)
         return variant_of(rules).options(rules)
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "rules" and isinstance(event.value, str):
-            low, high = find_rules(event.value).player_range
+            rules = preset(event.value)
+            low, high = player_range(rules)
             players = self.query_one("#players", Input)
             count = players.value.strip()
             if not count.isdigit() or not low <= int(count) <= high:
                 players.value = str(low)
+            bots = self.query_one("#bots", Input)
+            try:
+                for bot in parse_bots(bots.value, 1):
+                    make_bot_for(bot, rules)
+            except (ValueError, RummyError):
+                bots.value = default_bot(rules)
             box = self.query_one("#new-game-options", Grid)
             await box.remove_children()
             await box.mount(*option_widgets(self.specs(event.value)))

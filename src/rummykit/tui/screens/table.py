@@ -9,19 +9,17 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from rummykit.core.cards import Card
 from rummykit.core.errors import RummyError
 from rummykit.core.melds import JOKER_AS
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
-from rummykit.display.faces import card_face, faces_in, typed_move
+from rummykit.display.faces import card_face, typed_move
 from rummykit.display.terms import terms_of, unit
 from rummykit.display.wording import gained, plural
 from rummykit.tui.actions import (
@@ -37,10 +35,10 @@ from rummykit.tui.actions import (
     points_line,
 )
 from rummykit.tui.game import Game
-from rummykit.tui.screens.dialogs import TextScreen
 from rummykit.tui.screens.help import HelpScreen
 from rummykit.tui.screens.pile import PileScreen
 from rummykit.tui.screens.results import HandEndScreen, MatchEndScreen
+from rummykit.tui.turns import TableBase
 from rummykit.tui.widgets import (
     ActionBar,
     DealInfo,
@@ -54,22 +52,18 @@ from rummykit.tui.widgets import (
 )
 from rummykit.tui.widgets.panels import sheet_lines
 
-#: below this width or height the table uses its compact layout (one-line cards, no left
-#: column); 80x24 is fully playable in it
-COMPACT_WIDTH = 110
-COMPACT_HEIGHT = 34
-
 #: words the command box takes besides moves, and the actions they run
 COMMANDS = {"help": "help", "hint": "hint", "pile": "pile", "sort": "sort",
             "new": "app.new_game", "save": "app.save", "load": "app.load", "quit": "app.quit"}
 
 
-class TableScreen(Screen[None]):
+class TableScreen(TableBase):
     """The game table for one match against bots."""
 
     class HandEnded(Message):
         """A hand has just ended (the app may save the match)."""
 
+    game: Game
     AUTO_FOCUS = "#hand"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help"),
@@ -121,22 +115,6 @@ class TableScreen(Screen[None]):
                             "on 2, discard K♠) or help, hint, pile, sort, save, quit")
             yield MoveLog(id="log")
         yield Footer()
-
-    def on_mount(self) -> None:
-        self.fit_layout()
-        self.show()
-        self.advance()
-
-    def on_resize(self) -> None:
-        self.fit_layout()
-
-    def fit_layout(self) -> None:
-        """Use the compact layout on a small terminal (80x24 and up stay playable)."""
-        width, height = self.app.size
-        compact = width < COMPACT_WIDTH or height < COMPACT_HEIGHT
-        self.set_class(compact, "-compact")
-        self.app.set_class(compact, "-compact")
-        self.query_one(HandView).compact = compact
 
     # -- attributes down --------------------------------------------------------------
     def cards(self) -> list[Card]:
@@ -193,25 +171,13 @@ class TableScreen(Screen[None]):
         lowest = "lowest" if terms_of(rules).lowest_wins else "highest"
         return f"{rules.num_hands} {unit(rules, plural=True)}, {lowest} wins"
 
-    def say(self, text: str, *, error: bool = False) -> None:
-        """Show a one-line message under your hand."""
-        self.message = Text(faces_in(text), style="bold red" if error else "")
-        if self.is_mounted:  # else on_mount shows it
-            self.show()
-
     # -- messages up ------------------------------------------------------------------
-    def on_hand_view_card_clicked(self, event: HandView.CardClicked) -> None:
-        self.cursor = event.index
-        self.action_select()
 
     def on_melds_chosen(self, event: Melds.Chosen) -> None:
         self.action_lay(event.number)
 
     def on_pile_view_clicked(self, event: PileView.Clicked) -> None:
         self.action_pile()
-
-    def on_action_bar_chosen(self, event: ActionBar.Chosen) -> None:
-        self.attempt(event.move)
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -251,40 +217,6 @@ class TableScreen(Screen[None]):
         self.advance()
         return True
 
-    def advance(self) -> None:
-        """After a change: let the bots move, or end the hand."""
-        game = self.game
-        if game.hand_over:
-            self.end_hand()
-        elif game.bot_to_move is not None and not self.busy:
-            self.busy = True
-            if self.bot_delay > 0:
-                self.set_timer(self.bot_delay, self.bot_turn)
-            else:
-                self.call_later(self.bot_turn)
-
-    def bot_turn(self) -> None:
-        """Start the bot to move thinking (in a thread, so the table stays responsive)."""
-        self.think(self.game)
-
-    @work(thread=True, group="bot")
-    def think(self, game: Game) -> None:
-        """Find the bot's move away from the screen's thread, then make it there."""
-        mark = game.mark()
-        seat, move = game.bot_choice()
-        self.app.call_from_thread(self.bot_moved, game, mark, seat, move)
-
-    def bot_moved(self, game: Game, mark: tuple[int, int], seat: int, move: Move) -> None:
-        """Make the bot's move, unless the game moved on meanwhile (a new game, a load)."""
-        if game is not self.game or game.mark() != mark:
-            return
-        self.busy = False
-        if self.message.plain.startswith("Please wait"):
-            self.message = Text("")
-        game.bot_play(seat, move)
-        self.show()
-        self.advance()
-
     def end_hand(self) -> None:
         """Show the end-of-hand screen, then deal on or show the match's end."""
         game = self.game
@@ -307,52 +239,12 @@ class TableScreen(Screen[None]):
 
         self.app.push_screen(HandEndScreen(seen, names, sheet, game.match.over), next_hand)
 
-    async def after_match(self, choice: str | None) -> None:
-        """Rematch, new game or quit, as chosen on the match-end screen."""
-        if choice == "rematch":
-            await self.app.run_action("app.rematch_now")
-        elif choice == "new":
-            await self.app.run_action("app.new_game")
-        else:
-            await self.app.run_action("app.leave_now")
-
     def new_game(self, game: Game) -> None:
         """Play ``game`` at this table from now on."""
         self.game = game
-        self.busy = False
-        self.selected = frozenset()
-        self.fresh = []
-        self.message = Text("")
-        self.show()
-        self.advance()
+        self.restart()
 
     # -- actions ----------------------------------------------------------------------
-    def action_cursor(self, step: int) -> None:
-        count = len(self.cards())
-        if count:
-            self.cursor = (self.cursor + step) % count
-            self.show()
-
-    def action_select(self) -> None:
-        if not self.cards():
-            return
-        self.selected = self.selected ^ {self.cursor}
-        self.show()
-
-    def action_clear(self) -> None:
-        if isinstance(self.focused, Input):
-            self.set_focus(self.query_one(HandView))
-            return
-        self.selected = frozenset()
-        self.message = Text("")
-        self.show()
-
-    def action_draw(self) -> None:
-        self.attempt(Draw())
-
-    def action_take(self) -> None:
-        self.attempt(Take())
-
     def action_meld(self) -> None:
         chosen = self.chosen()
         found = [m for m in matching(chosen, self.game.view().legal) if isinstance(m, Meld)]
@@ -423,10 +315,6 @@ class TableScreen(Screen[None]):
         self.selected = frozenset()
         self.say(f"Your hand is sorted by {self.sort}.")
 
-    def action_command(self) -> None:
-        # at once (not after the keys already typed): ":draw" typed fast all goes in the box
-        self.set_focus(self.query_one("#command", Input))
-
     def action_pile(self) -> None:
         def chosen(move: Move | None) -> None:
             if move is not None:
@@ -437,28 +325,8 @@ class TableScreen(Screen[None]):
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.game.match.rules, self.game.match.num_players))
 
-    def action_hint(self) -> None:
-        seen = self.game.view()
-        if seen.result is not None or seen.to_move != seen.seat or self.busy:
-            self.say("A hint is for your own turn.", error=True)
-            return
-        self.busy = True
-        self.say(f"Thinking (level {self.hint_level})...")
-        self.find_hint(self.game)
 
-    @work(thread=True, exclusive=True, group="hint")
-    def find_hint(self, game: Game) -> None:
-        """Ask the search bot in a thread; show its advice when done."""
-        lines = game.hint_lines(self.hint_level)
-        self.app.call_from_thread(self.hint_found, game, lines)
 
-    def hint_found(self, game: Game, lines: list[str]) -> None:
-        """Show the advice (unless a new game replaced this one)."""
-        if game is not self.game:
-            return
-        self.busy = False
-        self.say("")
-        self.app.push_screen(TextScreen("Hint", "\n".join(lines)))
 
 
 def positions(cards: list[Card], wanted: list[Card]) -> list[int]:

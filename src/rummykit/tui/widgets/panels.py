@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from typing import Any
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -12,8 +13,6 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Button
-
-from rummykit.core.moves import Move
 
 
 class ScoreSheet(Widget):
@@ -61,12 +60,13 @@ class MoveLog(Widget):
 class ActionBar(Grid):
     """One button per move offered now (legal moves only), in rows of a few buttons."""
 
-    entries: reactive[tuple[tuple[Move, str], ...]] = reactive((), recompose=True)
+    entries: reactive[tuple[tuple[Any, str], ...]] = reactive((), recompose=True)  # a
+    # family's moves: core Moves, or gin's
 
     class Chosen(Message):
         """The button of ``move`` was pressed."""
 
-        def __init__(self, move: Move) -> None:
+        def __init__(self, move: Any) -> None:
             self.move = move
             super().__init__()
 

@@ -37,6 +37,7 @@ from rummykit.variants.gin.rules import (
     gin_rules_from_options,
 )
 from rummykit.variants.gin.view import GinView, gin_view
+from rummykit.variants.table_kinds import KNOCK, register_table_kind
 
 #: every knob of RULES.md §6.13 (the fields of GinRules)
 GIN_KNOBS = frozenset(f.name for f in dataclasses.fields(GinRules)
@@ -166,3 +167,4 @@ class GinFamily:
 
 
 GIN_FAMILY = GinFamily()
+register_table_kind(GIN_FAMILY.name, KNOCK)  # the faces host gin's own table
