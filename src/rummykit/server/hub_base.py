@@ -5,13 +5,14 @@ the tables' locks; what the other layers of the hub (:mod:`hub_views`, :mod:`hub
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import logging
 import random
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Protocol, TypeVar
+from typing import ParamSpec, Protocol, TypeVar
 
 from rummykit.server.bots import BotRunner
 from rummykit.server.cluster import Cluster
@@ -24,6 +25,7 @@ from rummykit.server.writer import GroupWriter
 
 log = logging.getLogger("rummykit.server")
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
 
 
 class Outbox(Protocol):
@@ -95,26 +97,29 @@ class HubBase:
         self._orphaned: dict[str, float] = {}
 
     # -- plumbing -----------------------------------------------------------------
-    async def db(self, call: Callable[..., _T], *args: object) -> _T:
-        """Run a storage call on the storage thread; a storage failure is ``unavailable``."""
-        return await self._run(self._db, call, *args)
+    async def db(self, call: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        """Run a storage call on the storage thread; a storage failure is ``unavailable``.
+        (Typed: ``call``'s arguments are checked against its signature.)"""
+        return await self._run(self._db, call, functools.partial(call, *args, **kwargs))
 
     @staticmethod
-    async def _on_loop(call: Callable[..., _T], *args: object) -> _T:
+    async def _on_loop(call: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """Run a short storage call on the event loop, after the other tasks ready now
         (so that the commits they make join the same batch)."""
         await asyncio.sleep(0)
-        return call(*args)
+        return call(*args, **kwargs)
 
-    async def read(self, call: Callable[..., _T], *args: object) -> _T:
+    async def read(self, call: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """Run a storage call that only reads on a reading thread (``unavailable`` as
         :meth:`db`)."""
-        return await self._run(self._reads, call, *args)
+        return await self._run(self._reads, call, functools.partial(call, *args, **kwargs))
 
-    async def _run(self, executor: ThreadPoolExecutor, call: Callable[..., _T],
-                   *args: object) -> _T:
+    @staticmethod
+    async def _run(executor: ThreadPoolExecutor, call: Callable[..., object],
+                   bound: Callable[[], _T]) -> _T:
+        """``bound`` (``call`` with its arguments) on ``executor``."""
         try:
-            return await asyncio.get_running_loop().run_in_executor(executor, call, *args)
+            return await asyncio.get_running_loop().run_in_executor(executor, bound)
         except ServerError:
             raise
         except Exception as error:
