@@ -18,6 +18,7 @@ from rummykit.server.bots import BotRunner
 from rummykit.server.cluster import Cluster
 from rummykit.server.errors import ServerError
 from rummykit.server.players import PlayerStore
+from rummykit.server.replaypool import ReplayRunner
 from rummykit.server.settings import Settings
 from rummykit.server.storage import Storage
 from rummykit.server.table import LiveTable
@@ -95,6 +96,11 @@ class HubBase:
         self._away: dict[tuple[str, int], float] = {}
         #: tables in play seen without an owner: since when (monotonic seconds)
         self._orphaned: dict[str, float] = {}
+        #: tables loaded (after the start) by a trusted replay, their checked replay
+        #: running in a worker of their own (see :mod:`rummykit.server.trusted`)
+        self._trust_loads = False
+        self._checks = ReplayRunner(settings.replay_processes, settings.replay_memory_mb)
+        self.checking: dict[str, asyncio.Task[None]] = {}
 
     # -- plumbing -----------------------------------------------------------------
     async def db(self, call: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
