@@ -223,8 +223,12 @@ class HubSeats(HubCommits):
 
     async def bind_player(self, table: LiveTable, seat: int, player: str) -> None:
         """Seat ``seat`` is ``player``'s (its statistics and rating count there), unless
-        the seat has a player already or ``player`` sits at another seat."""
-        if table.owner is not None or table.seats[seat].kind != "human":
+        the seat has a player already or ``player`` sits at another seat (on a table
+        another node owns: that node decides)."""
+        if table.owner is not None:
+            await self._forward(table, "bind", seat=seat, player=player)
+            return
+        if table.seats[seat].kind != "human":
             return
         async with self.lock(table.id):
             if table.seats[seat].player is not None or any(
