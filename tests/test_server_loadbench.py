@@ -27,3 +27,11 @@ def test_a_small_load_run_finishes_and_stores_every_match(rules: str | None) -> 
     assert report["moves"] > 0 and report["round_trip_ms"]["p99"] > 0
     assert report["matches_started"] >= 2
     assert report["matches_started"] == report["matches_completed"] == report["matches_stored"]
+
+
+def test_the_resume_benchmark_loads_tables_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
+    from rummykit.server import resumebench
+    assert resumebench.main(["--tables", "3", "--moves", "30"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["tables"] == 3 and report["moves_stored"] > 30
+    assert report["checked_cpu_seconds"] > 0 and report["trusted_cpu_seconds"] > 0

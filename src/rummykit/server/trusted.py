@@ -1,6 +1,7 @@
 """A trusted replay: a stored table's match rebuilt by applying its stored moves without the
-engine's rule checks (about twenty times faster than :func:`rummykit.core.record.replay`),
-so that a node taking over a dead node's tables serves them within moments.
+engine's rule checks, faster than :func:`rummykit.core.record.replay` (warm, per move:
+14 against 29 us on the basic golden record, 11 against 150 us on the contract one), so
+that a node taking over a dead node's tables serves them sooner (``resumebench``).
 
 The stored moves were checked when they were played, and the log they come from is
 checked as it is read: the versions of the match's events follow one another up to the
