@@ -157,7 +157,8 @@ async def play(bases: list[str], tables: int, duration: float, think: float, dra
     body = {"rules": rules, "options": {"target_score": target},
             "seats": [{"kind": "human", "name": "North"}, {"kind": "human", "name": "South"}]}
     limits = httpx.Limits(max_connections=20)
-    async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+    # no deadline on waiting for a pooled connection: a loaded machine creates slowly
+    async with httpx.AsyncClient(timeout=httpx.Timeout(60, pool=None), limits=limits) as http:
         created = await asyncio.gather(*(http.post(f"{bases[i % len(bases)]}/api/tables",
                                                    json=body) for i in range(tables)))
     seats = []

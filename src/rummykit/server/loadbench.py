@@ -119,7 +119,8 @@ async def run(base: str, tables: int, duration: float, think: float,
     totals = Totals()
     ws_url = base.replace("http", "ws", 1) + "/ws"
     limits = httpx.Limits(max_connections=50)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(60, pool=None),
+                                 limits=limits) as http:
         body = {"rules": rules, "options": {"target_score": target},
                 "seats": [{"kind": "human", "name": "North"},
                           {"kind": "human", "name": "South"}]}

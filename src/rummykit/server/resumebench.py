@@ -1,11 +1,12 @@
 """``python -m rummykit.server.resumebench``: what loading a dead node's tables costs.
 
-Stores ``--tables`` tables of ``--players`` seats (2), each ``--moves`` moves into its match (played
-with the load benchmark's heuristic, straight through :class:`LiveTable`), in a fresh
-SQLite file or ``--database-url``; then loads every one back as a node taking them over
-does (``Storage.load``, then :meth:`LiveTable.restore`), with the checked replay and with
-the trusted one (:mod:`rummykit.server.trusted`), and reports the CPU time (of this
-process: the figure does not depend on what else the machine runs) per table and in all.
+Stores ``--tables`` tables of ``--players`` seats (2), each ``--moves`` moves into its
+match (played with the load benchmark's heuristic, straight through :class:`LiveTable`),
+in a fresh SQLite file or ``--database-url``; then loads every one back as a node taking
+them over does (``Storage.load``, then :meth:`LiveTable.restore`), with the checked
+replay and with the trusted one (:mod:`rummykit.server.trusted`), and reports the CPU
+time (of this process: the figure does not depend on what else the machine runs) per
+table and in all.
 """
 
 from __future__ import annotations
