@@ -9,6 +9,7 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -18,7 +19,7 @@ from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.engine.interfaces import DBAPIConnection
-from sqlalchemy.pool import ConnectionPoolEntry
+from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
 
 from rummykit.server import schema
 from rummykit.server.errors import ServerError
@@ -92,6 +93,8 @@ class Finished:
 
 #: one table's commit: its row as it now stands, its new events, the match it finished
 Commit = tuple[TableRow, list[EventRow], Finished | None]
+#: more writes to make in a seat update's transaction
+SeatWork = Callable[[Connection], None]
 
 
 class Fenced(ServerError):
@@ -137,10 +140,11 @@ class Storage(Protocol):
     def create_table(self, table: TableRow, seats: list[SeatRow]) -> None:
         """Store a new table and its seats."""
 
-    def save_seat(self, table_id: str, seat: SeatRow, version: int,
-                  seats_version: int) -> None:
+    def save_seat(self, table_id: str, seat: SeatRow, version: int, seats_version: int,
+                  also: SeatWork | None = None) -> None:
         """Update one seat if the stored table is still at ``version`` and
-        ``seats_version`` (then one more seat change); else :class:`Fenced`."""
+        ``seats_version`` (then one more seat change), and do ``also`` in the same
+        transaction (all or nothing); else :class:`Fenced`."""
 
     def commit(self, table: TableRow, new: list[EventRow], finished: Finished | None) -> None:
         """Append events and update the table (and the statistics) in one transaction."""
@@ -316,6 +320,10 @@ class SqlStorage:
         style = self.engine.dialect.paramstyle
         self._insert_events = driver_sql(INSERT_EVENTS, style)
         self._update_standing = driver_sql(UPDATE_STANDING, style)
+        #: SQLite: a connection of its own for the moves' commits (held, so a commit
+        #: takes none from the pool); made on the first commit, again after a failure
+        self._sqlite = url.startswith("sqlite")
+        self._writer: PoolProxiedConnection | None = None
 
     def create_table(self, table: TableRow, seats: list[SeatRow]) -> None:
         with self.engine.begin() as db:
@@ -323,8 +331,8 @@ class SqlStorage:
             db.execute(insert(schema.seats),
                        [{"table_id": table.id, **_seat_values(s)} for s in seats])
 
-    def save_seat(self, table_id: str, seat: SeatRow, version: int,
-                  seats_version: int) -> None:
+    def save_seat(self, table_id: str, seat: SeatRow, version: int, seats_version: int,
+                  also: SeatWork | None = None) -> None:
         tables = schema.tables
         with self.engine.begin() as db:
             fenced = db.execute(update(tables)
@@ -337,11 +345,16 @@ class SqlStorage:
                        .where(schema.seats.c.table_id == table_id,
                               schema.seats.c.seat == seat.seat)
                        .values(_seat_values(seat)))
+            if also is not None:
+                also(db)
 
     def commit(self, table: TableRow, new: list[EventRow], finished: Finished | None) -> None:
         self.commit_many([(table, new, finished)])
 
     def commit_many(self, batch: list[Commit]) -> None:
+        if self._sqlite and all(finished is None for _, _, finished in batch):
+            self._commit_moves(batch)
+            return
         with self.engine.begin() as db:
             events = [(table.id, e.version, e.match_no, e.kind, json.dumps(e.data))
                       for table, new, _ in batch for e in new]
@@ -353,6 +366,32 @@ class SqlStorage:
             for table, _, finished in batch:
                 if finished is not None:
                     self._finish(db, table, finished)
+
+    def _commit_moves(self, batch: list[Commit]) -> None:
+        """SQLite, no match finished: the batch's two statements on the driver's own
+        connection, held for the purpose (the hot path: no pool, no engine events)."""
+        if self._writer is None:
+            self._writer = self.engine.raw_connection()
+        writer = self._writer
+        cursor = writer.cursor()
+        try:
+            events = [(table.id, e.version, e.match_no, e.kind, json.dumps(e.data))
+                      for table, new, _ in batch for e in new]
+            if events:
+                cursor.executemany(self._insert_events, events)
+            cursor.executemany(self._update_standing, [
+                (table.status, table.match_no, table.version, table.id)
+                for table, _, _ in batch])
+            writer.commit()
+        except BaseException:
+            try:
+                writer.rollback()
+            except Exception:  # the connection is gone: a new one next time
+                self._writer = None
+                writer.invalidate()
+            raise
+        finally:
+            cursor.close()
 
     def _finish(self, db: Connection, table: TableRow, finished: Finished) -> None:
         db.execute(insert(schema.matches).values(
@@ -484,6 +523,9 @@ class SqlStorage:
             return None if row is None else UploadStatus(row.status, row.frames, row.error)
 
     def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
         if self.checkpointer is not None:
             self.checkpointer.stop()
         self.engine.dispose()
