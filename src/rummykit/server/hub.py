@@ -21,15 +21,13 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol, TypeVar
 
-from rummykit.bots import BOTS
-from rummykit.core.engine import HandState
 from rummykit.core.errors import RummyError
-from rummykit.server.bots import BotRunner
+from rummykit.server.bots import BotRunner, bot_levels, default_level
 from rummykit.server.cluster import Cluster, OwnerGone, RemoteOutbox
 from rummykit.server.errors import ServerError
 from rummykit.server.hinting import advise
 from rummykit.server.players import PlayerStore
-from rummykit.server.render import legal_out, log_out, match_out, view_out
+from rummykit.server.render import match_out
 from rummykit.server.settings import Settings
 from rummykit.server.storage import Fenced, SeatRow, Storage, StoredTable, TableRow
 from rummykit.server.table import SPECTATOR, Change, Event, LiveTable, table_rules
@@ -44,6 +42,7 @@ from rummykit.server.wire import (
     Welcome,
 )
 from rummykit.server.writer import GroupWriter
+from rummykit.variants.registry import variant_of
 
 log = logging.getLogger("rummykit.server")
 _T = TypeVar("_T")
@@ -359,12 +358,9 @@ class Hub:
 
     def sync_text(self, table: LiveTable, recipient: int) -> str:
         """A full resync for ``recipient``."""
-        seen = table.viewer(recipient)
-        return SyncOut(version=table.version, table=self.table_out(table),
-                       view=None if seen is None else view_out(seen),
-                       legal=[] if seen is None else legal_out(seen),
-                       log=[] if seen is None else log_out(table.hand_log)
-                       ).model_dump_json()
+        view, legal, moves = table.sync_parts(recipient)
+        return SyncOut(version=table.version, table=self.table_out(table), view=view,
+                       legal=legal, log=moves).model_dump_json()
 
     async def lobby(self) -> list[TableOut]:
         """The newest public tables (private ones are reached by link only): on its own,
@@ -504,16 +500,17 @@ class Hub:
         rules = table_rules(spec.rules, spec.options, self.settings.max_turns_per_hand)
         try:
             rules.check_players(len(spec.seats))
-            HandState.check_supported(rules, len(spec.seats))
+            variant_of(rules).check_supported(rules, len(spec.seats))
         except RummyError as error:
             raise ServerError("bad_request", f"seats: {error}") from None
         seats, tokens = [], []
         for index, want in enumerate(spec.seats):
             if want.kind == "bot":
-                level = want.level or "medium"
-                if level not in BOTS:
+                level = want.level or default_level(rules)
+                if level not in bot_levels(rules):
                     raise ServerError("bad_request", f"seats[{index}].level: unknown bot "
-                                      f"{level!r}: expected one of {', '.join(BOTS)}")
+                                      f"{level!r}: expected one of "
+                                      f"{', '.join(bot_levels(rules))}")
                 name = want.name or f"Bot {index + 1} ({level})"
                 seats.append(SeatRow(index, "bot", name, level, None, "bot"))
             elif want.level is not None:
