@@ -1,0 +1,142 @@
+"""The hub's state and plumbing: its tables, connections and timers, the storage threads,
+the tables' locks; what the other layers of the hub (:mod:`hub_views`, :mod:`hub_timers`,
+:mod:`hub_commits`, :mod:`hub_seats`, :mod:`hub`) share."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import random
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Protocol, TypeVar
+
+from rummykit.server.bots import BotRunner
+from rummykit.server.cluster import Cluster
+from rummykit.server.errors import ServerError
+from rummykit.server.players import PlayerStore
+from rummykit.server.settings import Settings
+from rummykit.server.storage import Storage
+from rummykit.server.table import LiveTable
+from rummykit.server.writer import GroupWriter
+
+log = logging.getLogger("rummykit.server")
+_T = TypeVar("_T")
+
+
+class Outbox(Protocol):
+    """A connection as the hub sees it: who it is for and where its messages go."""
+
+    table_id: str
+    recipient: int
+
+    def send(self, text: str) -> None:
+        """Queue one message."""
+
+
+def hash_token(token: str) -> str:
+    """What storage keeps of a seat token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class HubBase:
+    """The hub's state; storage calls on its threads; the tables' locks."""
+
+    def __init__(self, settings: Settings, storage: Storage) -> None:
+        self.settings = settings
+        self.storage = storage
+        self.tables: dict[str, LiveTable] = {}
+        self.conns: dict[str, set[Outbox]] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._db = ThreadPoolExecutor(1, thread_name_prefix="rummykit-db")
+        #: loading tables and looking tokens up (many at once when a node takes over a
+        #: dead one's tables) on threads of their own, so moves' commits do not queue
+        #: behind them
+        self._reads = ThreadPoolExecutor(4, thread_name_prefix="rummykit-read")
+        #: tables being loaded: the first asker loads, the others wait for it
+        self._loading: dict[str, asyncio.Future[LiveTable]] = {}
+        #: SQLite in WAL mode without a sync per commit: a commit is a short append to the
+        #: log, made on the event loop (handing it to a thread and back costs more);
+        #: otherwise (PostgreSQL, or SQLite syncing every commit) on the storage thread
+        inline = settings.database_url.startswith("sqlite") and \
+            settings.sqlite_synchronous == "NORMAL"
+        self._writer = GroupWriter(storage, self._on_loop if inline else self.db)
+        self._bots = BotRunner(settings.bot_processes)
+        self._bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self._timers: dict[tuple[str, int], asyncio.Task[None]] = {}
+        #: (table, seat) pairs a player has connected to since this server started: their
+        #: timer is the grace period; the others' is the longer wait for a first arrival
+        self._arrived: set[tuple[str, int]] = set()
+        #: (table, seat) pairs whose hint is being worked out
+        self._hinting: set[tuple[str, int]] = set()
+        #: (table, seat) pairs a bot is taking over now
+        self._taking: set[tuple[str, int]] = set()
+        self._rng = random.SystemRandom()
+        #: tables that do not load (id: why), refused with ``unavailable``
+        self.quarantined: dict[str, str] = {}
+        #: tables whose last commit failed: checked against storage before their next step
+        self._unsure: set[str] = set()
+        self._healer: asyncio.Task[None] | None = None
+        #: when a commit last failed (monotonic seconds)
+        self._failed_at: float | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+        #: the link to the other nodes when several processes serve (``redis_url``)
+        self.cluster: Cluster | None = None
+        self._adopted_at = 0.0
+        #: players, their statistics and ratings (in the same database as the tables)
+        engine = getattr(storage, "engine", None)
+        self.players = PlayerStore(engine) if engine is not None else None
+        #: (table, seat) pairs whose player is away: when (Unix seconds) that becomes a
+        #: resignation (shown to the others as a countdown)
+        self._away: dict[tuple[str, int], float] = {}
+        #: tables in play seen without an owner: since when (monotonic seconds)
+        self._orphaned: dict[str, float] = {}
+
+    # -- plumbing -----------------------------------------------------------------
+    async def db(self, call: Callable[..., _T], *args: object) -> _T:
+        """Run a storage call on the storage thread; a storage failure is ``unavailable``."""
+        return await self._run(self._db, call, *args)
+
+    @staticmethod
+    async def _on_loop(call: Callable[..., _T], *args: object) -> _T:
+        """Run a short storage call on the event loop, after the other tasks ready now
+        (so that the commits they make join the same batch)."""
+        await asyncio.sleep(0)
+        return call(*args)
+
+    async def read(self, call: Callable[..., _T], *args: object) -> _T:
+        """Run a storage call that only reads on a reading thread (``unavailable`` as
+        :meth:`db`)."""
+        return await self._run(self._reads, call, *args)
+
+    async def _run(self, executor: ThreadPoolExecutor, call: Callable[..., _T],
+                   *args: object) -> _T:
+        try:
+            return await asyncio.get_running_loop().run_in_executor(executor, call, *args)
+        except ServerError:
+            raise
+        except Exception as error:
+            log.warning("storage call %s failed: %s", getattr(call, "__name__", call), error)
+            raise ServerError("unavailable", "storage is unavailable: try again") from None
+
+    def lock(self, table_id: str) -> asyncio.Lock:
+        """The lock that orders every change to a table."""
+        found = self._locks.get(table_id)
+        if found is None:
+            found = self._locks[table_id] = asyncio.Lock()
+        return found
+
+    def health(self) -> dict[str, object]:
+        """What an operator checks: ``degraded`` when tables are quarantined (listed with
+        the reason) or waiting for storage."""
+        failed = self._failed_at is not None and time.monotonic() - self._failed_at < 10
+        if not (self.quarantined or self._unsure or failed):
+            return {"status": "ok"}
+        return {"status": "degraded", "quarantined": dict(self.quarantined),
+                "storage_unsure": sorted(self._unsure), "commit_failed_recently": failed}
+
+    async def _forward(self, table: LiveTable, op: str, **args: object) -> object:
+        assert self.cluster is not None and table.owner is not None
+        return await self.cluster.call(table.owner, op, table.id, **args)
