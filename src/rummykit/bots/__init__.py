@@ -21,8 +21,10 @@ from rummykit.bots.base import Bot
 from rummykit.bots.careless import CarelessBot
 from rummykit.bots.expert import ExpertBot
 from rummykit.bots.gin_greedy import GinGreedyBot
+from rummykit.bots.gin_search import GinSearchBot
 from rummykit.bots.greedy import GreedyBot
 from rummykit.bots.random_bot import RandomBot
+from rummykit.bots.simple_gin import SimpleGinBot
 from rummykit.core.errors import RummyError
 from rummykit.variants.base import RulesLike
 from rummykit.variants.gin.variant import GIN_FAMILY
@@ -53,9 +55,16 @@ class AnyBot(Protocol):
 
 
 #: the bots of a family whose hands are its own (not ``HandState``), by family name; the
-#: random bot needs only ``view.legal``
+#: random bot needs only ``view.legal``. Gin: ``easy`` is the greedy bot, the other levels
+#: search (``bots.gin_search``); ``simple`` is the port of OpenSpiel's SimpleGinRummyBot.
 FAMILY_BOTS: dict[str, dict[str, Callable[[], AnyBot]]] = {
-    GIN_FAMILY.name: {"random": RandomBot, "greedy": GinGreedyBot},
+    GIN_FAMILY.name: {
+        "random": RandomBot, "greedy": GinGreedyBot, "simple": SimpleGinBot,
+        "easy": GinGreedyBot,
+        "medium": lambda: GinSearchBot.for_level("medium"),
+        "hard": lambda: GinSearchBot.for_level("hard"),
+        "expert": lambda: GinSearchBot.for_level("expert"),
+    },
 }
 
 

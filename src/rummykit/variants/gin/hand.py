@@ -272,6 +272,15 @@ class GinHand:
         if big:
             yield BigGin(implied_arrangement(hand))
 
+    def may_meld_all_eleven(self, hand: int) -> bool:
+        """True if big gin is played and the 11 cards ``hand`` have no deadwood."""
+        return self.rules.big_gin_bonus is not None and min_deadwood(hand) == 0
+
+    def knock_test_passes(self, hand: int) -> bool:
+        """False when the rules' knock test refuses every knock of the 11 cards ``hand``
+        (OpenSpiel's test, RULES.md §6.14.2; the exact test refuses none here)."""
+        return self.rules.knock_test != "openspiel" or os_min_deadwood(hand) <= self.knock_limit
+
     def _knock_possible(self, hand: int, banned: int) -> bool:
         for _ in self._knocks(hand, banned):
             return True

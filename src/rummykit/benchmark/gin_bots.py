@@ -1,0 +1,146 @@
+"""Gin bot strength: mirrored games to 100 between two bots, and decision times.
+
+``python -m rummykit.benchmark.gin_bots --bots expert,simple --games 1000 [--seed S]
+[--rules openspiel|gin|oklahoma] [--target 100]`` plays ``--games`` games, half with each
+seating: game ``2k`` and game ``2k + 1`` use the same deals (hand ``h`` of pair ``k`` is
+dealt from ``Random(seed, k, h)``) with the bots' seats swapped, seat 0 dealing first. It
+reports the first bot's share of games won with its standard error, its mean hand score
+(points won minus lost a hand) with its error, and the median, 95th percentile and worst of
+its decision times in CPU seconds (``time.process_time``, so other work on the machine
+does not inflate them). The default rules are the OpenSpiel profile (RULES.md §6.14.1)
+played to ``--target`` points, the game the SimpleGinRummyBot port (``simple``) was
+written for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import random
+import statistics
+import time
+from dataclasses import dataclass, field
+
+from rummykit.bots import AnyBot, make_bot_for
+from rummykit.variants.gin.game import ScoreSheet
+from rummykit.variants.gin.hand import GinHand
+from rummykit.variants.gin.rules import (
+    GIN_PRESETS,
+    GIN_RULE_SETS,
+    GinRules,
+    openspiel_profile,
+)
+from rummykit.variants.gin.view import gin_view
+
+OPENSPIEL = "openspiel"
+#: hands a game may last before it is called unfinished (a game to 100 takes about 5)
+MAX_HANDS = 60
+
+
+def game_rules(name: str, target: int) -> GinRules:
+    """The rules a game is played under: ``openspiel`` (the profile, to ``target``), or a
+    gin preset's name (with the target score ``target``)."""
+    if name == OPENSPIEL:
+        base = openspiel_profile()
+        return dataclasses.replace(base, game_end="target", target_score=target)
+    return dataclasses.replace(GIN_PRESETS[name], target_score=target)
+
+
+@dataclass
+class Tally:
+    """What the first bot of a pairing did over the games played."""
+
+    games: int = 0
+    won: int = 0
+    unfinished: int = 0
+    hand_scores: list[int] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+
+
+def play_game(rules: GinRules, bots: tuple[AnyBot, AnyBot], seed: tuple[int, int],
+              watch: int, tally: Tally) -> int | None:
+    """One game; returns the winning seat (None if unfinished). Records seat ``watch``'s
+    hand scores and decision times in ``tally``."""
+    sheet = ScoreSheet(rules, dealer=0)
+    rng = random.Random(f"moves {seed}")
+    for number in range(MAX_HANDS):
+        hand = GinHand.deal(rules, sheet.dealer, random.Random(f"deal {seed} {number}"),
+                            deal_index=number)
+        while hand.result is None:
+            seat = hand.to_move
+            seen = gin_view(hand, seat)
+            started = time.process_time()
+            move = bots[seat].choose(seen, rng)
+            if seat == watch:
+                tally.times.append(time.process_time() - started)
+            hand.play(move)
+        scores = hand.result.scores
+        tally.hand_scores.append(scores[watch] - scores[1 - watch])
+        sheet.add(hand.result)
+        if sheet.over:
+            return sheet.winners[0] if sheet.winners else None
+    return None
+
+
+def match(rules: GinRules, names: tuple[str, str], games: int, seed: int) -> Tally:
+    """``games`` mirrored games of ``names[0]`` against ``names[1]``."""
+    tally = Tally()
+    for game in range(games):
+        pair, swapped = divmod(game, 2)
+        first, second = make_bot_for(names[0], rules), make_bot_for(names[1], rules)
+        seats = (second, first) if swapped else (first, second)
+        watch = 1 if swapped else 0
+        winner = play_game(rules, seats, (seed, pair), watch, tally)
+        tally.games += 1
+        if winner is None:
+            tally.unfinished += 1
+        elif winner == watch:
+            tally.won += 1
+    return tally
+
+
+def report(names: tuple[str, str], tally: Tally) -> list[str]:
+    """The lines of the result."""
+    share = tally.won / tally.games
+    error = math.sqrt(share * (1 - share) / tally.games)
+    scores = tally.hand_scores
+    mean = statistics.fmean(scores)
+    spread = statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else 0.0
+    times = sorted(tally.times)
+    lines = [f"{names[0]} vs {names[1]}: {tally.won} of {tally.games} games won "
+             f"= {share:.1%} ± {error:.1%} (1 s.e.), {tally.unfinished} unfinished",
+             f"  hand score of {names[0]}: {mean:+.2f} ± {spread:.2f} points a hand "
+             f"over {len(scores)} hands"]
+    if times:
+        p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+        lines.append(f"  {names[0]}'s decisions: {len(times)}, median "
+                     f"{statistics.median(times) * 1000:.1f} ms, 95th percentile "
+                     f"{p95 * 1000:.1f} ms, worst {times[-1] * 1000:.1f} ms (CPU)")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The command line (see the module docstring)."""
+    parser = argparse.ArgumentParser(prog="python -m rummykit.benchmark.gin_bots",
+                                     description=__doc__.splitlines()[0] if __doc__ else "")
+    parser.add_argument("--bots", default="expert,simple",
+                        help="two gin bot names, the measured one first")
+    parser.add_argument("--games", type=int, default=1000, help="games (even: mirrored)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rules", choices=(OPENSPIEL, *GIN_RULE_SETS), default=OPENSPIEL)
+    parser.add_argument("--target", type=int, default=100)
+    args = parser.parse_args(argv)
+    names = tuple(args.bots.split(","))
+    if len(names) != 2:
+        parser.error(f"--bots {args.bots!r}: expected two names separated by a comma")
+    rules = game_rules(args.rules, args.target)
+    started = time.process_time()
+    tally = match(rules, (names[0], names[1]), args.games, args.seed)
+    for line in report((names[0], names[1]), tally):
+        print(line)
+    print(f"  {time.process_time() - started:.1f} s CPU")
+
+
+if __name__ == "__main__":
+    main()

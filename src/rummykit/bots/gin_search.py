@@ -1,0 +1,192 @@
+"""The gin search bot: determinized Monte Carlo over the seat's decisions (RULES.md §6).
+
+At each decision with a choice (the first-upcard offer, take or draw, the discard, knock
+now or play on and with which arrangement, the wall), the bot deals ``worlds`` hands
+consistent with its view (:func:`~rummykit.bots.gin_sampling.determinize`), plays every
+candidate move in each of them and the rest of the hand with the fast greedy policy of
+:mod:`~rummykit.bots.gin_playout` for both seats, and keeps the move with the best mean
+hand score (its points minus the opponent's). Every candidate meets the same worlds, so
+the comparison is paired. Candidates: every legal move outside the discard step; there,
+every knock (with the implied arrangement and, for the best knock, the other arrangements
+within the limit that leave fewer cards to lay off on) and the ``discards`` discards that
+leave the least deadwood. The defender's show is played by the greedy policy.
+
+>>> import random
+>>> from rummykit.variants.gin.hand import GinHand
+>>> from rummykit.variants.gin.rules import GIN
+>>> from rummykit.variants.gin.view import gin_view
+>>> hand = GinHand.deal(GIN, dealer=0, rng=random.Random(3))
+>>> bot = GinSearchBot.for_level("medium")
+>>> bot.choose(gin_view(hand, 1), random.Random(0)) in hand.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from rummykit.bots.gin_playout import playout, policy_move
+from rummykit.bots.gin_sampling import determinize
+from rummykit.core.errors import IllegalMoveError
+from rummykit.core.moves import Discard
+from rummykit.variants.gin.deadwood import (
+    CARD_VALUES,
+    arrangement_mask,
+    arrangements,
+    mask_value,
+    min_deadwood,
+)
+from rummykit.variants.gin.moves import BigGin, Gin, GinMove, Knock
+from rummykit.variants.gin.phases import DISCARD_STEP, SHOW
+from rummykit.variants.gin.view import GinView, resample
+
+__all__ = ["SEARCH_LEVELS", "GinAnalysis", "GinCandidate", "GinSearchBot", "SearchLevel"]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchLevel:
+    """How hard a level searches: worlds per decision, discards kept, opponent inference."""
+
+    name: str
+    worlds: int
+    discards: int
+    inference: bool
+    arrangements: int = 3
+
+
+#: the search levels, weakest first (``easy`` is the greedy bot, see ``bots.gin_levels``)
+SEARCH_LEVELS: dict[str, SearchLevel] = {
+    "medium": SearchLevel("medium", worlds=12, discards=3, inference=False, arrangements=1),
+    "hard": SearchLevel("hard", worlds=40, discards=4, inference=True),
+    "expert": SearchLevel("expert", worlds=90, discards=5, inference=True),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class GinCandidate:
+    """One move and what the simulations said of it: ``value`` the mean hand score for the
+    seat (points won minus points lost), ``win_rate`` the share of worlds it won the hand."""
+
+    move: GinMove
+    value: float
+    win_rate: float
+    simulations: int
+
+
+@dataclass(frozen=True, slots=True)
+class GinAnalysis:
+    """The candidates of one decision, best first, and the search effort spent."""
+
+    seat: int
+    candidates: tuple[GinCandidate, ...]
+    simulations: int
+    seconds: float
+
+    @property
+    def best(self) -> GinMove:
+        """The recommended move."""
+        return self.candidates[0].move
+
+
+def _knock_layoff_room(groups: tuple[tuple[int, ...], ...], loose: int) -> int:
+    """How many cards could be laid off on ``groups`` (a rough count: run ends, set gaps)."""
+    room = 0
+    for group in groups:
+        if len({c % 13 for c in group}) == 1:
+            room += 4 - len(group)
+        else:
+            room += (min(group) % 13 > 0) + (max(group) % 13 < 12)
+    return room * 16 + mask_value(loose)
+
+
+def _other_arrangements(seen: GinView, move: Knock | Gin, limit: int) -> list[GinMove]:
+    """Arrangements of the knock's 10 cards other than the implied one, within the knock
+    limit, fewest lay-off places first (at most ``limit`` of them)."""
+    rest = seen.hand & ~(1 << move.card)
+    cap = seen.knock_limit
+    implied = move.groups or ()
+    found: list[tuple[int, GinMove]] = []
+    for melds in arrangements(rest, cap):
+        groups = tuple(sorted(tuple(c for c in range(52) if m >> c & 1) for m in melds))
+        if sorted(groups) == sorted(implied):
+            continue
+        loose = rest & ~arrangement_mask(groups)
+        if not melds or (loose and isinstance(move, Gin)):
+            continue
+        alt: GinMove = Knock(move.card, groups) if loose else Gin(move.card, groups)
+        found.append((_knock_layoff_room(groups, loose), alt))
+    found.sort(key=lambda pair: pair[0])
+    return [alt for _, alt in found[:limit]]
+
+
+def candidates(seen: GinView, level: SearchLevel) -> list[GinMove]:
+    """The moves the search compares at ``level`` (all legal moves outside the discard
+    step; there the knocks and the ``level.discards`` best discards)."""
+    legal = list(seen.legal)
+    if seen.phase != DISCARD_STEP:
+        return legal
+    hand = seen.hand
+    knocks = [m for m in legal if isinstance(m, (Knock, Gin, BigGin))]
+    discards = [m for m in legal if isinstance(m, Discard)]
+    discards.sort(key=lambda m: (min_deadwood(hand & ~(1 << m.card)), -CARD_VALUES[m.card]))
+    kept: list[GinMove] = [*knocks, *discards[:level.discards]]
+    plain = [m for m in knocks if isinstance(m, Knock)]
+    if plain and level.arrangements > 1:
+        best = min(plain, key=lambda m: min_deadwood(hand & ~(1 << m.card)))
+        kept += _other_arrangements(seen, best, level.arrangements - 1)
+    return kept
+
+
+class GinSearchBot:
+    """The search bot at one :class:`SearchLevel` (see the module docstring)."""
+
+    def __init__(self, level: SearchLevel) -> None:
+        self.level = level
+        self.name = level.name
+
+    @classmethod
+    def for_level(cls, name: str) -> GinSearchBot:
+        """The bot of a level of :data:`SEARCH_LEVELS`."""
+        try:
+            return cls(SEARCH_LEVELS[name])
+        except KeyError:
+            raise IllegalMoveError(f"unknown gin search level {name!r}: expected one of "
+                                   f"{', '.join(SEARCH_LEVELS)}") from None
+
+    def choose(self, seen: GinView, rng: random.Random) -> GinMove:
+        """The best move found for the seat to move in ``seen``."""
+        if not seen.legal:
+            raise IllegalMoveError("gin search: no move to choose (this seat is not to move)")
+        if len(seen.legal) == 1:
+            return seen.legal[0]
+        if seen.phase == SHOW:
+            return policy_move(resample(seen, rng))
+        return self.analyse(seen, rng).best
+
+    def analyse(self, seen: GinView, rng: random.Random) -> GinAnalysis:
+        """Every candidate's mean score over the same worlds, best first."""
+        start = time.perf_counter()
+        moves = candidates(seen, self.level)
+        if len(moves) == 1 or seen.phase == SHOW:
+            move = moves[0] if len(moves) == 1 else policy_move(resample(seen, rng))
+            return GinAnalysis(seen.seat, (GinCandidate(move, 0.0, 0.0, 0),), 0,
+                               time.perf_counter() - start)
+        seat = seen.seat
+        totals = [0] * len(moves)
+        wins = [0] * len(moves)
+        worlds = self.level.worlds
+        for _ in range(worlds):
+            world = determinize(seen, rng, self.level.inference)
+            for index, move in enumerate(moves):
+                state = world.copy()
+                state.push(move)
+                score = playout(state, rng, seat)
+                totals[index] += score
+                wins[index] += score > 0
+        found = [GinCandidate(m, totals[i] / worlds, wins[i] / worlds, worlds)
+                 for i, m in enumerate(moves)]
+        order = sorted(range(len(found)), key=lambda i: -found[i].value)
+        return GinAnalysis(seat, tuple(found[i] for i in order), worlds * len(moves),
+                           time.perf_counter() - start)

@@ -1,0 +1,37 @@
+"""``python -m rummykit.benchmark.gin_bots``: mirrored games to a target between two bots."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from rummykit.benchmark.gin_bots import game_rules, match, report
+
+
+def test_mirrored_games_deal_the_same_hands_with_the_seats_swapped() -> None:
+    rules = game_rules("openspiel", 60)
+    tally = match(rules, ("greedy", "greedy"), 4, seed=3)
+    # the same deterministic bot on both sides: each pair's two games are the same game
+    assert tally.games == 4 and tally.unfinished == 0
+    assert tally.won == 2
+    half = len(tally.hand_scores) // 2
+    assert sorted(tally.hand_scores) == sorted(-s for s in tally.hand_scores)
+    assert half > 0
+
+
+def test_the_report_gives_the_share_with_its_error_and_the_times() -> None:
+    tally = match(game_rules("gin", 50), ("simple", "greedy"), 2, seed=1)
+    lines = report(("simple", "greedy"), tally)
+    assert lines[0].startswith(f"simple vs greedy: {tally.won} of 2 games won")
+    assert "±" in lines[0] and "median" in lines[2]
+
+
+def test_the_command_runs_and_refuses_a_bad_lineup() -> None:
+    done = subprocess.run([sys.executable, "-m", "rummykit.benchmark.gin_bots", "--bots",
+                           "greedy,simple", "--games", "2", "--target", "30"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "greedy vs simple:" in done.stdout
+    bad = subprocess.run([sys.executable, "-m", "rummykit.benchmark.gin_bots", "--bots",
+                          "greedy"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "'greedy': expected two names" in bad.stderr

@@ -1,0 +1,188 @@
+"""The gin search bot, its playout policy, its worlds, the levels and the hints."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from rummykit.bots import FAMILY_BOTS, make_bot_for
+from rummykit.bots.gin_hints import GIN_HINT_LEVELS, gin_hint, gin_hint_json, gin_hint_lines
+from rummykit.bots.gin_playout import playout, policy_move
+from rummykit.bots.gin_sampling import card_weights, determinize
+from rummykit.bots.gin_search import GinSearchBot, SearchLevel, candidates
+from rummykit.core.cards import parse_card
+from rummykit.core.errors import IllegalMoveError, RummyError
+from rummykit.core.moves import Discard
+from rummykit.variants.gin.deadwood import arrangement_mask
+from rummykit.variants.gin.hand import GinHand
+from rummykit.variants.gin.moves import Gin, Knock
+from rummykit.variants.gin.rules import GIN, OKLAHOMA, GinRules, openspiel_profile
+from rummykit.variants.gin.view import GinView, gin_view
+
+RULE_SETS = [GIN, OKLAHOMA, openspiel_profile(), openspiel_profile(True)]
+TINY = SearchLevel("tiny", worlds=2, discards=2, inference=True, arrangements=3)
+
+
+def cards(text: str) -> list[int]:
+    return [parse_card(c) for c in text.split()]
+
+
+def stacked(nondealer: str, dealer: str, upcard: str, stock_top: str = "") -> GinHand:
+    """A hand dealt by seat 0 with the given hands, upcard and stock top (rest in order)."""
+    used = set(cards(nondealer) + cards(dealer) + [parse_card(upcard)] + cards(stock_top))
+    rest = cards(stock_top) + [c for c in range(52) if c not in used]
+    return GinHand.from_deal(GIN, 0, [cards(dealer), cards(nondealer)], parse_card(upcard),
+                             rest)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name + str(r.knock_test))
+def test_every_playout_move_is_legal_and_playouts_end(rules: GinRules) -> None:
+    for seed in range(30):
+        hand = GinHand.deal(rules, dealer=seed % 2, rng=random.Random(seed))
+        while hand.result is None:
+            move = policy_move(hand)
+            assert hand.is_legal(move), (seed, move, hand.phase)
+            hand.play(move)
+        assert hand.result.result in ("win", "draw")
+
+
+def test_playout_returns_the_seat_score_difference() -> None:
+    hand = GinHand.deal(GIN, dealer=0, rng=random.Random(5))
+    copy = hand.copy()
+    score = playout(hand, random.Random(0), seat=1)
+    assert hand.result is not None
+    assert score == hand.result.scores[1] - hand.result.scores[0]
+    assert playout(copy, random.Random(0), seat=0) == -score
+
+
+def _views(rules: GinRules, seeds: range) -> list[GinView]:
+    """Views of the seat to move at every decision of greedy-played hands."""
+    found = []
+    for seed in seeds:
+        hand = GinHand.deal(rules, dealer=seed % 2, rng=random.Random(seed))
+        while hand.result is None:
+            found.append(gin_view(hand, hand.to_move))
+            hand.play(policy_move(hand))
+    return found
+
+
+def test_worlds_agree_with_everything_the_seat_sees() -> None:
+    rng = random.Random(1)
+    for seen in _views(GIN, range(6)):
+        for inference in (True, False):
+            world = determinize(seen, rng, inference)
+            me, other = seen.seat, 1 - seen.seat
+            assert world.hands[me] == seen.hand
+            assert world.hands[other] & seen.known[other] == seen.known[other]
+            assert world.hands[other].bit_count() == seen.hand_sizes[other]
+            assert len(world.stock) == seen.stock_size
+            assert world.discard[:len(seen.discard)] == list(seen.discard)
+            every = (world.hands[0] | world.hands[1] | arrangement_mask(world.knock_groups)
+                     | arrangement_mask(world.defender_groups) | world.laid)
+            for card in [*world.stock, *world.discard]:
+                assert not every >> card & 1
+                every |= 1 << card
+            assert every == (1 << 52) - 1
+            assert [str(m) for m in world.legal_moves()] == [str(m) for m in seen.legal]
+
+
+def test_inference_weights_cards_near_the_opponents_discards_down() -> None:
+    hand = stacked("H7 H8 C2 D2 S2 D5 D6 D7 CT SK", "CA C3 C5 C7 C9 DJ HQ HK S4 S8", "H9")
+    for text in ("pass", "pass", "draw", "discard CT"):
+        hand.play(text)
+    seen = gin_view(hand, 0)  # seat 1 threw CT away
+    near, far = cards("CJ S3")
+    low, plain = card_weights(seen, [near, far])
+    assert low < plain == 1.0
+
+
+def test_the_search_plays_gin_when_it_can() -> None:
+    hand = stacked("H7 H8 H9 C2 D2 S2 D5 D6 D7 CT", "CA C3 C5 C7 C9 DJ HQ HK S4 S8", "D8")
+    hand.play("take")
+    seen = gin_view(hand, 1)
+    assert any(isinstance(m, Gin) for m in seen.legal)
+    move = GinSearchBot(TINY).choose(seen, random.Random(0))
+    assert isinstance(move, Gin) and move in seen.legal
+
+
+def test_candidates_keep_every_knock_and_the_best_discards() -> None:
+    for seen in _views(GIN, range(8)):
+        if seen.phase != "discard":
+            continue
+        kept = candidates(seen, TINY)
+        for move in seen.legal:
+            if isinstance(move, (Knock, Gin)):
+                assert move in kept
+        assert sum(isinstance(m, Discard) for m in kept) <= TINY.discards
+        for move in kept:
+            assert isinstance(move, (Discard, Knock, Gin)), move
+
+
+def test_alternative_knock_arrangements_are_legal() -> None:
+    met = 0
+    for rules in (GIN, openspiel_profile()):
+        for seed in range(40):
+            hand = GinHand.deal(rules, dealer=0, rng=random.Random(seed))
+            while hand.result is None:
+                seen = gin_view(hand, hand.to_move)
+                if hand.phase == "discard":
+                    for move in candidates(seen, TINY):
+                        assert hand.is_legal(move), (seed, move)
+                        met += isinstance(move, (Knock, Gin)) and move not in seen.legal
+                hand.play(policy_move(hand))
+    assert met > 0  # some knock had another arrangement worth comparing
+
+
+@pytest.mark.parametrize("name", ["easy", "medium", "hard", "expert", "simple", "greedy"])
+def test_every_gin_level_is_registered_and_plays_legal_moves(name: str) -> None:
+    assert name in FAMILY_BOTS["gin"]
+    bot = make_bot_for(name, GIN)
+    rng = random.Random(7)
+    hand = GinHand.deal(GIN, dealer=1, rng=random.Random(11))
+    while hand.result is None:
+        move = bot.choose(gin_view(hand, hand.to_move), rng)
+        assert hand.is_legal(move), (name, move, hand.phase)
+        hand.play(move)
+
+
+def test_an_unknown_gin_bot_is_refused_with_the_names() -> None:
+    with pytest.raises(RummyError, match=r"'wizard' does not play gin.*medium"):
+        make_bot_for("wizard", GIN)
+    with pytest.raises(IllegalMoveError, match="unknown gin search level 'wizard'"):
+        GinSearchBot.for_level("wizard")
+
+
+@pytest.mark.parametrize("level", GIN_HINT_LEVELS)
+def test_hints_rank_legal_moves_and_give_the_arrangement(level: str) -> None:
+    hand = GinHand.deal(OKLAHOMA, dealer=0, rng=random.Random(21))
+    for text in ("pass", "pass", "draw"):
+        hand.play(text)
+    seen = gin_view(hand, hand.to_move)
+    advice = gin_hint(seen, level, random.Random(0))
+    found = advice.analysis
+    assert found.best in seen.legal
+    assert all(c.move in seen.legal for c in found.candidates)
+    values = [c.value for c in found.candidates]
+    assert values == sorted(values, reverse=True)
+    assert (found.simulations == 0) == (level == "easy")
+    shape = advice.arrangement
+    assert set(shape.deadwood_cards) | set(c for m in shape.melds for c in m) == set(
+        seen.hand_cards)
+    lines = gin_hint_lines(advice, 3)
+    assert lines[0] == f"Recommended: {found.best}"
+    assert lines[-1].startswith("Best arrangement: ")
+    data = json.loads(json.dumps(gin_hint_json(advice, 3)))
+    assert data["best"] == str(found.best)
+    assert data["position"]["phase"] == "discard"
+    assert len(data["candidates"]) == min(3, len(found.candidates))
+    assert data["arrangement"]["deadwood"] == shape.deadwood
+
+
+def test_a_hint_needs_the_seat_to_move_and_a_known_level() -> None:
+    hand = GinHand.deal(GIN, dealer=0, rng=random.Random(3))
+    with pytest.raises(ValueError, match="seat to move"):
+        gin_hint(gin_view(hand, 0), "medium", random.Random(0))
+    with pytest.raises(ValueError, match="unknown hint level 'wizard'"):
+        gin_hint(gin_view(hand, 1), "wizard", random.Random(0))
