@@ -266,3 +266,23 @@ def test_a_gin_table_is_restored_from_storage_after_a_restart(tmp_path: Path) ->
             again.append(back)
         mover = again[sync["view"]["to_move"]]
         assert mover.move(mover.legal[0])["type"] == "ack"
+
+
+def test_a_gin_seat_gets_a_hint_from_its_own_view(tmp_path: Path) -> None:
+    settings = settings_for("sqlite", tmp_path)
+    with running(settings) as client, ExitStack() as stack:
+        created = create(client, [{"kind": "human", "name": "Ann"},
+                                  {"kind": "bot", "level": "easy"}], rules="gin", seed=4)
+        token = created["tokens"][0]["token"]
+        me = Player(stack.enter_context(client.websocket_connect("/ws")))
+        me.hello(token=token)
+        me.until("sync")
+        while not me.legal:
+            me.receive()
+        table_id = created["table"]["id"]
+        hint = client.get(f"/api/tables/{table_id}/hint", headers={"X-Seat-Token": token})
+        assert hint.status_code == 200, hint.text
+        advice = hint.json()
+        assert advice["move"] in me.legal
+        assert advice["text"] and advice["lines"][0].startswith("Recommended: ")
+        assert me.move(advice["move"])["type"] == "ack"

@@ -5,7 +5,6 @@ Chromium built from it, with no copy of rules data in the app."""
 from __future__ import annotations
 
 from pathlib import Path
-
 from typing import Any
 
 from rummykit.core.knobs import json_value
