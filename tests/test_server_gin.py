@@ -166,9 +166,9 @@ def test_the_knock_card_stays_face_down_for_the_defender_until_the_show_ends(
     """Seat 1 sees the knock move without its card; the knocker sees it; once ``done``
     is played everyone sees it."""
     assert move_for("knock SK: H7 H8 H9 / C2 D2 S2 / D5 D6 D7", 0, 1, over=False) \
-        == "knock: H7 H8 H9 / C2 D2 S2 / D5 D6 D7"
+        == "knock ??: H7 H8 H9 / C2 D2 S2 / D5 D6 D7"
     assert move_for("gin H4: SA S2 S3 S4 / CA C2 C3 / D2 D3 D4", 0, SPECTATOR, False) \
-        == "gin: SA S2 S3 S4 / CA C2 C3 / D2 D3 D4"
+        == "gin ??: SA S2 S3 S4 / CA C2 C3 / D2 D3 D4"
     assert move_for("knock SK: H7 H8 H9", 0, 0, over=False) == "knock SK: H7 H8 H9"
     assert move_for("knock SK: H7 H8 H9", 0, 1, over=True) == "knock SK: H7 H8 H9"
     assert move_for("discard SK", 0, 1, over=False) == "discard SK"

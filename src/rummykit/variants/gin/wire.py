@@ -7,7 +7,8 @@ face which family's table to draw. Cards are in the notation of RULES.md §1.2, 
 FORMATS.md §4.1.
 
 The knocker's discard lies face down until the hand is over, so a knock's move text names
-its card only to the knocker (and to everyone once the hand is over): :func:`move_for`.
+its card only to the knocker (and to everyone once the hand is over): :func:`move_for`
+writes :data:`FACE_DOWN` in its place (``knock ??: ...``; ``gin: ...`` stays big gin).
 
 >>> import random
 >>> from rummykit.variants.gin.hand import GinHand
@@ -18,7 +19,7 @@ its card only to the knocker (and to everyone once the hand is over): :func:`mov
 >>> out["kind"], out["phase"], legal_json(seen), len(out["hand"]), out["revealed"]
 ('gin', 'offer', ['take', 'pass'], 10, None)
 >>> move_for("knock SK: H7 H8 H9 / C2 D2 S2 / D5 D6 D7", mover=0, viewer=1, over=False)
-'knock: H7 H8 H9 / C2 D2 S2 / D5 D6 D7'
+'knock ??: H7 H8 H9 / C2 D2 S2 / D5 D6 D7'
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ from rummykit.variants.gin.view import GinView
 KIND = "gin"
 #: the knock kinds by name
 KNOCK_KINDS = {PLAIN_KNOCK: "knock", GIN_KNOCK: "gin", BIG_GIN_KNOCK: "big_gin"}
+#: what stands for a knock's face-down card in the move text others read
+FACE_DOWN = "??"
 #: arrangements offered per knock discard (the implied one first)
 MAX_CHOICES = 8
 
@@ -115,7 +118,7 @@ def move_for(move: str, mover: int, viewer: int, over: bool) -> str:
     if isinstance(parsed, (Knock, Gin)):
         verb = "gin" if isinstance(parsed, Gin) else "knock"
         groups = " / ".join(" ".join(format_card(c) for c in g) for g in parsed.groups or ())
-        return f"{verb}: {groups}".rstrip()
+        return f"{verb} {FACE_DOWN}: {groups}".rstrip()
     return move
 
 

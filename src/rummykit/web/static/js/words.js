@@ -16,7 +16,8 @@ export function factsClause(view) {
 /** A move in notation, in words: "draws from the stock", "melds 7♥ 8♥ 9♥", ... */
 export function moveWords(move, { taken = null, cards = [] } = {}) {
   const words = move.trim().split(/\s+/);
-  const [keyword, ...rest] = words;
+  const [first, ...rest] = words;
+  const keyword = first.replace(/:$/, ""); // "gin:" (big gin)
   switch (keyword) {
     case "draw":
       return "draws from the stock";
@@ -51,12 +52,14 @@ export function moveWords(move, { taken = null, cards = [] } = {}) {
       return "ends the show";
     case "knock":
     case "gin": {
-      // "knock SK: G / G", "knock: G / G" (the card face down), "gin", "gin: G / G"
+      // "knock SK: G / G", "knock ??: G / G" (the card face down), "gin X: G / G",
+      // big gin "gin: G / G"
       const [head, groups = ""] = move.split(":");
       const card = head.trim().split(/\s+/)[1];
       const shown = groups.split("/").map((g) => cardsLabel(g.trim().split(/\s+/).filter(Boolean))).filter(Boolean);
-      const verb = keyword === "gin" ? "goes gin" : "knocks";
-      const discard = card ? `, discarding ${cardLabel(card)} face down` : "";
+      const verb = keyword === "knock" ? "knocks" : card ? "goes gin" : "goes big gin";
+      // the server writes "??" for a knock card the reader may not see yet
+      const discard = card === "??" ? " (discarding face down)" : card ? ` with ${cardLabel(card)} face down` : "";
       return `${verb}${discard}${shown.length ? `, showing ${shown.join(" and ")}` : ""}`;
     }
     default:
