@@ -152,6 +152,15 @@ def test_a_gin_match_to_the_end_shows_each_seat_only_its_view(
             assert [m["move"] for m in sync["log"]] == mirror.hands[-1].moves
         record = client.get(f"/api/tables/{table_id}/matches/0/record")
         assert record.status_code == 200, record.text
+        shown = client.get(f"/api/tables/{table_id}/matches/0/replay?seat=all")
+        assert shown.status_code == 200, shown.text
+        frames = shown.json()["frames"]
+        assert len(frames) == len(mirror.hands) + sum(len(h.moves) for h in mirror.hands)
+        assert frames[-1]["view"]["kind"] == "gin" and frames[-1]["view"]["result"]
+        last = mirror.states[-1]
+        assert isinstance(last, GinHand)
+        assert frames[-1]["hands"] == [[format_card(c) for c in cards_of(h)]
+                                       for h in last.hands]
     path = tmp_path / "match.rummy.json"
     path.write_text(record.text)
     checked = subprocess.run([sys.executable, "-m", "rummykit.cli.main", "replay", "--check",

@@ -217,6 +217,13 @@ def test_a_whole_gin_game_in_the_browser_with_rematch_and_record(
                               str(path)], capture_output=True, text=True, timeout=120,
                              check=False)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+    viewer = new_page()  # the replay viewer steps through the finished game
+    viewer.goto(f"/#/replay/table/{table_id}/0")
+    viewer.wait_for_selector(".replay .replay-seat")
+    viewer.keyboard.press("End")
+    viewer.wait_for_selector(".replay p.result")
+    assert viewer.locator(".replay-seat").count() == 2
+    assert viewer.errors == []  # type: ignore[attr-defined]
     before = version(page)
     dialog.locator("button.primary").click()  # rematch: the bot agrees at once
     wait_past(page, before)

@@ -25,6 +25,8 @@ from functools import cache
 from types import ModuleType
 from typing import Any, Protocol
 
+from rummykit.core import handset
+from rummykit.core.cards import format_card
 from rummykit.core.match import FamilyMatch
 from rummykit.core.rules import Rules
 from rummykit.core.views import public_view, view
@@ -77,6 +79,10 @@ class TableFace(Protocol):
         """The current hand's moves as ``recipient`` may read them."""
         ...
 
+    def hand_cards(self, state: Any, seat: int) -> list[str]:
+        """Seat ``seat``'s cards in notation (for a replay of a finished record only)."""
+        ...
+
 
 class EngineFace:
     """The draw-and-discard families: core views, rendered by :mod:`render`."""
@@ -103,6 +109,10 @@ class EngineFace:
     def log(self, moves: HandLog, recipient: int, over: bool) -> list[LoggedMove]:
         """Notation is public in these families: every viewer reads the same."""
         return log_out(moves)
+
+    def hand_cards(self, state: Any, seat: int) -> list[str]:
+        """The seat's cards."""
+        return [format_card(c) for c in handset.cards(state.hands[seat])]
 
 
 class WireFace:
@@ -136,6 +146,11 @@ class WireFace:
         return [LoggedMove.model_construct(version=v, seat=s, bot=b,
                                            move=self.wire.move_for(m, s, recipient, over))
                 for v, s, m, b in moves]
+
+    def hand_cards(self, state: Any, seat: int) -> list[str]:
+        """The seat's cards, as its own view shows them."""
+        cards: list[str] = self.wire.view_json(self.view(state, seat), None)["hand"]
+        return cards
 
 
 class WireEvent:

@@ -38,9 +38,9 @@ def move_words(move: str) -> str:
     if verb == "done":
         return "End the show (done)"
     card, colon, groups = rest.partition(":")
-    if verb in ("knock", "gin") and colon and card.strip():
-        what = "Knock" if verb == "knock" else "Go gin"
-        return f"{what}, discarding {card.strip()} face down and showing {groups.strip()}"
+    if colon and card.strip():  # a knock that discards (FORMATS.md §4.1: ``knock X: A``)
+        return f"{verb.capitalize()}, discarding {card.strip()} face down and showing " \
+            f"{groups.strip()}"
     return move[:1].upper() + move[1:]
 
 

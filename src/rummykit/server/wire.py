@@ -434,7 +434,7 @@ class Frame(Strict):
     hand_index: int
     seat: int | None
     move: str | None
-    view: ViewOut
+    view: ViewOut | FamilyView
     totals: list[int]
     hands: list[list[str]] | None = None
 
