@@ -1,4 +1,4 @@
-// The gin table (the face of views whose kind is "gin", RULES.md §6): the opponent, the
+// The gin table (the face of the views of kind gin, RULES.md §6): the opponent, the
 // stock and the discard pile, the first-upcard offer, the knock with its arrangement
 // chosen among the legal ones, the show (the knocker's melds with the lay-offs marked,
 // the defender's melds, done), the deadwood of your hand, the game's score sheet
