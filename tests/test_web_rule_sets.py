@@ -53,11 +53,20 @@ def test_the_endpoint_lists_every_registered_rule_set(server: str) -> None:
     assert len(set(titles.values())) == len(titles)  # every rule set has its own title
 
 
+#: the scripts that read move notation, where ``gin`` is a move's keyword (FORMATS.md §4.1:
+#: ``gin X: ...``), not the rule set
+NOTATION_SCRIPTS = {"notation.js", "words.js"}
+MOVE_KEYWORDS = {"gin"}
+
+
 def test_the_app_keeps_no_list_of_rule_sets() -> None:
-    """The names of the rule sets appear in no script of the app (they come from the API)."""
+    """The names of the rule sets appear in no script of the app (they come from the API),
+    but for a move keyword that is also a rule set's name, in the notation's scripts."""
     for script in sorted((STATIC / "js").glob("*.js")):
         text = script.read_text("utf-8")
         for name in all_rule_set_names():
+            if name in MOVE_KEYWORDS and script.name in NOTATION_SCRIPTS:
+                continue
             assert f'"{name}"' not in text and f"'{name}'" not in text, (script.name, name)
 
 

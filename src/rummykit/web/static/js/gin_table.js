@@ -17,6 +17,8 @@ const REASONS = {
   upcard_limit: "drawn: the upcard take limit was reached", knock_tie: "drawn: the knock tied", max_turns: "stopped at the turn limit",
 };
 
+const KNOCKED = { knock: "knocked", gin: "went gin", big_gin: "big gin" };
+
 /** A knock move's parts: {verb, card, groups}; card null in big gin or when face down. */
 export function parseKnock(move) {
   const [head, rest = ""] = move.split(":");
@@ -203,7 +205,7 @@ export function report(over, seats) {
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Hand"),
         h("th", { scope: "col" }, "Deadwood counted"), h("th", { scope: "col" }, "Points"))),
       h("tbody", {}, hands.map((hand, s) => h(`tr${view.result.winner === s ? ".winner" : ""}`, { dataset: { seat: String(s) } },
-        h("th", { scope: "row" }, names[s], outcome.knocker === s ? h("span.badge", {}, view.knock_kind === "knock" ? "knocked" : "gin") : null),
+        h("th", { scope: "row" }, names[s], outcome.knocker === s ? h("span.badge", {}, KNOCKED[view.knock_kind] || "knocked") : null),
         h("td.left", {}, h("span.revealed", { dataset: { seat: String(s) } }, arranged(hand, ""))),
         h("td.num", {}, outcome.deadwood ? `${outcome.deadwood[s]}` : "–"),
         h("td.num.points", {}, `${view.result.scores[s] ? `+${view.result.scores[s]}` : "0"}`))))),
