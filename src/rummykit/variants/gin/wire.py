@@ -39,7 +39,13 @@ from rummykit.variants.gin.deadwood import (
 )
 from rummykit.variants.gin.game import ScoreSheet
 from rummykit.variants.gin.moves import BigGin, Gin, Knock, parse_gin_move
-from rummykit.variants.gin.phases import BIG_GIN_KNOCK, DISCARD_STEP, GIN_KNOCK, PLAIN_KNOCK
+from rummykit.variants.gin.phases import (
+    BIG_GIN_KNOCK,
+    DISCARD_STEP,
+    GIN_KNOCK,
+    HAND_SIZE,
+    PLAIN_KNOCK,
+)
 from rummykit.variants.gin.view import GinView
 
 #: the face key: which family's table a face draws for this view
@@ -61,11 +67,15 @@ def _groups(groups: Arrangement) -> list[list[str]]:
 
 
 def _hand_json(mask: int) -> dict[str, Any]:
-    """A hand's cards with its implied arrangement: melds, deadwood cards, deadwood."""
+    """A hand's cards with its implied arrangement: melds, deadwood cards, deadwood; for
+    11 cards (after the draw) also the least deadwood one discard leaves."""
     melds = implied_arrangement(mask)
     loose = mask & ~arrangement_mask(melds)
+    after = None
+    if mask.bit_count() == HAND_SIZE + 1:
+        after = min(min_deadwood(mask & ~(1 << c)) for c in cards_of(mask))
     return {"cards": _cards(mask), "melds": _groups(melds), "deadwood": _cards(loose),
-            "deadwood_value": min_deadwood(mask)}
+            "deadwood_value": min_deadwood(mask), "after_discard": after}
 
 
 def _arrangement_text(groups: tuple[int, ...]) -> str:

@@ -57,7 +57,8 @@ function arranged(hand, title) {
 /** Your hand's best arrangement in words: "Your deadwood: 12 · melds 7♦ 8♦ 9♦ · loose 2♣ K♥". */
 function ownWords(hand) {
   const melds = hand.melds.length ? ` · melds ${hand.melds.map(cardsLabel).join(", ")}` : " · no melds yet";
-  return [h("strong", {}, `Your deadwood: ${hand.deadwood_value}`), melds,
+  const after = hand.after_discard === null || hand.after_discard === undefined ? "" : ` (${hand.after_discard} after your best discard)`;
+  return [h("strong", {}, `Your deadwood: ${hand.deadwood_value}${after}`), melds,
     hand.deadwood.length ? ` · unmatched ${cardsLabel(hand.deadwood)}` : ""];
 }
 
