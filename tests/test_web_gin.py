@@ -257,3 +257,20 @@ def test_the_gin_table_passes_axe(new_page: Opener, server: str, axe_source: str
             close_report(page, Played())
     assert found, "no knock or report came in time"
     assert all(v == [] for v in found.values()), found
+
+
+def test_a_spectator_watches_a_gin_table_of_bots(new_page: Opener, server: str) -> None:
+    seats = [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "random"}]
+    created = api(server, "POST", "/api/tables", {"rules": "oklahoma", "seats": seats,
+                                                  "options": {"hollywood": True}})
+    page = new_page()
+    page.goto(f"/#/watch/{created['table']['id']}")
+    page.wait_for_selector(".board.gin")
+    assert page.locator(".board.gin .player").count() == 2  # both seats, face down
+    assert page.locator(".hand-cards").count() == 0  # a spectator holds no hand
+    assert page.locator(".gin-limit").count() == 1  # Oklahoma: the hand's knock limit
+    page.wait_for_selector(f"{HAND_OVER}", timeout=60000)
+    report = page.locator(HAND_OVER).first
+    assert report.locator(".gin-summary .revealed").count() == 2
+    assert report.locator(".gin-sheet tbody tr").count() == 3  # Hollywood's three games
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -251,13 +251,16 @@ export function board(screen) {
         onDiscardPile: () => screen.onDiscardPile(),
         onTogglePile: () => { screen.showPile = !screen.showPile; screen.render(); },
       }),
+      h("p.gin-limit", { dataset: { limit: String(view.knock_limit) } },
+        view.knock_limit ? `Knock with ${view.knock_limit} or less deadwood` : "Gin only: no knocking this hand",
+        view.multiplier > 1 ? h("span.badge", {}, `points × ${view.multiplier} (spade upcard)`) : null),
       showView(view, state.table.seats)),
     h("p.turn", { dataset: { mine: mine ? "yes" : "no" } }, turnWords(screen)),
     ginActions(screen),
     knockPanel(screen),
     view.own ? h("p.gin-own", {}, ownWords(view.own)) : null,
     state.seat !== null ? screen.handPanel() : null,
-    h("p.keys", {}, "Gin keys: P pass, K knock (the selected card), F done (end the show)."),
+    state.seat !== null ? h("p.keys", {}, "Gin keys: P pass, K knock (the selected card), F done (end the show).") : null,
     h("details.gin-sheet-box", {}, h("summary", {}, "Game score sheet"), ginSheet(view.sheet, state.table.seats)),
     screen.messages());
 }
