@@ -110,6 +110,8 @@ def take_turn(page: Page, played: Played, choose_other: bool) -> None:
         click_and_wait(page, ".pile.discard" if take else ".pile.stock")
     elif "done" in moves:
         played.shows += 1
+        shown = page.locator(".gin-show").inner_text()
+        assert "face down" in shown and "Discarded face down" not in shown  # still hidden
         while True:  # lay off what fits, then meld, then done
             lay = page.locator('.gin-actions button[data-move^="lay"]')
             if not lay.count():
@@ -186,6 +188,10 @@ def test_a_gin_hand_through_knock_and_show_in_the_browser(new_page: Opener, serv
     token, _ = gin_table(server, "easy", target=400)
     page = new_page()
     page.goto(f"/#/play/{token}")
+    page.wait_for_selector(f"{MINE} >> xpath=.. >> button[data-key='tool:hint']")
+    page.keyboard.press("h")  # a hint from the gin search, in words, with its move to play
+    page.wait_for_selector(".hint button[data-key='hint:play']", timeout=60000)
+    assert page.locator(".hint .hint-text").inner_text()
     played = play_game(page, until_knock_and_show=True, limit=400)
     assert played.my_knocks >= 1, played
     assert played.shows >= 1, played

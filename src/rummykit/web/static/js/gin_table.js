@@ -175,6 +175,10 @@ function ginActions(screen) {
       melds.map((m) => button(screen, m, `Meld ${cardsLabel(m.split(/\s+/).slice(1).filter((w) => w !== "/"))}`)),
       legal.includes("done") ? button(screen, "done", "Done", true) : null));
   }
+  if (rows.length && screen.hint && !commonMoves(legal, view).length) {
+    // the common bar is empty (the offer, the wall, the show): the hint is offered here
+    rows.push(h("div.action-tools", {}, h("button.link", { type: "button", onclick: () => screen.askHint(), dataset: { key: "tool:hint" } }, "Hint (H)")));
+  }
   return rows.length ? h("div.actions.gin-actions", { role: "group", "aria-label": "Gin moves" }, rows) : null;
 }
 
