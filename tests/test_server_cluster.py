@@ -19,7 +19,9 @@ from typing import Any
 import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
+from rummykit.server.identity import COOKIE
 from rummykit.server.loadbench import free_port
 from test_server_crash import RealSocket, command
 from test_server_support import POSTGRES_URL, Player, choose, fresh_postgres_schema, humans
@@ -210,6 +212,37 @@ def test_events_cross_nodes_in_order(cluster: list[Node]) -> None:
     assert len(made) == 25 and versions == sorted(set(versions))
     for p in players:
         p.socket.close()  # type: ignore[attr-defined]
+
+
+class CookieSocket(RealSocket):
+    """A real WebSocket sent with a browser's session cookie."""
+
+    def __init__(self, url: str, cookie: str) -> None:
+        self.connection = connect(url, open_timeout=10,
+                                  additional_headers={"Cookie": cookie}).__enter__()
+
+
+def test_a_hello_on_another_node_binds_the_player_as_the_owner_would(
+        cluster: list[Node]) -> None:
+    owner, other = cluster[1], cluster[2]
+    body = {"rules": "basic", "seats": humans("Ann", "Bob"), "seed": 9}
+    created = httpx.post(f"{owner.base}/api/tables", json=body, timeout=10).json()
+    browser = httpx.Client(base_url=other.base, timeout=10)
+    me = browser.get("/api/me").json()  # Ann's browser, on the node that does not own it
+    cookie = f"{COOKIE}={browser.cookies[COOKIE]}"
+    ann = Player(CookieSocket(other.ws, cookie))  # type: ignore[arg-type]
+    ann.hello(token=created["tokens"][0]["token"])
+    ann.until("sync")
+    ann.send({"type": "resign"})  # counted for the seat's player: Ann's, if it was bound
+    deadline = time.monotonic() + 15
+    while browser.get("/api/me").json()["rules"] != {
+            "basic": {"played": 1, "won": 0, "lost": 1}}:
+        assert time.monotonic() < deadline, browser.get("/api/me").json()
+        time.sleep(0.1)
+    owned = httpx.get(f"{owner.base}/api/players/{me['id']}", timeout=10)
+    assert owned.status_code == 200  # every node knows the player
+    ann.socket.close()  # type: ignore[attr-defined]
+    browser.close()
 
 
 def test_through_nginx_with_the_documented_config(cluster: list[Node], tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ from sqlalchemy import create_engine, text
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from rummykit.server.loadbench import choose, cpu_seconds, free_port, start_server
+from rummykit.server.benchkit import choose, cpu_seconds, free_port, start_server
 
 
 @dataclass
@@ -149,12 +149,12 @@ async def _play(ws: Any, table: str, stop_at: float, drain_until: float, think: 
 
 
 async def play(bases: list[str], tables: int, duration: float, think: float, drain: float,
-               target: int, kill_at: float | None,
-               processes: list[subprocess.Popen[bytes]]) -> tuple[Counts, Clock, float]:
+               target: int, kill_at: float | None, processes: list[subprocess.Popen[bytes]],
+               rules: str) -> tuple[Counts, Clock, float]:
     """Create the tables across the nodes and play them (killing the first node)."""
     counts, clock = Counts(), Clock()
     urls = [b.replace("http", "ws", 1) + "/ws" for b in bases]
-    body = {"rules": "basic", "options": {"target_score": target},
+    body = {"rules": rules, "options": {"target_score": target},
             "seats": [{"kind": "human", "name": "North"}, {"kind": "human", "name": "South"}]}
     limits = httpx.Limits(max_connections=20)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
@@ -242,7 +242,7 @@ def run_cluster(args: argparse.Namespace) -> int:
         cpu_before = [cpu_seconds(p.pid) for p in processes]
         counts, _, started = asyncio.run(play(bases, args.tables, args.duration,
                                                   args.think, args.drain, args.target,
-                                                  args.kill_at, processes))
+                                                  args.kill_at, processes, args.rules))
         cpu_after = [cpu_seconds(p.pid) for p in processes]
         elapsed = time.monotonic() - started
         figures = audit(database_url, counts)

@@ -422,6 +422,9 @@ class Cluster:
         async def join(table: Any, _: str, name: str, player: str | None = None) -> Any:
             return (await hub.join(table.id, name, player)).model_dump(mode="json")
 
+        async def bind(table: Any, _: str, seat: int, player: str) -> None:
+            await hub.bind_player(table, seat, player)
+
         async def hint(table: Any, _: str, seat: int) -> Any:
             return (await hub.hint(table, seat)).model_dump(mode="json")
 
@@ -440,7 +443,7 @@ class Cluster:
 
         return {"table": table_out, "move": move, "take_back": take_back, "leave": leave,
                 "rematch": rematch, "resign": resign, "join": join, "hint": hint, "sync": sync,
-                "connect": connect}
+                "connect": connect, "bind": bind}
 
     # -- local clients of remote tables -----------------------------------------------
     async def attach(self, conn: Outbox, owner: str, since: int | None) -> None:

@@ -40,8 +40,12 @@ class Hub(HubSeats):
 
     async def start(self) -> None:
         """Load every unfinished table back and let play continue (as one node of a
-        cluster: join it; tables without an owner are adopted by the heartbeat)."""
+        cluster: join it; tables without an owner are adopted by the heartbeat). The
+        tables loaded at the start are replayed with the rule checks; those loaded later
+        (a cluster node adopting a dead node's tables, a table back from eviction) by a
+        trusted replay, checked afterwards off the event loop."""
         if self.settings.redis_url is not None:
+            self._trust_loads = True
             self.cluster = Cluster(self, self.settings.redis_url, self.settings.lease_seconds)
             await self.cluster.start()
             self._sweeper = asyncio.create_task(self._sweep_forever())
@@ -58,11 +62,12 @@ class Hub(HubSeats):
             self._schedule_bot(table)
         log.info("loaded %d unfinished tables, %d quarantined", len(self.tables),
                  len(self.quarantined))
+        self._trust_loads = True
         self._sweeper = asyncio.create_task(self._sweep_forever())
 
     async def stop(self) -> None:
         """Cancel timers and bots, close storage."""
-        tasks = [*self._bot_tasks.values(), *self._timers.values(),
+        tasks = [*self._bot_tasks.values(), *self._timers.values(), *self.checking.values(),
                  *(t for t in (self._healer, self._sweeper) if t is not None)]
         for task in tasks:
             task.cancel()
@@ -70,6 +75,7 @@ class Hub(HubSeats):
         if self.cluster is not None:
             await self.cluster.stop()
         self._bots.close()
+        self._checks.close()
         self._reads.shutdown()
         self._db.submit(self.storage.close).result()
         self._db.shutdown()
@@ -129,7 +135,7 @@ class Hub(HubSeats):
             return table
         if stored is None:
             raise ServerError("unknown_table", f"no table {table_id!r}")
-        table = self._restore(stored)
+        table = self._restore(stored, self._trust_loads)
         self.tables[table_id] = table
         if table.status == "waiting":  # every seat taken, then a crash before the start
             async with self.lock(table_id):

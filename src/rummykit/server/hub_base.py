@@ -5,18 +5,20 @@ the tables' locks; what the other layers of the hub (:mod:`hub_views`, :mod:`hub
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import logging
 import random
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Protocol, TypeVar
+from typing import ParamSpec, Protocol, TypeVar
 
 from rummykit.server.bots import BotRunner
 from rummykit.server.cluster import Cluster
 from rummykit.server.errors import ServerError
 from rummykit.server.players import PlayerStore
+from rummykit.server.replaypool import ReplayRunner
 from rummykit.server.settings import Settings
 from rummykit.server.storage import Storage
 from rummykit.server.table import LiveTable
@@ -24,6 +26,7 @@ from rummykit.server.writer import GroupWriter
 
 log = logging.getLogger("rummykit.server")
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
 
 
 class Outbox(Protocol):
@@ -93,28 +96,36 @@ class HubBase:
         self._away: dict[tuple[str, int], float] = {}
         #: tables in play seen without an owner: since when (monotonic seconds)
         self._orphaned: dict[str, float] = {}
+        #: tables loaded (after the start) by a trusted replay, their checked replay
+        #: running in a worker of their own (see :mod:`rummykit.server.trusted`)
+        self._trust_loads = False
+        self._checks = ReplayRunner(settings.replay_processes, settings.replay_memory_mb)
+        self.checking: dict[str, asyncio.Task[None]] = {}
 
     # -- plumbing -----------------------------------------------------------------
-    async def db(self, call: Callable[..., _T], *args: object) -> _T:
-        """Run a storage call on the storage thread; a storage failure is ``unavailable``."""
-        return await self._run(self._db, call, *args)
+    async def db(self, call: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        """Run a storage call on the storage thread; a storage failure is ``unavailable``.
+        (Typed: ``call``'s arguments are checked against its signature.)"""
+        return await self._run(self._db, call, functools.partial(call, *args, **kwargs))
 
     @staticmethod
-    async def _on_loop(call: Callable[..., _T], *args: object) -> _T:
+    async def _on_loop(call: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """Run a short storage call on the event loop, after the other tasks ready now
         (so that the commits they make join the same batch)."""
         await asyncio.sleep(0)
-        return call(*args)
+        return call(*args, **kwargs)
 
-    async def read(self, call: Callable[..., _T], *args: object) -> _T:
+    async def read(self, call: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """Run a storage call that only reads on a reading thread (``unavailable`` as
         :meth:`db`)."""
-        return await self._run(self._reads, call, *args)
+        return await self._run(self._reads, call, functools.partial(call, *args, **kwargs))
 
-    async def _run(self, executor: ThreadPoolExecutor, call: Callable[..., _T],
-                   *args: object) -> _T:
+    @staticmethod
+    async def _run(executor: ThreadPoolExecutor, call: Callable[..., object],
+                   bound: Callable[[], _T]) -> _T:
+        """``bound`` (``call`` with its arguments) on ``executor``."""
         try:
-            return await asyncio.get_running_loop().run_in_executor(executor, call, *args)
+            return await asyncio.get_running_loop().run_in_executor(executor, bound)
         except ServerError:
             raise
         except Exception as error:

@@ -9,10 +9,12 @@ import dataclasses
 import logging
 import time
 
+from rummykit.core.record import Record
 from rummykit.server.errors import ServerError
 from rummykit.server.hub_timers import HubTimers
 from rummykit.server.storage import StoredTable
 from rummykit.server.table import Change, LiveTable, table_rules
+from rummykit.server.trusted import check_record
 
 log = logging.getLogger("rummykit.server")
 
@@ -92,17 +94,47 @@ class HubCommits(HubTimers):
             self._watch(table, seat.seat)
         self._schedule_bot(table)
 
-    def _restore(self, stored: StoredTable) -> LiveTable:
-        """A table rebuilt from storage; one that does not replay is quarantined."""
+    def _restore(self, stored: StoredTable, trusted: bool = False) -> LiveTable:
+        """A table rebuilt from storage; one that does not replay is quarantined.
+        ``trusted``: its moves applied without the rule checks when its log holds
+        together, the checked replay then run off the event loop (:meth:`_check_later`)."""
         table_id = stored.table.id
         try:
             rules = table_rules(stored.table.rules, stored.table.options,
                                 self.settings.max_turns_per_hand)
-            return LiveTable.restore(stored, rules, self.settings.history)
+            table = LiveTable.restore(stored, rules, self.settings.history, trusted)
         except Exception as error:
             reason = str(error) if isinstance(error, RuntimeError) else \
                 f"it does not load: {type(error).__name__}: {error}"
-            self.quarantined[table_id] = reason
-            log.error("table %s quarantined: %s", table_id, reason)
+            self._quarantine(table_id, reason)
             raise ServerError("unavailable",
                               f"table {table_id!r} is quarantined: {reason}") from None
+        if table.unchecked is not None:
+            self._check_later(table, table.unchecked)
+        return table
+
+    def _quarantine(self, table_id: str, reason: str) -> None:
+        self.quarantined[table_id] = reason
+        log.error("table %s quarantined: %s", table_id, reason)
+
+    def _check_later(self, table: LiveTable, record: Record) -> None:
+        """Run the checked replay of a table loaded by a trusted replay, in the replay
+        worker (one at a time); a table it refuses is quarantined and dropped (its
+        clients reconnect and are refused)."""
+        task = asyncio.create_task(self._check(table, record))
+        self.checking[table.id] = task
+        task.add_done_callback(lambda _: self.checking.pop(table.id, None))
+
+    async def _check(self, table: LiveTable, record: Record) -> None:
+        try:
+            error = await self._checks.run(check_record, record)
+        except ServerError:  # the worker failed: check here
+            error = await asyncio.to_thread(check_record, record)
+        if error is None:
+            if table.unchecked is record:
+                table.unchecked = None
+            return
+        self._quarantine(table.id, f"table {table.id}: stored events do not replay "
+                                   f"(found after a trusted replay): {error}")
+        self._unsure.discard(table.id)
+        self.drop(table.id)

@@ -5,6 +5,7 @@ Every seat write is fenced (see :meth:`HubSeats._save_seat`)."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import secrets
 from abc import abstractmethod
@@ -14,7 +15,8 @@ from rummykit.server.bots import bot_levels, default_level
 from rummykit.server.errors import ServerError
 from rummykit.server.hub_base import hash_token
 from rummykit.server.hub_commits import HubCommits
-from rummykit.server.storage import Fenced, SeatRow, TableRow
+from rummykit.server.players import count_resignation
+from rummykit.server.storage import Fenced, SeatRow, SeatWork, TableRow
 from rummykit.server.table import LiveTable, table_rules
 from rummykit.server.wire import CreateTable, SeatToken
 from rummykit.variants.registry import variant_of
@@ -111,13 +113,15 @@ class HubSeats(HubCommits):
         self._broadcast_seats(table)
         self._schedule_bot(table)
 
-    async def _save_seat(self, table: LiveTable, updated: SeatRow) -> None:
-        """Store a seat change, fenced: when the stored table has moved on (another node
-        changed it) nothing changes, and this node stops serving it as it stands (a
-        cluster node drops it, a lone one reloads it)."""
+    async def _save_seat(self, table: LiveTable, updated: SeatRow,
+                         also: SeatWork | None = None) -> None:
+        """Store a seat change (and ``also``, in the same transaction), fenced: when the
+        stored table has moved on (another node changed it) nothing changes, and this
+        node stops serving it as it stands (a cluster node drops it, a lone one reloads
+        it)."""
         try:
             await self.db(self.storage.save_seat, table.id, updated, table.version,
-                          table.row.seats_version)
+                          table.row.seats_version, also)
         except Fenced:
             log.warning("table %s: a seat update was fenced out (storage moved on)",
                         table.id)
@@ -203,9 +207,11 @@ class HubSeats(HubCommits):
         ``absent``), counted as a loss at once; its bot plays on while another player
         is still in the match, else the match ends unfinished."""
         updated = dataclasses.replace(table.seats[seat], controller="bot", left=why)
-        await self._save_seat(table, updated)  # fenced: a stale node changes nothing
-        if self.players is not None:  # then the loss is counted and rated
-            await self.db(self.players.resign, table.id, updated, table.rules.name)
+        # fenced (a stale node changes nothing), the loss counted and rated with it, in
+        # one transaction: a failure changes neither
+        count = None if self.players is None else functools.partial(
+            count_resignation, table_id=table.id, seat=updated, rules=table.rules.name)
+        await self._save_seat(table, updated, count)
         self._cancel_timer(table.id, seat)
         table.rematch_votes.discard(seat)
         log.info("table %s: seat %d left the match (%s)", table.id, seat, why)
@@ -218,8 +224,12 @@ class HubSeats(HubCommits):
 
     async def bind_player(self, table: LiveTable, seat: int, player: str) -> None:
         """Seat ``seat`` is ``player``'s (its statistics and rating count there), unless
-        the seat has a player already or ``player`` sits at another seat."""
-        if table.owner is not None or table.seats[seat].kind != "human":
+        the seat has a player already or ``player`` sits at another seat (on a table
+        another node owns: that node decides)."""
+        if table.owner is not None:
+            await self._forward(table, "bind", seat=seat, player=player)
+            return
+        if table.seats[seat].kind != "human":
             return
         async with self.lock(table.id):
             if table.seats[seat].player is not None or any(

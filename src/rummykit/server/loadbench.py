@@ -15,13 +15,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import signal
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -31,7 +28,18 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
-from rummykit.core.cards import parse_card, rank_of
+from rummykit.server.benchkit import (
+    BENCH_LIMITS,
+    DEFAULT_RULES,
+    choose,
+    cpu_seconds,
+    free_port,
+    partners,
+    start_server,
+)
+
+__all__ = ["BENCH_LIMITS", "Totals", "choose", "cpu_seconds", "free_port", "main", "partners",
+           "run", "seat_client", "start_server"]
 
 
 @dataclass
@@ -43,41 +51,6 @@ class Totals:
     round_trips: list[tuple[float, float]] = field(default_factory=list)  # (at, seconds)
     matches: set[tuple[str, int]] = field(default_factory=set)
     started: set[tuple[str, int]] = field(default_factory=set)
-
-
-def partners(card: str, hand: list[str]) -> int:
-    """How many cards of ``hand`` could share a meld with ``card`` (a joker: 99, kept)."""
-    if card.startswith("JK"):
-        return 99
-    mine = parse_card(card)
-    score = 0
-    for other in hand:
-        if other != card and not other.startswith("JK"):
-            theirs = parse_card(other)
-            if rank_of(theirs) == rank_of(mine):
-                score += 2
-            elif other[0] == card[0] and abs(rank_of(theirs) - rank_of(mine)) <= 2:
-                score += 1
-    return score
-
-
-def choose(legal: list[str], view: dict[str, Any]) -> str:
-    """Meld and lay off when possible; take a fitting discard; discard the loneliest card."""
-    for prefix in ("meld", "lay", "swap"):
-        for move in legal:
-            if move.startswith(prefix):
-                return move
-    hand: list[str] = view["hand"]
-    if "draw" in legal:
-        top = view["discard"][-1] if view["discard"] else None
-        if "take" in legal and top is not None and partners(top, [*hand, top]) >= 2:
-            return "take"
-        return "draw"
-    discards = [m for m in legal if m.startswith("discard")]
-    if discards:
-        return min(discards, key=lambda m: (partners(m.split()[1], hand),
-                                            -rank_of(parse_card(m.split()[1])), m))
-    return legal[0]
 
 
 async def seat_client(url: str, table: str, token: str, stop_at: float, drain_until: float,
@@ -138,76 +111,16 @@ async def seat_client(url: str, table: str, token: str, stop_at: float, drain_un
                 latest = None
 
 
-def cpu_seconds(pid: int | None) -> float | None:
-    """User + system CPU time of a process (Linux), or None."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-#: ports taken by this process's servers (a port is not reused before its server binds)
-_TAKEN: set[int] = set()
-
-
-def free_port() -> int:
-    """A free TCP port on loopback: the first free one of ``RUMMYKIT_BENCH_PORTS``
-    (``18460-18499``) not given out yet, when it is set; else any free one."""
-    span = os.environ.get("RUMMYKIT_BENCH_PORTS")
-    candidates = [0]
-    if span:
-        low, high = (int(p) for p in span.split("-"))
-        candidates = [p for p in range(low, high + 1) if p not in _TAKEN]
-    for candidate in candidates:
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", candidate))
-            except OSError:
-                continue
-            port: int = s.getsockname()[1]
-            _TAKEN.add(port)
-            return port
-    raise SystemExit(f"no free port in RUMMYKIT_BENCH_PORTS={span}")
-
-
-#: the per-address limits lifted for the benchmark (every client is on 127.0.0.1)
-BENCH_LIMITS = {"RUMMYKIT_HTTP_RATE_PER_SECOND": "100000", "RUMMYKIT_HTTP_RATE_BURST": "100000",
-                "RUMMYKIT_TABLE_QUOTA": "100000", "RUMMYKIT_MAX_CONNECTIONS_PER_ADDRESS": "100000"}
-
-
-def start_server(database_url: str, port: int, log: Path,
-                 extra: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-    """``rummykit serve`` in a child process, once it answers."""
-    env = {**os.environ, "RUMMYKIT_MAX_TURNS_PER_HAND": "200", "RUMMYKIT_GRACE_SECONDS": "600",
-           **BENCH_LIMITS, **(extra or {})}
-    with log.open("ab") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "rummykit.cli.main", "serve", "--host", "127.0.0.1", "--port",
-             str(port), "--database-url", database_url], env=env, stdout=out,
-            stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            time.sleep(0.1)
-        if process.poll() is not None:
-            break
-    raise SystemExit(f"the server did not start; see {log}")
-
-
 async def run(base: str, tables: int, duration: float, think: float,
               server_pid: int | None = None, drain: float = 180.0,
-              target: int = 50) -> dict[str, Any]:
+              target: int = 50, rules: str = DEFAULT_RULES) -> dict[str, Any]:
     """Create the tables, play for ``duration`` seconds, finish the matches in play (for
     ``drain`` seconds at most), then check the stored records."""
     totals = Totals()
     ws_url = base.replace("http", "ws", 1) + "/ws"
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
-        body = {"rules": "basic", "options": {"target_score": target},
+        body = {"rules": rules, "options": {"target_score": target},
                 "seats": [{"kind": "human", "name": "North"},
                           {"kind": "human", "name": "South"}]}
         created = await asyncio.gather(*(http.post("/api/tables", json=body)
@@ -239,7 +152,7 @@ async def run(base: str, tables: int, duration: float, think: float,
         return round(1000 * trips[min(len(trips) - 1, int(q * len(trips)))], 2) if trips else 0
 
     return {
-        "tables": tables, "connections": len(seats), "think_seconds": think,
+        "rules": rules, "tables": tables, "connections": len(seats), "think_seconds": think,
         "seconds": round(elapsed, 1), "timed_seconds": duration,
         "moves": totals.moves, "moves_per_second": round(window_moves / duration, 1),
         "steady_moves_per_second": round(steady_rate, 1),
@@ -263,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds of timed play (then the matches in play finish)")
     parser.add_argument("--target", type=int, default=50,
                         help="the matches' target score (smaller: shorter matches)")
+    parser.add_argument("--rules", default=DEFAULT_RULES,
+                        help=f"the rule set the tables play (default {DEFAULT_RULES})")
     parser.add_argument("--drain", type=float, default=180.0,
                         help="seconds at most to finish the matches in play after that")
     parser.add_argument("--think", type=float, default=0.3,
@@ -293,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         report = asyncio.run(run(base.rstrip("/"), args.tables, args.duration, args.think,
                                  None if server is None else server.pid, args.drain,
-                                 args.target))
+                                 args.target, args.rules))
     finally:
         if server is not None:
             server.send_signal(signal.SIGINT)

@@ -270,20 +270,26 @@ class PlayerStore:
         and count the match as lost for its player, rated below every other seat still
         in it, in one transaction."""
         with self.engine.begin() as db:
-            db.execute(update(schema.seats)
-                       .where(schema.seats.c.table_id == table_id,
-                              schema.seats.c.seat == seat.seat)
-                       .values(controller=seat.controller, left=seat.left))
-            others: list[tuple[str, int]] = []
-            mine: str | None = None
-            for row in _seats(db, table_id):
-                if row.seat == seat.seat:
-                    mine = _seat_player(db, row)
-                elif row.left is None and (player_id := _seat_player(db, row)) is not None:
-                    others.append((player_id, 0))
-            if mine is None:
-                if seat.name:
-                    _bump_name(db, seat.name, rules, lost=True)
-                return
-            _bump(db, mine, rules, won=False, lost=True)
-            _rate(db, [(p, r) for p, r in others if p != mine] + [(mine, 1)])
+            count_resignation(db, table_id, seat, rules)
+
+
+def count_resignation(db: Connection, table_id: str, seat: SeatRow, rules: str) -> None:
+    """In ``db``'s transaction: what :meth:`PlayerStore.resign` stores (the server runs it
+    in the same transaction as the fenced seat write)."""
+    db.execute(update(schema.seats)
+               .where(schema.seats.c.table_id == table_id,
+                      schema.seats.c.seat == seat.seat)
+               .values(controller=seat.controller, left=seat.left))
+    others: list[tuple[str, int]] = []
+    mine: str | None = None
+    for row in _seats(db, table_id):
+        if row.seat == seat.seat:
+            mine = _seat_player(db, row)
+        elif row.left is None and (player_id := _seat_player(db, row)) is not None:
+            others.append((player_id, 0))
+    if mine is None:
+        if seat.name:
+            _bump_name(db, seat.name, rules, lost=True)
+        return
+    _bump(db, mine, rules, won=False, lost=True)
+    _rate(db, [(p, r) for p, r in others if p != mine] + [(mine, 1)])

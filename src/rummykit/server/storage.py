@@ -9,6 +9,7 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -92,6 +93,8 @@ class Finished:
 
 #: one table's commit: its row as it now stands, its new events, the match it finished
 Commit = tuple[TableRow, list[EventRow], Finished | None]
+#: more writes to make in a seat update's transaction
+SeatWork = Callable[[Connection], None]
 
 
 class Fenced(ServerError):
@@ -137,10 +140,11 @@ class Storage(Protocol):
     def create_table(self, table: TableRow, seats: list[SeatRow]) -> None:
         """Store a new table and its seats."""
 
-    def save_seat(self, table_id: str, seat: SeatRow, version: int,
-                  seats_version: int) -> None:
+    def save_seat(self, table_id: str, seat: SeatRow, version: int, seats_version: int,
+                  also: SeatWork | None = None) -> None:
         """Update one seat if the stored table is still at ``version`` and
-        ``seats_version`` (then one more seat change); else :class:`Fenced`."""
+        ``seats_version`` (then one more seat change), and do ``also`` in the same
+        transaction (all or nothing); else :class:`Fenced`."""
 
     def commit(self, table: TableRow, new: list[EventRow], finished: Finished | None) -> None:
         """Append events and update the table (and the statistics) in one transaction."""
@@ -323,8 +327,8 @@ class SqlStorage:
             db.execute(insert(schema.seats),
                        [{"table_id": table.id, **_seat_values(s)} for s in seats])
 
-    def save_seat(self, table_id: str, seat: SeatRow, version: int,
-                  seats_version: int) -> None:
+    def save_seat(self, table_id: str, seat: SeatRow, version: int, seats_version: int,
+                  also: SeatWork | None = None) -> None:
         tables = schema.tables
         with self.engine.begin() as db:
             fenced = db.execute(update(tables)
@@ -337,6 +341,8 @@ class SqlStorage:
                        .where(schema.seats.c.table_id == table_id,
                               schema.seats.c.seat == seat.seat)
                        .values(_seat_values(seat)))
+            if also is not None:
+                also(db)
 
     def commit(self, table: TableRow, new: list[EventRow], finished: Finished | None) -> None:
         self.commit_many([(table, new, finished)])

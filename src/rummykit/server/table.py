@@ -23,6 +23,7 @@ from rummykit.server.errors import ServerError, from_engine
 from rummykit.server.faces import SPECTATOR, Event, TableFace, face_for
 from rummykit.server.render import match_out
 from rummykit.server.storage import EventRow, Finished, SeatResult, SeatRow, StoredTable, TableRow
+from rummykit.server.trusted import trusted_match
 from rummykit.server.wire import LoggedMove, TableOut, ViewOut
 from rummykit.variants.base import RulesLike
 from rummykit.variants.registry import variant_for
@@ -89,6 +90,8 @@ class LiveTable:
         #: a stand-in for a table another node owns: that node, and the table as it said
         self.owner: str | None = None
         self.remote_out: TableOut | None = None
+        #: the record of a trusted replay (see :meth:`restore`), until it is checked
+        self.unchecked: Record | None = None
 
     @classmethod
     def stub(cls, out: TableOut, owner: str) -> LiveTable:
@@ -300,8 +303,12 @@ class LiveTable:
 
     # -- loading ------------------------------------------------------------------
     @classmethod
-    def restore(cls, stored: StoredTable, rules: RulesLike, history: int) -> LiveTable:
-        """Rebuild a table from storage: replay its current match's record."""
+    def restore(cls, stored: StoredTable, rules: RulesLike, history: int,
+                trusted: bool = False) -> LiveTable:
+        """Rebuild a table from storage: replay its current match's record (``trusted``:
+        without the rule checks when its log holds together, for the engine's families;
+        the record to check later is then :attr:`unchecked`, see
+        :mod:`rummykit.server.trusted`)."""
         table = cls(stored.table, stored.seats, rules, history)
         if stored.table.status == "waiting":
             return table
@@ -331,11 +338,18 @@ class LiveTable:
         record = Record(rules=rules.name, players=names, hands=records,
                         options=options_of(rules), dealer=dealer,
                         seed=seed)
-        replayed = replay(record)
-        if replayed.error is not None or replayed.match is None:
-            raise RuntimeError(f"table {stored.table.id}: stored events do not replay: "
-                               f"{replayed.error}")
-        table.match = replayed.match
+        match: FamilyMatch[Any, Any] | None = None
+        if trusted and isinstance(rules, Rules):
+            match = trusted_match(record, rules, stored.events, stored.table.version)
+        if match is None:
+            replayed = replay(record)
+            if replayed.error is not None or replayed.match is None:
+                raise RuntimeError(f"table {stored.table.id}: stored events do not replay: "
+                                   f"{replayed.error}")
+            match = replayed.match
+        else:
+            table.unchecked = record
+        table.match = match
         if seed is None:  # the replay's generator was seeded from the clock; keep it secret
             table.match.rng.seed(random.SystemRandom().getrandbits(64))
         if table.match.state is not None:

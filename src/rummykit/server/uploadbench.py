@@ -24,7 +24,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
-from rummykit.server.loadbench import choose, cpu_seconds, start_server
+from rummykit.server.benchkit import DEFAULT_RULES, choose, cpu_seconds, start_server
 
 GOLDEN = Path(__file__).resolve().parents[3] / "tests" / "data" / "golden"
 TWO_MIB = 2 * 1024 * 1024
@@ -83,8 +83,8 @@ async def play(base: str, stop: asyncio.Event, trips: list[tuple[float, float]])
     each move (a new match when one ends)."""
     async with httpx.AsyncClient(base_url=base) as http:
         created = (await http.post("/api/tables", json={
-            "rules": "basic", "seats": [{"kind": "human", "name": "Ann"},
-                                        {"kind": "bot", "level": "random"}]})).json()
+            "rules": DEFAULT_RULES, "seats": [{"kind": "human", "name": "Ann"},
+                                              {"kind": "bot", "level": "random"}]})).json()
     token = created["tokens"][0]["token"]
     async with connect(base.replace("http", "ws", 1) + "/ws", max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token, "version": None}))
