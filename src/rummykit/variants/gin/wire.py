@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from rummykit.core.cards import Card, cards_of, format_card
+from rummykit.core.cards import Card, cards_of, format_card, mask_of
 from rummykit.core.errors import RummyError
 from rummykit.variants.gin.deadwood import (
     Arrangement,
@@ -45,6 +45,7 @@ from rummykit.variants.gin.phases import (
     GIN_KNOCK,
     HAND_SIZE,
     PLAIN_KNOCK,
+    WALL_KNOCK,
 )
 from rummykit.variants.gin.view import GinView
 
@@ -86,7 +87,7 @@ def knock_choices(seen: GinView) -> list[dict[str, Any]]:
     """For the seat to move after its draw: per knock discard, the arrangements it may
     declare (the implied one first, then the others within the knock limit by deadwood),
     each as a move in canonical notation with its deadwood."""
-    if not seen.legal or seen.phase not in (DISCARD_STEP, "wall_knock"):
+    if not seen.legal or seen.phase not in (DISCARD_STEP, WALL_KNOCK):
         return []
     out: list[dict[str, Any]] = []
     for move in seen.legal:
@@ -97,23 +98,24 @@ def knock_choices(seen: GinView) -> list[dict[str, Any]]:
         implied = str(move)
         choices = [{"move": implied, "deadwood": mask_value(rest & ~arrangement_mask(
             move.groups or ()))}]
-        others = sorted(_alternatives(rest, seen.knock_limit, card is None),
-                        key=lambda a: (a[0], a[1]))
-        for value, text in others:
+        shown = frozenset(mask_of(g) for g in move.groups or ())
+        others = sorted(_alternatives(rest, seen.knock_limit, card is None))
+        for value, text, melds in others:
             verb = "gin" if value == 0 else "knock"
             head = verb if card is None else f"{verb} {format_card(card)}"
-            candidate = f"{head}: {text}"
-            if candidate != implied and len(choices) < MAX_CHOICES:
-                choices.append({"move": candidate, "deadwood": value})
+            if melds != shown and len(choices) < MAX_CHOICES:
+                choices.append({"move": f"{head}: {text}", "deadwood": value})
         out.append({"card": None if card is None else format_card(card), "choices": choices})
     return out
 
 
-def _alternatives(rest: int, limit: int, big: bool) -> Iterator[tuple[int, str]]:
+def _alternatives(rest: int, limit: int, big: bool
+                  ) -> Iterator[tuple[int, str, frozenset[int]]]:
+    """Each arrangement of ``rest`` within the limit: its deadwood, text and melds."""
     for groups in arrangements(rest, 0 if big else limit):
         loose = rest & ~sum(groups)
         if groups:
-            yield mask_value(loose), _arrangement_text(groups)
+            yield mask_value(loose), _arrangement_text(groups), frozenset(groups)
 
 
 def move_for(move: str, mover: int, viewer: int, over: bool) -> str:
