@@ -120,15 +120,21 @@ def take_turn(page: Page, played: Played, choose_other: bool) -> None:
             played.lay_offs += 1
         click_and_wait(page, '.gin-actions button[data-move="done"]')
     elif page.locator(".gin-knocks button").count():
-        page.locator(".gin-knocks button").first.click()
+        page.locator(".gin-knocks button").first.focus()  # by keyboard: Enter opens it
+        page.keyboard.press("Enter")
         choices = page.locator(".gin-arrangements .gin-choice button")
         assert choices.count() >= 1
         assert page.locator(".gin-arrangements .gin-group").count() >= 1  # melds shown
+        first = choices.first.get_attribute("data-move")
+        assert page.evaluate("document.activeElement.dataset.move") == first  # focus moved
         pick = 1 if choose_other and choices.count() > 1 else 0
         played.other_arrangement += pick
         played.my_knocks += 1
         before = version(page)
-        choices.nth(pick).click()
+        if pick:
+            choices.nth(pick).click()
+        else:
+            page.keyboard.press("Enter")
         wait_past(page, before)
     else:
         allowed = [m.split()[1] for m in moves if m.startswith("discard")]

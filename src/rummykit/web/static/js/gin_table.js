@@ -146,7 +146,8 @@ function knockPanel(screen) {
     chosen.choices.map((c, i) => {
       const parts = parseKnock(c.move);
       return h("div.gin-choice", {},
-        h("button.action.primary", { type: "button", dataset: { move: c.move, key: `move:${c.move}` }, onclick: () => { screen.ginKnock = null; screen.play(c.move); } },
+        // the first choice takes over the knock button's key: the focus moves onto it
+        h("button.action.primary", { type: "button", dataset: { move: c.move, key: i === 0 ? `knock:${knockKey(chosen)}` : `move:${c.move}` }, onclick: () => { screen.ginKnock = null; screen.play(c.move); } },
           `${c.deadwood ? "Knock" : "Gin"}${i === 0 ? " (best)" : ""}, deadwood ${c.deadwood}`),
         parts.groups.map((g) => group(g, { label: "meld " })));
     }),
