@@ -186,6 +186,10 @@ def test_the_lobby_offers_gin_oklahoma_and_hollywood(new_page: Opener) -> None:
     assert form.locator('[data-knob="hollywood"]').count() == 1
     form.locator("select[name=rules]").select_option("oklahoma")
     assert form.locator('[data-knob="oklahoma_spade_double"]').count() == 1
+    page.goto("/#/help/gin")  # the rules page, from the family's help text
+    page.wait_for_selector(".help h2")
+    assert "Gin Rummy" in page.locator(".help h2").first.inner_text()
+    assert "knock" in page.locator(".help").inner_text().lower()
     assert page.errors == []  # type: ignore[attr-defined]
 
 
