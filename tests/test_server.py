@@ -115,7 +115,7 @@ def test_leave_before_the_start_opens_the_seat(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize(("body", "code"), [
-    ({"rules": "gin", "seats": humans("A", "B")}, "bad_request"),
+    ({"rules": "gin", "seats": humans("A", "B", "C")}, "bad_request"),  # gin is for 2
     ({"rules": "basic", "seats": humans("A")}, "bad_request"),
     ({"rules": "basic", "seats": humans(*"ABCDEFG")}, "bad_request"),
     ({"rules": "basic", "options": {"ace_mode": "sideways"}, "seats": humans("A", "B")},

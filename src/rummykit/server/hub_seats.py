@@ -10,9 +10,8 @@ import logging
 import secrets
 from abc import abstractmethod
 
-from rummykit.bots import BOTS
-from rummykit.core.engine import HandState
 from rummykit.core.errors import RummyError
+from rummykit.server.bots import bot_levels, default_level
 from rummykit.server.errors import ServerError
 from rummykit.server.hub_base import hash_token
 from rummykit.server.hub_commits import HubCommits
@@ -20,6 +19,7 @@ from rummykit.server.players import count_resignation
 from rummykit.server.storage import Fenced, SeatRow, SeatWork, TableRow
 from rummykit.server.table import LiveTable, table_rules
 from rummykit.server.wire import CreateTable, SeatToken
+from rummykit.variants.registry import variant_of
 
 log = logging.getLogger("rummykit.server")
 
@@ -41,16 +41,17 @@ class HubSeats(HubCommits):
         rules = table_rules(spec.rules, spec.options, self.settings.max_turns_per_hand)
         try:
             rules.check_players(len(spec.seats))
-            HandState.check_supported(rules, len(spec.seats))
+            variant_of(rules).check_supported(rules, len(spec.seats))
         except RummyError as error:
             raise ServerError("bad_request", f"seats: {error}") from None
         seats, tokens = [], []
         for index, want in enumerate(spec.seats):
             if want.kind == "bot":
-                level = want.level or "medium"
-                if level not in BOTS:
+                level = want.level or default_level(rules)
+                if level not in bot_levels(rules):
                     raise ServerError("bad_request", f"seats[{index}].level: unknown bot "
-                                      f"{level!r}: expected one of {', '.join(BOTS)}")
+                                      f"{level!r}: expected one of "
+                                      f"{', '.join(bot_levels(rules))}")
                 name = want.name or f"Bot {index + 1} ({level})"
                 seats.append(SeatRow(index, "bot", name, level, None, "bot"))
             elif want.level is not None:

@@ -4,7 +4,7 @@ broadcasts to a table's connections."""
 from __future__ import annotations
 
 from rummykit.server.hub_base import HubBase
-from rummykit.server.render import legal_out, log_out, match_out, view_out
+from rummykit.server.render import match_out
 from rummykit.server.table import Event, LiveTable
 from rummykit.server.wire import SeatOut, SeatsOut, SyncOut, TableOut
 
@@ -38,12 +38,9 @@ class HubViews(HubBase):
 
     def sync_text(self, table: LiveTable, recipient: int) -> str:
         """A full resync for ``recipient``."""
-        seen = table.viewer(recipient)
-        return SyncOut(version=table.version, table=self.table_out(table),
-                       view=None if seen is None else view_out(seen),
-                       legal=[] if seen is None else legal_out(seen),
-                       log=[] if seen is None else log_out(table.hand_log)
-                       ).model_dump_json()
+        view, legal, moves = table.sync_parts(recipient)
+        return SyncOut(version=table.version, table=self.table_out(table), view=view,
+                       legal=legal, log=moves).model_dump_json()
 
     async def lobby(self) -> list[TableOut]:
         """The newest public tables (private ones are reached by link only): on its own,

@@ -4,15 +4,19 @@ from the engine, not from outside)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rummykit.core import handset
 from rummykit.core.cards import format_card
+from rummykit.core.errors import RummyError
 from rummykit.core.knobs import json_value, knob_names
-from rummykit.core.match import Match
+from rummykit.core.match import FamilyMatch
 from rummykit.core.melds import format_placed
 from rummykit.core.outcome import HandResult
-from rummykit.core.rules import find_rules
+from rummykit.core.rules import Rules
 from rummykit.core.views import PlayerView
 from rummykit.display.terms import facts_of, terms_of
+from rummykit.server.bots import bot_levels, default_level
 from rummykit.server.wire import (
     ContractOut,
     FactOut,
@@ -25,6 +29,7 @@ from rummykit.server.wire import (
     TermsOut,
     ViewOut,
 )
+from rummykit.variants.base import RulesLike
 from rummykit.variants.registry import variant_for
 
 
@@ -87,21 +92,40 @@ def view_out(seen: PlayerView) -> ViewOut:
     )
 
 
+def _players(rules: RulesLike) -> tuple[int, int]:
+    """The range of player counts ``rules`` deals for."""
+    def deals(players: int) -> bool:
+        try:
+            rules.check_players(players)
+        except RummyError:
+            return False
+        return True
+    counts = [n for n in range(2, 9) if deals(n)]
+    return counts[0], counts[-1]
+
+
+def _knobs(rules: RulesLike, name: str) -> dict[str, Any]:
+    """Every knob's value, in the JSON form of ``options``."""
+    if isinstance(rules, Rules):
+        return {knob: json_value(rules, knob) for knob in knob_names()}
+    return {knob: getattr(rules, knob) for knob in sorted(variant_for(name).knobs(name))}
+
+
 def rule_set_out(name: str) -> RuleSetOut:
     """A registered rule set as its family describes it (``GET /api/rule-sets``)."""
     family = variant_for(name)
-    rules = find_rules(name)
+    rules = family.preset(name)
     terms = terms_of(rules)
     options = [OptionOut(knob=o.knob, label=o.label, kind=o.kind,  # type: ignore[arg-type]
                          default=o.default, choices=list(o.choices), minimum=o.minimum,
                          maximum=o.maximum, help=o.help) for o in family.options(rules)]
     return RuleSetOut(
-        name=name, family=family.name, players=rules.player_range,
+        name=name, family=family.name, players=_players(rules),
         terms=TermsOut(title=terms.title, hand=terms.hand, hands=terms.hands,
                        score=terms.score, lowest_wins=terms.lowest_wins, match=terms.match,
                        down=terms.down, meld_owners=terms.meld_owners),
-        options=options, knobs={knob: json_value(rules, knob) for knob in knob_names()},
-        help=family.help_text(rules))
+        options=options, knobs=_knobs(rules, name), help=family.help_text(rules),
+        bots=list(bot_levels(rules)), default_bot=default_level(rules))
 
 
 def legal_out(seen: PlayerView) -> list[str]:
@@ -115,7 +139,7 @@ def log_out(moves: list[tuple[int, int, str, bool]]) -> list[LoggedMove]:
             for v, s, m, b in moves]
 
 
-def match_out(match: Match, number: int) -> MatchOut:
+def match_out(match: FamilyMatch[Any, Any], number: int) -> MatchOut:
     """The public state of a match."""
     hands = [result_out(log.result) for log in match.hands if log.result is not None]
     return MatchOut(number=number, hands_played=len(hands), hands=hands,

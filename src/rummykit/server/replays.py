@@ -5,16 +5,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rummykit.core import handset
-from rummykit.core.cards import format_card
 from rummykit.core.errors import RummyError
-from rummykit.core.match import Match
+from rummykit.core.match import FamilyMatch, Match
 from rummykit.core.record import Record, from_json, replay
 from rummykit.core.rules import Rules
-from rummykit.core.views import public_view, view
 from rummykit.server.errors import ServerError
-from rummykit.server.render import view_out
+from rummykit.server.faces import SPECTATOR, TableFace, face_for
 from rummykit.server.wire import Frame, ReplayOut
+from rummykit.variants.registry import variant_for
 
 
 def count_frames(data: Any) -> int:
@@ -96,8 +94,12 @@ def frames(record: Record, seat: int | str | None) -> list[Frame]:
         raise ServerError("bad_request", f"seat {seat}: the record has "
                           f"{len(record.players)} seats")
     try:
-        rules = Rules.from_options(record.rules, record.options)
-        match = Match(rules, record.players, seed=record.seed, dealer=record.dealer)
+        rules = variant_for(record.rules).rules_from_options(record.rules, record.options)
+        match: FamilyMatch[Any, Any] = (
+            Match(rules, record.players, seed=record.seed, dealer=record.dealer)
+            if isinstance(rules, Rules)
+            else FamilyMatch(rules, record.players, seed=record.seed, dealer=record.dealer))
+        face = face_for(rules)
         out: list[Frame] = []
         for index, hand in enumerate(record.hands):
             if hand.deal is not None:
@@ -105,22 +107,22 @@ def frames(record: Record, seat: int | str | None) -> list[Frame]:
                                                hand.deal.stock), restocks=hand.restocks)
             else:
                 state = match.start_hand(hand.deck, restocks=hand.restocks)
-            out.append(_frame(match, index, None, None, seat, len(out)))
+            out.append(_frame(face, match, index, None, None, seat, len(out)))
             for text in hand.moves:
                 mover = state.to_move
                 move = str(match.play(text))
-                out.append(_frame(match, index, mover, move, seat, len(out)))
+                out.append(_frame(face, match, index, mover, move, seat, len(out)))
         return out
     except RummyError as error:
         raise ServerError("record", str(error)) from None
 
 
-def _frame(match: Match, index: int, mover: int | None, move: str | None,
-           seat: int | str | None, number: int) -> Frame:
+def _frame(face: TableFace, match: FamilyMatch[Any, Any], index: int, mover: int | None,
+           move: str | None, seat: int | str | None, number: int) -> Frame:
     state = match.state
     assert state is not None
-    seen = view(state, seat) if isinstance(seat, int) else public_view(state)
+    seen = face.view(state, seat if isinstance(seat, int) else SPECTATOR)
     hands = None if seat != ALL_SEATS else [
-        [format_card(c) for c in handset.cards(h)] for h in state.hands]
+        face.hand_cards(state, s) for s in range(match.num_players)]
     return Frame(index=number, hand_index=index, seat=mover, move=move,
-                 view=view_out(seen), totals=list(match.totals), hands=hands)
+                 view=face.wire_view(match, seen), totals=list(match.totals), hands=hands)

@@ -6,7 +6,7 @@ from fastapi import APIRouter
 
 from rummykit.server.render import rule_set_out
 from rummykit.server.wire import RuleSetOut
-from rummykit.variants.registry import rule_set_names
+from rummykit.variants.registry import all_rule_set_names
 
 router = APIRouter(prefix="/api", tags=["rules"])
 
@@ -16,4 +16,4 @@ async def rule_sets() -> list[RuleSetOut]:
     """Every registered rule set: its name and family, the player counts, its words
     (title, what a hand and a score are called, who wins), the options a face offers,
     every knob's preset value and the rules for players."""
-    return [rule_set_out(name) for name in rule_set_names()]
+    return [rule_set_out(name) for name in all_rule_set_names()]

@@ -16,22 +16,19 @@ from typing import Any
 
 from rummykit.core.cards import format_card, parse_card
 from rummykit.core.errors import RummyError
-from rummykit.core.match import Match
+from rummykit.core.match import FamilyMatch, Match
 from rummykit.core.record import HandRecord, Record, dumps, options_of, record_of, replay
 from rummykit.core.rules import Rules
-from rummykit.core.views import PlayerView, public_view, view
 from rummykit.server.errors import ServerError, from_engine
-from rummykit.server.eventtext import EventText
+from rummykit.server.faces import SPECTATOR, Event, TableFace, face_for
 from rummykit.server.render import match_out
 from rummykit.server.storage import EventRow, Finished, SeatResult, SeatRow, StoredTable, TableRow
 from rummykit.server.trusted import trusted_match
-from rummykit.server.wire import TableOut
+from rummykit.server.wire import LoggedMove, TableOut, ViewOut
+from rummykit.variants.base import RulesLike
+from rummykit.variants.registry import variant_for
 
-SPECTATOR = -1
-
-
-#: a committed event as each viewer (a seat, or :data:`SPECTATOR`) receives it
-Event = EventText
+__all__ = ["SPECTATOR", "Change", "Event", "LiveTable", "event_head", "table_rules"]
 
 
 def event_head(version: int, kind: str, seat: int | None, move: str | None,
@@ -54,25 +51,29 @@ class Change:
     draft: LiveTable | None = None
 
 
-def table_rules(name: str, options: dict[str, Any], max_turns: int) -> Rules:
-    """The rules of a table; a turn limit is added unless the options set one."""
+def table_rules(name: str, options: dict[str, Any], max_turns: int) -> RulesLike:
+    """The rules of a table (any family's); a turn limit is added unless the options set
+    one."""
     options = dict(options)
     options.setdefault("max_turns_per_hand", max_turns)
     try:
-        return Rules.from_options(name, options)
+        rules: RulesLike = variant_for(name).rules_from_options(name, options)
     except RummyError as error:
         raise ServerError("bad_request", f"options: {error}") from None
+    return rules
 
 
 class LiveTable:
     """One table in memory, rebuilt from storage after a restart."""
 
-    def __init__(self, row: TableRow, seats: list[SeatRow], rules: Rules,
+    def __init__(self, row: TableRow, seats: list[SeatRow], rules: RulesLike,
                  history: int) -> None:
         self.row = row
         self.seats = seats
         self.rules = rules
-        self.match: Match | None = None
+        #: how the family's hands are shown (views, events, the log)
+        self.face: TableFace = face_for(rules)
+        self.match: FamilyMatch[Any, Any] | None = None
         self.history: deque[Event] = deque(maxlen=max(history, 1))
         self.rematch_votes: set[int] = set()
         self._restocks_logged = 0
@@ -100,7 +101,8 @@ class LiveTable:
                        0 if out.match is None else out.match.number, out.version, None)
         seats = [SeatRow(s.seat, s.kind, s.name, s.level, None, s.controller, left=s.left)
                  for s in out.seats]
-        stub = cls(row, seats, Rules.from_options(out.rules, out.options), 1)
+        stub = cls(row, seats, variant_for(out.rules).rules_from_options(out.rules, out.options),
+                   1)
         stub.owner, stub.remote_out = owner, out
         return stub
 
@@ -134,12 +136,23 @@ class LiveTable:
         state = self.match.state
         return None if state.is_over else state.to_move
 
-    def viewer(self, recipient: int) -> PlayerView | None:
-        """What ``recipient`` (a seat, or :data:`SPECTATOR`) sees now."""
+    def viewer(self, recipient: int) -> Any:
+        """What ``recipient`` (a seat, or :data:`SPECTATOR`) sees now: the family's view
+        (a core ``PlayerView``, or the family's own), or None before the first deal."""
         if self.match is None or self.match.state is None:
             return None
-        state = self.match.state
-        return public_view(state) if recipient == SPECTATOR else view(state, recipient)
+        return self.face.view(self.match.state, recipient)
+
+    def sync_parts(self, recipient: int
+                   ) -> tuple[ViewOut | dict[str, Any] | None, list[str], list[LoggedMove]]:
+        """What a resync tells ``recipient``: its view and legal moves in wire form, and
+        the current hand's moves as it may read them."""
+        seen = self.viewer(recipient)
+        if seen is None or self.match is None:
+            return None, [], []
+        over = self.match.state is None or self.match.state.is_over
+        return (self.face.wire_view(self.match, seen), self.face.legal(seen),
+                self.face.log(self.hand_log, recipient, over))
 
     # -- steps (each on a draft) -------------------------------------------------
     def draft(self) -> LiveTable:
@@ -149,6 +162,7 @@ class LiveTable:
         new.row = replace(self.row)
         new.seats = self.seats
         new.rules = self.rules
+        new.face = self.face
         new.match = None if self.match is None else self.match.copy()
         new.history = self.history
         new.rematch_votes = set(self.rematch_votes)
@@ -187,7 +201,8 @@ class LiveTable:
     def _start_match(self) -> Change:
         names = [s.name or f"Seat {s.seat + 1}" for s in self.seats]
         seed = None if self.row.seed is None else self.row.seed + self.row.match_no
-        self.match = Match(self.rules, names, seed=seed)
+        self.match = (Match(self.rules, names, seed=seed) if isinstance(self.rules, Rules)
+                      else FamilyMatch(self.rules, names, seed=seed))
         self.row.status = "playing"
         self.rematch_votes.clear()
         return self._deal_until_playing(Change([], [], None, self))
@@ -252,11 +267,14 @@ class LiveTable:
             self.hand_log = []
         elif seat is not None and move is not None:
             self.hand_log.append((version, seat, move, bool(data.get("bot"))))
-        head = event_head(version, kind, seat, move, self._match_json(match),
-                          bool(data.get("bot")))
-        change.events.append(EventText(version, head, match.state))
+        match_json, bot = self._match_json(match), bool(data.get("bot"))
 
-    def _match_json(self, match: Match) -> str:
+        def head_for(shown: str | None) -> str:
+            return event_head(version, kind, seat, shown, match_json, bot)
+
+        change.events.append(self.face.event(version, head_for, move, seat, match))
+
+    def _match_json(self, match: FamilyMatch[Any, Any]) -> str:
         """The match's ``MatchOut`` JSON, rendered again only when a hand ends."""
         key = (self.row.match_no, len(match.hands), match.over,
                match.hands[-1].result is not None if match.hands else False)
@@ -285,11 +303,12 @@ class LiveTable:
 
     # -- loading ------------------------------------------------------------------
     @classmethod
-    def restore(cls, stored: StoredTable, rules: Rules, history: int,
+    def restore(cls, stored: StoredTable, rules: RulesLike, history: int,
                 trusted: bool = False) -> LiveTable:
         """Rebuild a table from storage: replay its current match's record (``trusted``:
-        without the rule checks when its log holds together; the record to check later
-        is then :attr:`unchecked`, see :mod:`rummykit.server.trusted`)."""
+        without the rule checks when its log holds together, for the engine's families;
+        the record to check later is then :attr:`unchecked`, see
+        :mod:`rummykit.server.trusted`)."""
         table = cls(stored.table, stored.seats, rules, history)
         if stored.table.status == "waiting":
             return table
@@ -319,14 +338,15 @@ class LiveTable:
         record = Record(rules=rules.name, players=names, hands=records,
                         options=options_of(rules), dealer=dealer,
                         seed=seed)
-        match = trusted_match(record, rules, stored.events, stored.table.version) \
-            if trusted else None
+        match: FamilyMatch[Any, Any] | None = None
+        if trusted and isinstance(rules, Rules):
+            match = trusted_match(record, rules, stored.events, stored.table.version)
         if match is None:
             replayed = replay(record)
-            if replayed.error is not None or replayed.engine_match is None:
+            if replayed.error is not None or replayed.match is None:
                 raise RuntimeError(f"table {stored.table.id}: stored events do not replay: "
                                    f"{replayed.error}")
-            match = replayed.engine_match
+            match = replayed.match
         else:
             table.unchecked = record
         table.match = match

@@ -19,7 +19,7 @@ from pydantic import (
 )
 
 from rummykit.display.terms import DEFAULT_RULE_SET
-from rummykit.variants.registry import rule_set_names
+from rummykit.variants.registry import all_rule_set_names
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40,
                                         pattern=r"^[^\x00-\x1f\x7f]+$")]
@@ -28,9 +28,9 @@ TableId = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 
 
 def _registered(name: str) -> str:
-    if name not in rule_set_names():
+    if name not in all_rule_set_names():
         raise ValueError(f"unknown rule set {name!r}: expected one of "
-                         f"{', '.join(rule_set_names())}")
+                         f"{', '.join(all_rule_set_names())}")
     return name
 
 
@@ -235,7 +235,7 @@ class EventOut(Strict):
     #: the move was made by the seat's bot (for a player who left, or before arriving)
     bot: bool = False
     match: MatchOut
-    view: ViewOut
+    view: ViewOut | FamilyView
     legal: list[str]
 
 
@@ -249,6 +249,11 @@ class LoggedMove(Strict):
     bot: bool = False
 
 
+#: a family's own view in wire form (a family with its own hand type, such as gin: see
+#: :mod:`rummykit.server.faces`); its ``kind`` names the face that draws it
+FamilyView = dict[str, Any]
+
+
 class SyncOut(Strict):
     """A full resync: the table, the recipient's view and legal moves (null view before
     the first deal), and the current hand's moves so far."""
@@ -256,7 +261,7 @@ class SyncOut(Strict):
     type: Literal["sync"] = "sync"
     version: int
     table: TableOut
-    view: ViewOut | None
+    view: ViewOut | FamilyView | None
     legal: list[str]
     log: list[LoggedMove]
 
@@ -409,6 +414,9 @@ class RuleSetOut(Strict):
     options: list[OptionOut]
     knobs: dict[str, Any]
     help: str
+    #: the bot levels a seat of this rule set may have, and the one a new seat gets
+    bots: list[str] = Field(default_factory=list)
+    default_bot: str = "medium"
 
 
 class ReplayCreated(Strict):
@@ -426,7 +434,7 @@ class Frame(Strict):
     hand_index: int
     seat: int | None
     move: str | None
-    view: ViewOut
+    view: ViewOut | FamilyView
     totals: list[int]
     hands: list[list[str]] | None = None
 

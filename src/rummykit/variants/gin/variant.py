@@ -116,7 +116,8 @@ class GinFamily:
 
     def terms(self, rules: GinRules) -> Terms:
         """Hands, points, the highest total wins, and the whole is a game."""
-        return Terms("hand", "hands", "points", False, "game")
+        title = "Oklahoma Gin" if rules.oklahoma else "Gin Rummy"
+        return Terms("hand", "hands", "points", False, "game", title=title)
 
     def deal_facts(self, rules: GinRules, num_players: int, deal_index: int,
                    hand: GinHand | None = None) -> tuple[Fact, ...]:

@@ -64,8 +64,18 @@ class SetupForm {
     this.render();
   }
 
+  /** The bot levels of the chosen rule set (its family's bots), the common order first. */
+  levels() {
+    const chosen = ruleSet(this.rules);
+    const offered = chosen && Array.isArray(chosen.bots) && chosen.bots.length ? chosen.bots : LEVELS;
+    return [...LEVELS.filter((l) => offered.includes(l)), ...offered.filter((l) => !LEVELS.includes(l))];
+  }
+
   seatChoice(i) {
-    return this.seats[i] || (this.friends ? "friend" : "medium");
+    const chosen = ruleSet(this.rules);
+    const levels = this.levels();
+    const kept = this.seats[i] && (this.seats[i] === "friend" || levels.includes(this.seats[i])) ? this.seats[i] : null;
+    return kept || (this.friends ? "friend" : (chosen && chosen.default_bot) || "medium");
   }
 
   render() {
@@ -80,7 +90,7 @@ class SetupForm {
     const playersSel = select("players", range(lo, hi), this.players, "Players");
     playersSel.querySelector("select").onchange = (e) => { this.keep(); this.players = Number(e.target.value); this.render(); };
     const seatRows = range(1, this.players - 1).map((i) => {
-      const values = this.friends ? ["friend", ...LEVELS] : LEVELS;
+      const values = this.friends ? ["friend", ...this.levels()] : this.levels();
       const labels = { friend: "a friend (gets a link)", ...LEVEL_TEXT };
       const row = select(`seat${i}`, values, this.seatChoice(i - 1), `Seat ${i + 1}`, labels);
       row.classList.add("seat-choice");

@@ -10,7 +10,8 @@ const SUIT_OF = {
   "♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C",
 };
 const RANK_OF = { 10: "T", 1: "A", t: "T", a: "A", j: "J", q: "Q", k: "K" };
-const KEYWORDS = new Set(["draw", "take", "meld", "lay", "on", "swap", "discard", "low", "high", "/"]);
+const KEYWORDS = new Set(["draw", "take", "meld", "lay", "on", "swap", "discard", "low", "high", "/",
+  "pass", "knock", "gin", "done", ":"]);
 const JOKER = /^(jk|joker|jo|★|\*)$/i;
 const SUIT_CHARS = "SHDCshdc♠♥♦♣♤♡♢♧";
 const RANK_PART = "10|[2-9]|[1ATJQKatjqk]";
@@ -43,7 +44,7 @@ export function parseTypedCard(text) {
  * the server's refusal quotes what was typed.
  */
 export function normalizeMove(text) {
-  const words = text.trim().replace(/\s*\/\s*/g, " / ").split(/\s+/).filter(Boolean);
+  const words = text.trim().replace(/\s*\/\s*/g, " / ").replace(/\s*:\s*/g, " : ").split(/\s+/).filter(Boolean);
   return words.map((word, i) => {
     const lower = word.toLowerCase();
     if (KEYWORDS.has(lower)) return lower;

@@ -124,7 +124,7 @@ export class ReplayScreen {
       h("div.replay-board", {},
         h("section.replay-seats", {}, names.map((name, s) => h(`div.replay-seat${v.to_move === s && !v.result ? ".to-move" : ""}`, { dataset: { seat: String(s) } },
           h("div.player-head", {}, h("strong", {}, name), v.dealer === s ? h("span.badge", {}, "dealer") : null,
-            v.down.includes(s) ? h("span.badge.down", {}, "down") : null,
+            (v.down || []).includes(s) ? h("span.badge.down", {}, "down") : null,
             h("span.muted", {}, ` total ${frame.totals[s]}`)),
           h("div.replay-hand", {}, sortCards(frame.hands[s] || [], "suit").map(({ text }) => cardFace(text, { small: true })))))),
         h("section.centre", {},
@@ -133,8 +133,9 @@ export class ReplayScreen {
             h("div.pile-wrap", {}, v.discard.length ? cardFace(v.discard[v.discard.length - 1]) : h("div.card.empty"),
               h("span.pile-label", {}, `Discard ${v.discard.length}`))),
           h("div.melds", {}, v.table.length ? v.table.map((m) => h("div.meld", {},
-            h("span.meld-head", {}, h("span.meld-number", {}, `${m.number}`), ` ${m.kind} · ${[...new Set(m.placed_by)].map((p) => names[p]).join(", ")}`),
-            h("span.meld-cards", {}, m.cards.map((c) => cardFace(c, { small: true, attrs: { title: cardLabel(c) } })))))
+            // a family's own melds may have no kind or owners (gin: the knocker's, laid-off cards marked)
+            h("span.meld-head", {}, h("span.meld-number", {}, `${m.number}`), m.kind ? ` ${m.kind} · ${[...new Set(m.placed_by)].map((p) => names[p]).join(", ")}` : ""),
+            h("span.meld-cards", {}, m.cards.map((c) => cardFace(c, { small: true, attrs: { title: cardLabel(c), class: (m.laid || []).includes(c) ? "laid" : "" } })))))
             : h("p.muted", {}, "No melds on the table.")))),
       h("p.muted", {}, "Keys: ← → step, Home/End, Page Up/Down by hand.")));
   }

@@ -40,18 +40,19 @@ function handReport(over, seats, scoring) {
   ];
 }
 
-/** The finished hand, beside the next one: actions {onClose}. */
+/** The finished hand, beside the next one: actions {onClose, report} (report: a family
+ * face's own account of the hand, in place of the common one). */
 export function handPanel(over, seats, scoring, actions) {
   const { view } = over;
   return h("section.hand-summary.panel", { "aria-labelledby": "hand-summary-title", dataset: { hand: String(view.hand_number) } },
     h("div.summary-head", {}, h("h2#hand-summary-title", {}, `${capital(scoring.terms.hand)} ${view.hand_number + 1} over`),
       h("button", { type: "button", onclick: actions.onClose, dataset: { key: "summary:close" } }, "Hide")),
-    handReport(over, seats, scoring));
+    (actions.report || handReport)(over, seats, scoring));
 }
 
 /**
  * The match is over: a dialog. actions: {onRematch, onReplay, onLobby, canRematch,
- * voted, votes}.
+ * voted, votes, report}.
  */
 export function summaryDialog(over, seats, scoring, actions) {
   const { view, match } = over;
@@ -72,7 +73,7 @@ export function summaryDialog(over, seats, scoring, actions) {
         ? h("p.why-over", {}, `Under these rules a drawn hand ends the match with no winner${scoring.drawIsLoss ? ", and it counts as a lost match for every player" : ""}.`)
         : null,
       h("h3", {}, `The last ${scoring.terms.hand} (${scoring.terms.hand} ${view.hand_number + 1})`),
-      handReport(over, seats, scoring),
+      (actions.report || handReport)(over, seats, scoring),
       actions.votes && actions.votes.length
         ? h("p.muted", {}, `Rematch votes: ${actions.votes.map((s) => names[s]).join(", ")}`) : null,
       h("div.buttons", {}, buttons)));

@@ -8,6 +8,7 @@ import { ApiError, api, serverPaths } from "./api.js";
 import { meldsView, pilesView, playersView } from "./board.js";
 import { cardLabel, cardsLabel } from "./cards.js";
 import { announce, fill, h } from "./dom.js";
+import { faceOf } from "./faces.js";
 import { handView } from "./hand.js";
 import { hasKind, movesOntoMeld, offeredMoves } from "./moves.js";
 import { humanize } from "./notation.js";
@@ -49,6 +50,7 @@ export class TableScreen {
     this.showMelds = false;
     this.showHelp = false;
     this.choice = null; // {card, moves}: a card that fits a meld in several ways
+    this.ginKnock = null; // a family face's open choice (gin: the knock discard chosen)
     this.voted = false;
     this.pending = null; // {id, text, version}: the move in flight
     this.lostMove = null; // {text, version}: a move the connection lost, to send again
@@ -460,6 +462,7 @@ export class TableScreen {
     else if (k === "x" && mine) this.keyDiscard();
     else if (k === "h" && mine && this.hint) this.askHint();
     else if (k === "s") this.sort(this.sortBy === "suit" ? "rank" : "suit");
+    else if (mine && faceOf(this.view) && faceOf(this.view).key(this, k)) return event.preventDefault();
     else return;
     event.preventDefault();
   }
@@ -616,7 +619,9 @@ export class TableScreen {
   matchOver() {
     const { over, table } = this.state;
     if (!over || !over.match.over) return null;
+    const face = faceOf(over.view);
     return summaryDialog(over, table.seats, tableScoring(table), {
+      report: face ? face.report : null,
       onRematch: () => this.vote(),
       onReplay: () => { location.hash = `#/replay/table/${table.id}/${over.match.number}`; },
       onLobby: () => { location.hash = "#/"; },
@@ -629,12 +634,16 @@ export class TableScreen {
   lastHand() {
     const { over, table } = this.state;
     if (!over || over.match.over) return null;
+    const face = faceOf(over.view);
     return handPanel(over, table.seats, tableScoring(table), {
+      report: face ? face.report : null,
       onClose: () => { this.state.over = null; this.render(); },
     });
   }
 
   board() {
+    const face = faceOf(this.view);
+    if (face) return face.board(this);
     const v = this.view;
     const mine = this.state.myTurn();
     const anim = this.anim;
@@ -669,8 +678,9 @@ export class TableScreen {
   }
 
   actions() {
+    const face = faceOf(this.view);
     return actionBar({
-      view: this.view, legal: this.legal, selectedCards: this.selectedCards(),
+      view: this.view, legal: face ? face.commonMoves(this.legal, this.view) : this.legal, selectedCards: this.selectedCards(),
       showMelds: this.showMelds, choice: this.choice,
     }, {
       move: (text) => this.play(text),
@@ -711,7 +721,7 @@ export class TableScreen {
     }
     return h("section.hand", { "aria-label": "Your hand" },
       h("div.hand-head", {}, h("strong", {}, `Your hand (${this.view.hand.length})`,
-        this.view.down.includes(this.seat) ? h("span.badge.down", {}, "you are down") : null),
+        (this.view.down || []).includes(this.seat) ? h("span.badge.down", {}, "you are down") : null),
       h("span.sort", {}, "Sort: ", sorter("suit", "by suit"), " ", sorter("rank", "by rank"))),
       cards,
       this.state.left() ? null : [this.actions(), moveBox((text) => this.play(text), this.legal.length > 0)],

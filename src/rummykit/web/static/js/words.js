@@ -16,7 +16,8 @@ export function factsClause(view) {
 /** A move in notation, in words: "draws from the stock", "melds 7♥ 8♥ 9♥", ... */
 export function moveWords(move, { taken = null, cards = [] } = {}) {
   const words = move.trim().split(/\s+/);
-  const [keyword, ...rest] = words;
+  const [first, ...rest] = words;
+  const keyword = first.replace(/:$/, ""); // "gin:" (big gin)
   switch (keyword) {
     case "draw":
       return "draws from the stock";
@@ -45,12 +46,33 @@ export function moveWords(move, { taken = null, cards = [] } = {}) {
     }
     case "discard":
       return `discards ${cardLabel(rest[0])}`;
+    case "pass":
+      return "passes";
+    case "done":
+      return "ends the show";
+    case "knock":
+    case "gin": {
+      // "knock SK: G / G", "knock ??: G / G" (the card face down), "gin X: G / G",
+      // big gin "gin: G / G"
+      const [head, groups = ""] = move.split(":");
+      const card = head.trim().split(/\s+/)[1];
+      const shown = groups.split("/").map((g) => cardsLabel(g.trim().split(/\s+/).filter(Boolean))).filter(Boolean);
+      const verb = keyword === "knock" ? "knocks" : card ? "goes gin" : "goes big gin";
+      // the server writes "??" for a knock card the reader may not see yet
+      const discard = card === "??" ? " (discarding face down)" : card ? ` with ${cardLabel(card)} face down` : "";
+      return `${verb}${discard}${shown.length ? `, showing ${shown.join(" and ")}` : ""}`;
+    }
     default:
       return move;
   }
 }
 
-const IMPERATIVE = { draws: "Draw", takes: "Take", digs: "Dig", melds: "Meld", lays: "Lay", swaps: "Swap", discards: "Discard", goes: "Go" };
+const IMPERATIVE = { draws: "Draw", takes: "Take", digs: "Dig", melds: "Meld", lays: "Lay", swaps: "Swap", discards: "Discard", goes: "Go",
+  passes: "Pass", ends: "End", knocks: "Knock" };
+
+// how a hand ended, by the reasons of FORMATS.md §4.3 (knocking families)
+const WIN_REASONS = { knock: "won the hand by knocking", gin: "went gin", big_gin: "went big gin", undercut: "undercut the knocker" };
+const DRAW_REASONS = { dead_hand: "a dead hand at the wall", repeated_move: "the same discard was taken back twice", upcard_limit: "the upcard take limit", knock_tie: "the knock tied" };
 
 /** A move as a button label, for the player: "Draw from the stock", ... */
 export function actionLabel(move, view) {
@@ -81,8 +103,10 @@ export function resultWords(result, names) {
   const who = (seat) => names[seat] || `Seat ${seat + 1}`;
   switch (result.result) {
     case "win":
+      if (WIN_REASONS[result.reason]) return `${who(result.winner)} ${WIN_REASONS[result.reason]}: ${result.scores[result.winner]} points.`;
       return `${who(result.winner)} went out${result.rummy ? " and went rummy (all at once)" : ""}.`;
     case "draw":
+      if (DRAW_REASONS[result.reason]) return `The hand is drawn (${DRAW_REASONS[result.reason]}).`;
       if (result.reason === "blocked") return "Blocked: no card can be placed any more, every hand scores its cards.";
       return `The hand is drawn (${result.reason === "deadlock" ? "deadlock" : "the stock ran out"}).`;
     case "aborted":
