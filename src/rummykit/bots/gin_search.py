@@ -1,15 +1,21 @@
 """The gin search bot: determinized Monte Carlo over the seat's decisions (RULES.md §6).
 
-At each decision with a choice (the first-upcard offer, take or draw, the discard, knock
-now or play on and with which arrangement, the wall), the bot deals ``worlds`` hands
-consistent with its view (:func:`~rummykit.bots.gin_sampling.determinize`), plays every
-candidate move in each of them and the rest of the hand with the fast greedy policy of
-:mod:`~rummykit.bots.gin_playout` for both seats, and keeps the move with the best mean
-hand score (its points minus the opponent's). Every candidate meets the same worlds, so
-the comparison is paired. Candidates: every legal move outside the discard step; there,
-every knock (with the implied arrangement and, for the best knock, the other arrangements
-within the limit that leave fewer cards to lay off on) and the ``discards`` discards that
-leave the least deadwood. The defender's show is played by the greedy policy.
+The bot plays the lookahead policy of :mod:`~rummykit.bots.gin_outs` (take when it lowers
+the deadwood below a draw's expected, discard by expected deadwood after the next draw
+and the chance of feeding the opponent, knock as soon as it may). At the decisions its
+level searches (:data:`KNOCK`: knock now, with which arrangement, or play on; the wall; at
+the levels that say so the offer and the draw, or the plain discard) it deals ``worlds``
+hands consistent with its view (:func:`~rummykit.bots.gin_sampling.determinize`: the
+unseen cards, weighted by what the opponent took, threw and passed), plays every
+candidate in each of them and the rest of the hand with the fast greedy policy of
+:mod:`~rummykit.bots.gin_playout` for both seats, and scores the hand for the seat (its
+points minus the opponent's). Every candidate meets the same worlds, so the comparison is
+paired; the policy's move is kept unless another's mean beats it by the level's
+``margin``. Candidates (:func:`candidates`): the policy's move first, then every legal
+move outside the discard step; there every knock (and, for the best plain knock, other
+arrangements within the limit that leave fewer places to lay off) and the policy's best
+discards. The defender's show is played by the greedy policy. :meth:`GinSearchBot.analyse`
+(used by the hints) searches any decision.
 
 >>> import random
 >>> from rummykit.variants.gin.hand import GinHand
