@@ -2,8 +2,9 @@
 
 ``python -m rummykit.benchmark.gin_bots --bots expert,simple --games 1000 [--seed S]
 [--rules openspiel|gin|oklahoma] [--target 100] [--hands N]`` plays ``--games`` games,
-half with each seating: game ``2k`` and game ``2k + 1`` use the same deals (hand ``h`` of pair ``k`` is
-dealt from ``Random(seed, k, h)``) with the bots' seats swapped, seat 0 dealing first. It
+half with each seating: game ``2k`` and game ``2k + 1`` use the same deals (hand ``h`` of
+pair ``k`` is dealt from ``Random(seed, k, h)``) with the bots' seats swapped, seat 0
+dealing first. It
 reports the first bot's share of games won with its standard error, its mean hand score
 (points won minus lost a hand) with its error, and the median, 95th percentile and worst of
 its decision times in CPU seconds (``time.process_time``, so other work on the machine
