@@ -1,17 +1,16 @@
 """Gin bot strength: mirrored games to 100 between two bots, and decision times.
 
 ``python -m rummykit.benchmark.gin_bots --bots expert,simple --games 1000 [--seed S]
-[--rules openspiel|gin|oklahoma] [--target 100] [--hands N]`` plays ``--games`` games,
-half with each seating: game ``2k`` and game ``2k + 1`` use the same deals (hand ``h`` of
-pair ``k`` is dealt from ``Random(seed, k, h)``) with the bots' seats swapped, seat 0
-dealing first. It
-reports the first bot's share of games won with its standard error, its mean hand score
-(points won minus lost a hand) with its error, and the median, 95th percentile and worst of
-its decision times in CPU seconds (``time.process_time``, so other work on the machine
-does not inflate them). The default rules are the OpenSpiel profile (RULES.md §6.14.1)
-played to ``--target`` points, the game the SimpleGinRummyBot port (``simple``) was
-written for. ``--hands N`` plays N deals twice each (seats swapped) as single hands
-instead, a cheaper measure of the mean hand score with a paired error.
+[--rules openspiel|gin|oklahoma] [--target 100] [--hands N]`` plays ``--games`` games, half
+with each seating: game ``2k`` and game ``2k + 1`` use the same deals (hand ``h`` of pair
+``k`` is dealt from ``Random(seed, k, h)``) with the bots' seats swapped, seat 0 dealing
+first. It reports the first bot's share of games won with its standard error, its mean hand
+score (points won minus lost a hand) with its error, and the median, 95th percentile and
+worst of its decision times in CPU seconds (``time.process_time``, so other work on the
+machine does not inflate them). The default rules are the OpenSpiel profile (RULES.md
+§6.14.1) played to ``--target`` points, the game the SimpleGinRummyBot port (``simple``) was
+written for. ``--hands N`` plays N deals twice each (seats swapped) as single hands instead,
+a cheaper measure of the mean hand score with a paired error.
 """
 
 from __future__ import annotations
