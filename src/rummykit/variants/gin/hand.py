@@ -86,6 +86,26 @@ __all__ = [
 
 _DRAW, _TAKE, _PASS, _DONE = Draw(), Take(), Pass(), Done()
 _DISCARDS = tuple(Discard(c) for c in range(52))
+_SUIT = (1 << 13) - 1
+
+
+def _suit_discards(suit: int) -> tuple[tuple[Discard, ...], ...]:
+    table: list[tuple[Discard, ...]] = [()] * (1 << 13)
+    for mask in range(1, 1 << 13):
+        low = mask & -mask
+        table[mask] = (_DISCARDS[13 * suit + low.bit_length() - 1], *table[mask ^ low])
+    return tuple(table)
+
+
+#: per suit, per 13-bit mask of that suit: the discards of those cards in code order
+_SUIT_DISCARDS = tuple(_suit_discards(suit) for suit in range(4))
+
+
+def _discards_of(cards: int) -> list[GinMove]:
+    """The discard of every card of the bit set ``cards``, in code order."""
+    clubs, diamonds, hearts, spades = _SUIT_DISCARDS
+    return [*clubs[cards & _SUIT], *diamonds[cards >> 13 & _SUIT],
+            *hearts[cards >> 26 & _SUIT], *spades[cards >> 39]]
 _ZERO = (0, 0)
 
 
@@ -221,8 +241,7 @@ class GinHand:
         hand = self.hands[self.to_move]
         taken = self.taken
         banned = 1 << taken if taken >= 0 and self.rules.rediscard_ban else 0
-        discards = _DISCARDS
-        moves: list[GinMove] = [discards[c] for c in cards_of(hand & ~banned)]
+        moves = _discards_of(hand & ~banned)
         moves.extend(self._knocks(hand, banned))
         return moves
 
@@ -232,9 +251,7 @@ class GinHand:
         if phase == DISCARD_STEP:
             hand = self.hands[self.to_move]
             banned = 1 << self.taken if self.taken >= 0 and self.rules.rediscard_ban else 0
-            discards = _DISCARDS
-            for card in cards_of(hand & ~banned):
-                yield discards[card]
+            yield from _discards_of(hand & ~banned)
             yield from self._knocks(hand, banned)
         elif phase == DRAW_STEP:
             yield _DRAW
