@@ -236,7 +236,10 @@ class GinHand:
 
     def legal_moves(self) -> list[GinMove]:
         """Every legal move in a fixed order (one knock per discard, see the module doc)."""
-        if self.phase != DISCARD_STEP:
+        phase = self.phase
+        if phase == DRAW_STEP:
+            return [_DRAW] if self.stock_only else [_DRAW, _TAKE]
+        if phase != DISCARD_STEP:
             return list(self.iter_legal_moves())
         hand = self.hands[self.to_move]
         taken = self.taken
