@@ -109,12 +109,14 @@ def _discards_of(cards: int) -> list[GinMove]:
 _ZERO = (0, 0)
 
 
-#: what push saves for pop: every scalar field, then the stock's and the pile's length and
-#: top card (a move changes each list by at most one card at its top)
+#: the knock's and the show's fields, which only a knock or a show move changes
+_Show = tuple[int | None, int, int, Arrangement, int, tuple[int, ...], int, Arrangement, bool]
+#: what push saves for pop: the turn's scalar fields, the stock's and the pile's length and
+#: top card (a move changes each list by at most one card at its top), then the show's
+#: fields for a knock or show move (None for a draw, take, pass or discard)
 _Snapshot = tuple[
-    int, str, int, int, int, int, bool, bool, int, int, int | None, int, int, Arrangement,
-    int, tuple[int, ...], int, Arrangement, bool, tuple[int, int], tuple[int, int],
-    HandResult | None, GinOutcome | None, int, int, int, int]
+    int, str, int, int, int, int, bool, bool, int, int, tuple[int, int], tuple[int, int],
+    HandResult | None, GinOutcome | None, int, int, int, int, _Show | None]
 
 
 class GinHand:
@@ -367,22 +369,26 @@ class GinHand:
 
 
     # -- unchecked play with undo ---------------------------------------------------
-    def _snapshot(self) -> _Snapshot:
+    def _snapshot(self, show: bool) -> _Snapshot:
         return (self.to_move, self.phase, self.hands[0], self.hands[1], self.offer_step,
                 self.taken, self.stock_only, self.echo, self.take_count, self.turn_count,
-                self.knocker, self.kind, self.knock_card, self.knock_groups,
-                self.knocker_deadwood, self.table, self.laid, self.defender_groups,
-                self.melded, self.known, self.discarded, self.result, self.outcome,
+                self.known, self.discarded, self.result, self.outcome,
                 len(self.stock), self.stock[-1] if self.stock else -1, len(self.discard),
-                self.discard[-1] if self.discard else -1)
+                self.discard[-1] if self.discard else -1,
+                (self.knocker, self.kind, self.knock_card, self.knock_groups,
+                 self.knocker_deadwood, self.table, self.laid, self.defender_groups,
+                 self.melded) if show else None)
 
     def pop(self) -> None:
         """Undo the last :meth:`push`."""
         (self.to_move, self.phase, h0, h1, self.offer_step, self.taken, self.stock_only,
-         self.echo, self.take_count, self.turn_count, self.knocker, self.kind,
-         self.knock_card, self.knock_groups, self.knocker_deadwood, self.table, self.laid,
-         self.defender_groups, self.melded, self.known, self.discarded, self.result,
-         self.outcome, stock_len, stock_top, discard_len, top) = self._undo.pop()
+         self.echo, self.take_count, self.turn_count, self.known, self.discarded,
+         self.result, self.outcome, stock_len, stock_top, discard_len, top,
+         show) = self._undo.pop()
+        if show is not None:
+            (self.knocker, self.kind, self.knock_card, self.knock_groups,
+             self.knocker_deadwood, self.table, self.laid, self.defender_groups,
+             self.melded) = show
         self.hands[0], self.hands[1] = h0, h1
         stock = self.stock
         if len(stock) < stock_len:
@@ -395,7 +401,8 @@ class GinHand:
 
     def push(self, move: GinMove) -> None:
         """Play a canonical legal ``move`` without checking it (undo with :meth:`pop`)."""
-        self._undo.append(self._snapshot())
+        plain = isinstance(move, (Discard, Draw, Take, Pass))
+        self._undo.append(self._snapshot(not plain))
         seat = self.to_move
         if isinstance(move, Discard):
             self._discard(seat, move.card)
