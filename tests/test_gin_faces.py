@@ -35,9 +35,9 @@ def test_gin_is_a_registered_family_with_its_own_view_and_bots() -> None:
     assert variant_for("gin") is GIN_FAMILY and GIN_FAMILY in families()
     assert isinstance(make_bot_for("greedy", OKLAHOMA), GinGreedyBot)
     assert make_bot_for("random", GIN).name == "random"
-    with pytest.raises(RummyError, match="bot 'expert' does not play gin: expected one of "
-                                         "random, greedy"):
-        make_bot_for("expert", GIN)
+    with pytest.raises(RummyError, match="bot 'careless' does not play gin: expected one of "
+                                         "random, greedy, simple, easy, medium, hard, expert"):
+        make_bot_for("careless", GIN)
 
 
 @pytest.mark.parametrize("rule_set", ["gin", "oklahoma"])
@@ -56,9 +56,9 @@ def test_simulate_plays_gin_with_greedy_and_random_bots(rule_set: str) -> None:
 
 
 def test_simulate_refuses_a_bot_gin_lacks_and_play_refuses_gin_by_name() -> None:
-    run = rummykit("simulate", "--rules", "gin", "--bots", "expert", "--games", "1")
+    run = rummykit("simulate", "--rules", "gin", "--bots", "careless", "--games", "1")
     assert run.returncode == 2
-    assert "--bots: bot 'expert' does not play gin" in run.stderr
+    assert "--bots: bot 'careless' does not play gin" in run.stderr
     run = rummykit("play", "--plain", "--rules", "gin")
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert "rule set 'gin': this command does not play it yet" in run.stderr
