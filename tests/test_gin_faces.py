@@ -36,7 +36,7 @@ def test_gin_is_a_registered_family_with_its_own_view_and_bots() -> None:
     assert isinstance(make_bot_for("greedy", OKLAHOMA), GinGreedyBot)
     assert make_bot_for("random", GIN).name == "random"
     with pytest.raises(RummyError, match="bot 'careless' does not play gin: expected one of "
-                                         "random, greedy"):
+                                         "random, greedy, simple, easy, medium, hard, expert"):
         make_bot_for("careless", GIN)
 
 

@@ -7,12 +7,14 @@ import random
 
 import pytest
 
+from gin_hand_helpers import dealt
 from rummykit.bots import FAMILY_BOTS, make_bot_for
 from rummykit.bots.gin_hints import GIN_HINT_LEVELS, gin_hint, gin_hint_json, gin_hint_lines
+from rummykit.bots.gin_outs import feed_chance, lookahead_move, unseen_cards
 from rummykit.bots.gin_playout import playout, policy_move
 from rummykit.bots.gin_sampling import card_weights, determinize
-from rummykit.bots.gin_search import GinSearchBot, SearchLevel, candidates
-from rummykit.core.cards import parse_card
+from rummykit.bots.gin_search import GinSearchBot, SearchLevel, candidates, decision_kind
+from rummykit.core.cards import parse_card, parse_cards
 from rummykit.core.errors import IllegalMoveError, RummyError
 from rummykit.core.moves import Discard
 from rummykit.variants.gin.deadwood import arrangement_mask
@@ -22,19 +24,8 @@ from rummykit.variants.gin.rules import GIN, OKLAHOMA, GinRules, openspiel_profi
 from rummykit.variants.gin.view import GinView, gin_view
 
 RULE_SETS = [GIN, OKLAHOMA, openspiel_profile(), openspiel_profile(True)]
-TINY = SearchLevel("tiny", worlds=2, discards=2, inference=True, arrangements=3)
-
-
-def cards(text: str) -> list[int]:
-    return [parse_card(c) for c in text.split()]
-
-
-def stacked(nondealer: str, dealer: str, upcard: str, stock_top: str = "") -> GinHand:
-    """A hand dealt by seat 0 with the given hands, upcard and stock top (rest in order)."""
-    used = set(cards(nondealer) + cards(dealer) + [parse_card(upcard)] + cards(stock_top))
-    rest = cards(stock_top) + [c for c in range(52) if c not in used]
-    return GinHand.from_deal(GIN, 0, [cards(dealer), cards(nondealer)], parse_card(upcard),
-                             rest)
+TINY = SearchLevel("tiny", worlds=2, searched=frozenset({"knock", "wall", "take", "discard"}),
+                   discards=2, arrangements=3)
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name + str(r.knock_test))
@@ -89,17 +80,52 @@ def test_worlds_agree_with_everything_the_seat_sees() -> None:
 
 
 def test_inference_weights_cards_near_the_opponents_discards_down() -> None:
-    hand = stacked("H7 H8 C2 D2 S2 D5 D6 D7 CT SK", "CA C3 C5 C7 C9 DJ HQ HK S4 S8", "H9")
+    hand = dealt("H7 H8 C2 D2 S2 D5 D6 D7 CT SK", "CA C3 C5 C7 C9 DJ HQ HK S4 S8", "H9")
     for text in ("pass", "pass", "draw", "discard CT"):
         hand.play(text)
     seen = gin_view(hand, 0)  # seat 1 threw CT away
-    near, far = cards("CJ S3")
+    near, far = parse_cards("CJ S3")
     low, plain = card_weights(seen, [near, far])
     assert low < plain == 1.0
 
 
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name + str(r.knock_test))
+def test_every_lookahead_move_is_legal(rules: GinRules) -> None:
+    for seen in _views(rules, range(4)):
+        if seen.legal:
+            assert lookahead_move(seen, 4.0) in seen.legal, seen.phase
+
+
+def test_the_feed_chance_reads_the_opponents_known_cards_and_the_seats_own() -> None:
+    hand = dealt("H7 H8 C2 D2 S2 D5 D6 D7 CT SK", "CA C3 C5 C7 C9 DJ HQ HK S4 S8", "H9")
+    hand.play("take")  # seat 1 takes H9: H7 H8 H9 known in no hand, H9 known in seat 1's
+    hand.play("discard SK")
+    seen = gin_view(hand, 0)
+    unseen = unseen_cards(seen)
+    assert parse_card("H9") not in unseen and parse_card("SK") not in unseen
+    # HT with H9 known in the opponent's hand and H8 unseen: a real chance
+    assert feed_chance(seen, parse_card("HT"), unseen) > feed_chance(
+        seen, parse_card("DT"), unseen)
+    # C4: C3 and C5 are in seat 0's own hand, and no C4 set partner is known
+    assert feed_chance(seen, parse_card("C4"), unseen) < 0.2
+
+
+def test_decision_kinds() -> None:
+    kinds = {decision_kind(seen) for seen in _views(GIN, range(10)) if seen.legal}
+    assert {"knock", "discard", "take", "show"} <= kinds
+
+
+def test_a_search_that_never_overrides_plays_the_policy() -> None:
+    never = SearchLevel("never", worlds=2, searched=TINY.searched, margin=1e9)
+    bot = GinSearchBot(never)
+    rng = random.Random(0)
+    for seen in _views(OKLAHOMA, range(2)):
+        if seen.legal and seen.phase != "show":
+            assert bot.choose(seen, rng) == lookahead_move(seen, never.feed)
+
+
 def test_the_search_plays_gin_when_it_can() -> None:
-    hand = stacked("H7 H8 H9 C2 D2 S2 D5 D6 D7 CT", "CA C3 C5 C7 C9 DJ HQ HK S4 S8", "D8")
+    hand = dealt("H7 H8 H9 C2 D2 S2 D5 D6 D7 CT", "CA C3 C5 C7 C9 DJ HQ HK S4 S8", "D8")
     hand.play("take")
     seen = gin_view(hand, 1)
     assert any(isinstance(m, Gin) for m in seen.legal)
@@ -127,7 +153,7 @@ def test_alternative_knock_arrangements_are_legal() -> None:
             hand = GinHand.deal(rules, dealer=0, rng=random.Random(seed))
             while hand.result is None:
                 seen = gin_view(hand, hand.to_move)
-                if hand.phase == "discard":
+                if decision_kind(seen) == "knock":
                     for move in candidates(seen, TINY):
                         assert hand.is_legal(move), (seed, move)
                         met += isinstance(move, (Knock, Gin)) and move not in seen.legal

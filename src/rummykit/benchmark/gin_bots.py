@@ -1,15 +1,16 @@
 """Gin bot strength: mirrored games to 100 between two bots, and decision times.
 
 ``python -m rummykit.benchmark.gin_bots --bots expert,simple --games 1000 [--seed S]
-[--rules openspiel|gin|oklahoma] [--target 100]`` plays ``--games`` games, half with each
-seating: game ``2k`` and game ``2k + 1`` use the same deals (hand ``h`` of pair ``k`` is
-dealt from ``Random(seed, k, h)``) with the bots' seats swapped, seat 0 dealing first. It
-reports the first bot's share of games won with its standard error, its mean hand score
-(points won minus lost a hand) with its error, and the median, 95th percentile and worst of
-its decision times in CPU seconds (``time.process_time``, so other work on the machine
-does not inflate them). The default rules are the OpenSpiel profile (RULES.md §6.14.1)
-played to ``--target`` points, the game the SimpleGinRummyBot port (``simple``) was
-written for.
+[--rules openspiel|gin|oklahoma] [--target 100] [--hands N]`` plays ``--games`` games, half
+with each seating: game ``2k`` and game ``2k + 1`` use the same deals (hand ``h`` of pair
+``k`` is dealt from ``Random(seed, k, h)``) with the bots' seats swapped, seat 0 dealing
+first. It reports the first bot's share of games won with its standard error, its mean hand
+score (points won minus lost a hand) with its error, and the median, 95th percentile and
+worst of its decision times in CPU seconds (``time.process_time``, so other work on the
+machine does not inflate them). The default rules are the OpenSpiel profile (RULES.md
+§6.14.1) played to ``--target`` points, the game the SimpleGinRummyBot port (``simple``) was
+written for. ``--hands N`` plays N deals twice each (seats swapped) as single hands instead,
+a cheaper measure of the mean hand score with a paired error.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ class Tally:
     games: int = 0
     won: int = 0
     unfinished: int = 0
-    hand_scores: list[int] = field(default_factory=list)
+    hand_scores: list[float] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
 
 
@@ -100,18 +101,47 @@ def match(rules: GinRules, names: tuple[str, str], games: int, seed: int) -> Tal
     return tally
 
 
-def report(names: tuple[str, str], tally: Tally) -> list[str]:
-    """The lines of the result."""
+def hand_pairs(rules: GinRules, names: tuple[str, str], pairs: int, seed: int) -> Tally:
+    """Single hands instead of games, far cheaper: ``pairs`` deals each played twice with
+    the seats swapped (the dealer alternating by deal); ``hand_scores`` holds the first
+    bot's paired mean of each deal, ``won`` the hands it won."""
+    tally = Tally()
+    for pair in range(pairs):
+        paired = 0.0
+        for swapped in (False, True):
+            first, second = make_bot_for(names[0], rules), make_bot_for(names[1], rules)
+            seats = (second, first) if swapped else (first, second)
+            watch = 1 if swapped else 0
+            hand = GinHand.deal(rules, pair % 2, random.Random(f"deal {seed} {pair}"))
+            rng = random.Random(f"moves {seed} {pair} {swapped}")
+            while hand.result is None:
+                seat = hand.to_move
+                started = time.process_time()
+                move = seats[seat].choose(gin_view(hand, seat), rng)
+                if seat == watch:
+                    tally.times.append(time.process_time() - started)
+                hand.play(move)
+            scores = hand.result.scores
+            paired += (scores[watch] - scores[1 - watch]) / 2
+            tally.games += 1
+            tally.won += hand.result.winner == watch
+        tally.hand_scores.append(paired)
+    return tally
+
+
+def report(names: tuple[str, str], tally: Tally, unit: str = "games") -> list[str]:
+    """The lines of the result (``unit``: ``games``, or ``hands`` for :func:`hand_pairs`)."""
     share = tally.won / tally.games
     error = math.sqrt(share * (1 - share) / tally.games)
     scores = tally.hand_scores
     mean = statistics.fmean(scores)
     spread = statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else 0.0
     times = sorted(tally.times)
-    lines = [f"{names[0]} vs {names[1]}: {tally.won} of {tally.games} games won "
+    over = "deal pairs (paired means)" if unit == "hands" else "hands"
+    lines = [f"{names[0]} vs {names[1]}: {tally.won} of {tally.games} {unit} won "
              f"= {share:.1%} ± {error:.1%} (1 s.e.), {tally.unfinished} unfinished",
              f"  hand score of {names[0]}: {mean:+.2f} ± {spread:.2f} points a hand "
-             f"over {len(scores)} hands"]
+             f"over {len(scores)} {over}"]
     if times:
         p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
         lines.append(f"  {names[0]}'s decisions: {len(times)}, median "
@@ -130,14 +160,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", choices=(OPENSPIEL, *GIN_RULE_SETS), default=OPENSPIEL)
     parser.add_argument("--target", type=int, default=100)
+    parser.add_argument("--hands", type=int, default=0,
+                        help="play this many deal pairs of single hands instead of games")
     args = parser.parse_args(argv)
     names = tuple(args.bots.split(","))
     if len(names) != 2:
         parser.error(f"--bots {args.bots!r}: expected two names separated by a comma")
     rules = game_rules(args.rules, args.target)
     started = time.process_time()
-    tally = match(rules, (names[0], names[1]), args.games, args.seed)
-    for line in report((names[0], names[1]), tally):
+    pair = (names[0], names[1])
+    if args.hands:
+        tally, unit = hand_pairs(rules, pair, args.hands, args.seed), "hands"
+    else:
+        tally, unit = match(rules, pair, args.games, args.seed), "games"
+    for line in report(pair, tally, unit):
         print(line)
     print(f"  {time.process_time() - started:.1f} s CPU")
 

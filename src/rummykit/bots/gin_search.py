@@ -1,15 +1,21 @@
 """The gin search bot: determinized Monte Carlo over the seat's decisions (RULES.md §6).
 
-At each decision with a choice (the first-upcard offer, take or draw, the discard, knock
-now or play on and with which arrangement, the wall), the bot deals ``worlds`` hands
-consistent with its view (:func:`~rummykit.bots.gin_sampling.determinize`), plays every
-candidate move in each of them and the rest of the hand with the fast greedy policy of
-:mod:`~rummykit.bots.gin_playout` for both seats, and keeps the move with the best mean
-hand score (its points minus the opponent's). Every candidate meets the same worlds, so
-the comparison is paired. Candidates: every legal move outside the discard step; there,
-every knock (with the implied arrangement and, for the best knock, the other arrangements
-within the limit that leave fewer cards to lay off on) and the ``discards`` discards that
-leave the least deadwood. The defender's show is played by the greedy policy.
+The bot plays the lookahead policy of :mod:`~rummykit.bots.gin_outs` (take when it lowers
+the deadwood below a draw's expected, discard by expected deadwood after the next draw
+and the chance of feeding the opponent, knock as soon as it may). At the decisions its
+level searches (:data:`KNOCK`: knock now, with which arrangement, or play on; the wall; at
+the levels that say so the offer and the draw, or the plain discard) it deals ``worlds``
+hands consistent with its view (:func:`~rummykit.bots.gin_sampling.determinize`: the
+unseen cards, weighted by what the opponent took, threw and passed), plays every
+candidate in each of them and the rest of the hand with the fast greedy policy of
+:mod:`~rummykit.bots.gin_playout` for both seats, and scores the hand for the seat (its
+points minus the opponent's). Every candidate meets the same worlds, so the comparison is
+paired; the policy's move is kept unless another's mean beats it by the level's
+``margin``. Candidates (:func:`candidates`): the policy's move first, then every legal
+move outside the discard step; there every knock (and, for the best plain knock, other
+arrangements within the limit that leave fewer places to lay off) and the policy's best
+discards. The defender's show is played by the greedy policy. :meth:`GinSearchBot.analyse`
+(used by the hints) searches any decision.
 
 >>> import random
 >>> from rummykit.variants.gin.hand import GinHand
@@ -27,40 +33,54 @@ import random
 import time
 from dataclasses import dataclass
 
+from rummykit.bots.gin_outs import best_discards, lookahead_move
 from rummykit.bots.gin_playout import playout, policy_move
 from rummykit.bots.gin_sampling import determinize
 from rummykit.core.errors import IllegalMoveError
 from rummykit.core.moves import Discard
 from rummykit.variants.gin.deadwood import (
-    CARD_VALUES,
     arrangement_mask,
     arrangements,
     mask_value,
     min_deadwood,
 )
 from rummykit.variants.gin.moves import BigGin, Gin, GinMove, Knock
-from rummykit.variants.gin.phases import DISCARD_STEP, SHOW
+from rummykit.variants.gin.phases import DISCARD_STEP, DRAW_STEP, OFFER, SHOW, WALL
 from rummykit.variants.gin.view import GinView, resample
 
-__all__ = ["SEARCH_LEVELS", "GinAnalysis", "GinCandidate", "GinSearchBot", "SearchLevel"]
+__all__ = ["SEARCH_LEVELS", "GinAnalysis", "GinCandidate", "GinSearchBot", "SearchLevel",
+           "candidates", "decision_kind"]
+
+
+#: the decisions a level may search: a knock is legal (knock now, which arrangement, or
+#: play on), the discard step without a knock, the offer or the draw (take or not), the wall
+KNOCK, DISCARD, TAKE, WALL_CHOICE = "knock", "discard", "take", "wall"
 
 
 @dataclass(frozen=True, slots=True)
 class SearchLevel:
-    """How hard a level searches: worlds per decision, discards kept, opponent inference."""
+    """How a level plays: the lookahead policy with ``feed`` (see :mod:`.gin_outs`), and
+    for the decisions in ``searched`` a search over ``worlds`` worlds per decision that
+    overrides the policy's move only when another candidate's mean score beats it by
+    ``margin`` points; ``discards`` discards are compared; ``inference`` weights the
+    opponent's unknown cards; ``arrangements`` knock arrangements are compared."""
 
     name: str
     worlds: int
-    discards: int
-    inference: bool
+    searched: frozenset[str]
+    feed: float = 4.0
+    discards: int = 3
+    inference: bool = True
     arrangements: int = 3
+    margin: float = 1.0
 
 
-#: the search levels, weakest first (``easy`` is the greedy bot, see ``bots.gin_levels``)
+#: the search levels, weakest first (``easy`` is the greedy bot)
 SEARCH_LEVELS: dict[str, SearchLevel] = {
-    "medium": SearchLevel("medium", worlds=12, discards=3, inference=False, arrangements=1),
-    "hard": SearchLevel("hard", worlds=40, discards=4, inference=True),
-    "expert": SearchLevel("expert", worlds=90, discards=5, inference=True),
+    "medium": SearchLevel("medium", worlds=16, searched=frozenset({KNOCK}), feed=0.0,
+                          arrangements=1, inference=False, margin=3.0),
+    "hard": SearchLevel("hard", worlds=40, searched=frozenset({KNOCK, WALL_CHOICE})),
+    "expert": SearchLevel("expert", worlds=80, searched=frozenset({KNOCK, WALL_CHOICE})),
 }
 
 
@@ -83,6 +103,7 @@ class GinAnalysis:
     candidates: tuple[GinCandidate, ...]
     simulations: int
     seconds: float
+    policy_move: GinMove | None = None  # the move the bot's policy would play unsearched
 
     @property
     def best(self) -> GinMove:
@@ -121,17 +142,33 @@ def _other_arrangements(seen: GinView, move: Knock | Gin, limit: int) -> list[Gi
     return [alt for _, alt in found[:limit]]
 
 
+def decision_kind(seen: GinView) -> str:
+    """Which kind of decision ``seen`` asks for (``show`` for the defender's show)."""
+    phase = seen.phase
+    if phase == DISCARD_STEP:
+        knocks = any(isinstance(m, (Knock, Gin, BigGin)) for m in seen.legal)
+        return KNOCK if knocks else DISCARD
+    if phase in (OFFER, DRAW_STEP):
+        return TAKE
+    if phase == WALL:
+        return WALL_CHOICE
+    return phase  # show, wall_knock
+
+
 def candidates(seen: GinView, level: SearchLevel) -> list[GinMove]:
-    """The moves the search compares at ``level`` (all legal moves outside the discard
-    step; there the knocks and the ``level.discards`` best discards)."""
+    """The moves the search compares at ``level``, the policy's move first: every legal
+    move outside the discard step; there every knock (with, for the best plain knock,
+    ``level.arrangements - 1`` other arrangements) and the ``level.discards`` best
+    discards of the lookahead policy."""
+    first = lookahead_move(seen, level.feed)
     legal = list(seen.legal)
     if seen.phase != DISCARD_STEP:
-        return legal
+        return [first, *(m for m in legal if m != first)]
     hand = seen.hand
     knocks = [m for m in legal if isinstance(m, (Knock, Gin, BigGin))]
-    discards = [m for m in legal if isinstance(m, Discard)]
-    discards.sort(key=lambda m: (min_deadwood(hand & ~(1 << m.card)), -CARD_VALUES[m.card]))
-    kept: list[GinMove] = [*knocks, *discards[:level.discards]]
+    kept: list[GinMove] = [first, *(m for m in knocks if m != first)]
+    kept += [Discard(c) for c in best_discards(seen, level.feed, level.discards)
+             if Discard(c) not in kept]
     plain = [m for m in knocks if isinstance(m, Knock)]
     if plain and level.arrangements > 1:
         best = min(plain, key=lambda m: min_deadwood(hand & ~(1 << m.card)))
@@ -163,16 +200,26 @@ class GinSearchBot:
             return seen.legal[0]
         if seen.phase == SHOW:
             return policy_move(resample(seen, rng))
-        return self.analyse(seen, rng).best
+        if decision_kind(seen) not in self.level.searched:
+            return lookahead_move(seen, self.level.feed)
+        found = self.analyse(seen, rng)
+        first = next(c for c in found.candidates if c.move == found.policy_move)
+        if found.candidates[0].value > first.value + self.level.margin:
+            return found.best
+        return first.move
 
     def analyse(self, seen: GinView, rng: random.Random) -> GinAnalysis:
-        """Every candidate's mean score over the same worlds, best first."""
+        """Every candidate's mean score over the same worlds, best first (the policy's
+        move is ``policy_move``)."""
         start = time.perf_counter()
-        moves = candidates(seen, self.level)
-        if len(moves) == 1 or seen.phase == SHOW:
-            move = moves[0] if len(moves) == 1 else policy_move(resample(seen, rng))
+        if seen.phase == SHOW:
+            move = policy_move(resample(seen, rng))
             return GinAnalysis(seen.seat, (GinCandidate(move, 0.0, 0.0, 0),), 0,
-                               time.perf_counter() - start)
+                               time.perf_counter() - start, move)
+        moves = candidates(seen, self.level)
+        if len(moves) == 1:
+            return GinAnalysis(seen.seat, (GinCandidate(moves[0], 0.0, 0.0, 0),), 0,
+                               time.perf_counter() - start, moves[0])
         seat = seen.seat
         totals = [0] * len(moves)
         wins = [0] * len(moves)
@@ -189,4 +236,4 @@ class GinSearchBot:
                  for i, m in enumerate(moves)]
         order = sorted(range(len(found)), key=lambda i: -found[i].value)
         return GinAnalysis(seat, tuple(found[i] for i in order), worlds * len(moves),
-                           time.perf_counter() - start)
+                           time.perf_counter() - start, moves[0])

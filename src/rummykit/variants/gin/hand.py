@@ -86,15 +86,37 @@ __all__ = [
 
 _DRAW, _TAKE, _PASS, _DONE = Draw(), Take(), Pass(), Done()
 _DISCARDS = tuple(Discard(c) for c in range(52))
+_SUIT = (1 << 13) - 1
+
+
+def _suit_discards(suit: int) -> tuple[tuple[Discard, ...], ...]:
+    table: list[tuple[Discard, ...]] = [()] * (1 << 13)
+    for mask in range(1, 1 << 13):
+        low = mask & -mask
+        table[mask] = (_DISCARDS[13 * suit + low.bit_length() - 1], *table[mask ^ low])
+    return tuple(table)
+
+
+#: per suit, per 13-bit mask of that suit: the discards of those cards in code order
+_SUIT_DISCARDS = tuple(_suit_discards(suit) for suit in range(4))
+
+
+def _discards_of(cards: int) -> list[GinMove]:
+    """The discard of every card of the bit set ``cards``, in code order."""
+    clubs, diamonds, hearts, spades = _SUIT_DISCARDS
+    return [*clubs[cards & _SUIT], *diamonds[cards >> 13 & _SUIT],
+            *hearts[cards >> 26 & _SUIT], *spades[cards >> 39]]
 _ZERO = (0, 0)
 
 
-#: what push saves for pop: every scalar field, then the stock's and the pile's length and
-#: top card (a move changes each list by at most one card at its top)
+#: the knock's and the show's fields, which only a knock or a show move changes
+_Show = tuple[int | None, int, int, Arrangement, int, tuple[int, ...], int, Arrangement, bool]
+#: what push saves for pop: the turn's scalar fields, the stock's and the pile's length and
+#: top card (a move changes each list by at most one card at its top), then the show's
+#: fields for a knock or show move (None for a draw, take, pass or discard)
 _Snapshot = tuple[
-    int, str, int, int, int, int, bool, bool, int, int, int | None, int, int, Arrangement,
-    int, tuple[int, ...], int, Arrangement, bool, tuple[int, int], tuple[int, int],
-    HandResult | None, GinOutcome | None, int, int, int, int]
+    int, str, int, int, int, int, bool, bool, int, int, tuple[int, int], tuple[int, int],
+    HandResult | None, GinOutcome | None, int, int, int, int, _Show | None]
 
 
 class GinHand:
@@ -216,13 +238,15 @@ class GinHand:
 
     def legal_moves(self) -> list[GinMove]:
         """Every legal move in a fixed order (one knock per discard, see the module doc)."""
-        if self.phase != DISCARD_STEP:
+        phase = self.phase
+        if phase == DRAW_STEP:
+            return [_DRAW] if self.stock_only else [_DRAW, _TAKE]
+        if phase != DISCARD_STEP:
             return list(self.iter_legal_moves())
         hand = self.hands[self.to_move]
         taken = self.taken
         banned = 1 << taken if taken >= 0 and self.rules.rediscard_ban else 0
-        discards = _DISCARDS
-        moves: list[GinMove] = [discards[c] for c in cards_of(hand & ~banned)]
+        moves = _discards_of(hand & ~banned)
         moves.extend(self._knocks(hand, banned))
         return moves
 
@@ -232,9 +256,7 @@ class GinHand:
         if phase == DISCARD_STEP:
             hand = self.hands[self.to_move]
             banned = 1 << self.taken if self.taken >= 0 and self.rules.rediscard_ban else 0
-            discards = _DISCARDS
-            for card in cards_of(hand & ~banned):
-                yield discards[card]
+            yield from _discards_of(hand & ~banned)
             yield from self._knocks(hand, banned)
         elif phase == DRAW_STEP:
             yield _DRAW
@@ -347,22 +369,26 @@ class GinHand:
 
 
     # -- unchecked play with undo ---------------------------------------------------
-    def _snapshot(self) -> _Snapshot:
+    def _snapshot(self, show: bool) -> _Snapshot:
         return (self.to_move, self.phase, self.hands[0], self.hands[1], self.offer_step,
                 self.taken, self.stock_only, self.echo, self.take_count, self.turn_count,
-                self.knocker, self.kind, self.knock_card, self.knock_groups,
-                self.knocker_deadwood, self.table, self.laid, self.defender_groups,
-                self.melded, self.known, self.discarded, self.result, self.outcome,
+                self.known, self.discarded, self.result, self.outcome,
                 len(self.stock), self.stock[-1] if self.stock else -1, len(self.discard),
-                self.discard[-1] if self.discard else -1)
+                self.discard[-1] if self.discard else -1,
+                (self.knocker, self.kind, self.knock_card, self.knock_groups,
+                 self.knocker_deadwood, self.table, self.laid, self.defender_groups,
+                 self.melded) if show else None)
 
     def pop(self) -> None:
         """Undo the last :meth:`push`."""
         (self.to_move, self.phase, h0, h1, self.offer_step, self.taken, self.stock_only,
-         self.echo, self.take_count, self.turn_count, self.knocker, self.kind,
-         self.knock_card, self.knock_groups, self.knocker_deadwood, self.table, self.laid,
-         self.defender_groups, self.melded, self.known, self.discarded, self.result,
-         self.outcome, stock_len, stock_top, discard_len, top) = self._undo.pop()
+         self.echo, self.take_count, self.turn_count, self.known, self.discarded,
+         self.result, self.outcome, stock_len, stock_top, discard_len, top,
+         show) = self._undo.pop()
+        if show is not None:
+            (self.knocker, self.kind, self.knock_card, self.knock_groups,
+             self.knocker_deadwood, self.table, self.laid, self.defender_groups,
+             self.melded) = show
         self.hands[0], self.hands[1] = h0, h1
         stock = self.stock
         if len(stock) < stock_len:
@@ -375,7 +401,8 @@ class GinHand:
 
     def push(self, move: GinMove) -> None:
         """Play a canonical legal ``move`` without checking it (undo with :meth:`pop`)."""
-        self._undo.append(self._snapshot())
+        plain = isinstance(move, (Discard, Draw, Take, Pass))
+        self._undo.append(self._snapshot(not plain))
         seat = self.to_move
         if isinstance(move, Discard):
             self._discard(seat, move.card)
