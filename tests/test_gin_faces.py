@@ -101,3 +101,12 @@ def test_the_reference_values_are_the_presets(rule_set: str) -> None:
                 if not (k in ("oklahoma_ace", "oklahoma_spade_double") and not shown["oklahoma"])
                 and k != "shutout_bonus"}
     assert gin_rules_from_options(rule_set, settable) == GIN_PRESETS[rule_set]
+
+
+def test_simulate_seats_a_bot_only_gin_has() -> None:
+    run = rummykit("simulate", "--rules", "gin", "--bots", "simple,greedy", "--games", "1",
+                   "--seed", "3")
+    assert run.returncode == 0, run.stderr
+    assert "simple" in run.stdout
+    run = rummykit("simulate", "--rules", "basic", "--bots", "simple", "--games", "1")
+    assert run.returncode == 2 and "unknown bot 'simple'" in run.stderr

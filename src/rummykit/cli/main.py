@@ -20,7 +20,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from rummykit import __version__
-from rummykit.bots import BOTS, make_bot_for
+from rummykit.bots import BOTS, FAMILY_BOTS, make_bot_for
 from rummykit.cli.rule_sets import DEFAULT_RULES, RULES_HELP, SUPPORTED_RULES
 from rummykit.core.errors import RummyError
 from rummykit.display.seats import default_bot
@@ -95,9 +95,10 @@ def bot_list(spec: str | None, seats: int) -> list[str]:
     if spec is None:
         return ["greedy"] * seats
     names = [n.strip().lower() for n in spec.split(",")]
+    known = dict.fromkeys([*BOTS, *(name for table in FAMILY_BOTS.values() for name in table)])
     for name in names:
-        if name not in BOTS:
-            raise ArgumentError(f"unknown bot {name!r}: expected one of {', '.join(BOTS)}")
+        if name not in known:
+            raise ArgumentError(f"unknown bot {name!r}: expected one of {', '.join(known)}")
     if len(names) == 1:
         return names * seats
     if len(names) != seats:
