@@ -55,7 +55,6 @@ ALLOWED: dict[str, int] = {
     "rummykit/bots/expert.py": 5,
     "rummykit/bots/fastplay.py": 1,
     "rummykit/bots/greedy.py": 1,
-    "rummykit/bots/greedy_contract.py": 3,
     "rummykit/bots/playout.py": 1,
     "rummykit/rl/bounds.py": 3,
     "rummykit/rl/compact.py": 7,
