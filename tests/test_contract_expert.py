@@ -57,10 +57,10 @@ def test_choice_depends_on_the_view_only() -> None:
     assert checked > 20
 
 
-def test_hard_beats_greedy_in_the_seventh_deal() -> None:
+def test_medium_beats_greedy_in_the_seventh_deal() -> None:
     """Tripwire: counting the unseen draws that bring the hand closer to three runs
-    (``hard`` and ``expert``) against the greedy count of cards held."""
-    bot = ExpertBot.for_level("hard")
+    (every level; ``medium`` without the search) against the greedy count of cards held."""
+    bot = ExpertBot.for_level("medium")
     rules = dataclasses.replace(CONTRACT, max_turns_per_hand=240)
     expert = greedy = 0
     for seed in range(6):
@@ -111,11 +111,12 @@ def test_all_greedy_seventh_deals_end_by_going_out() -> None:
         assert state.turn_count < 400
 
 
-def test_levels_differ_by_what_they_know() -> None:
+def test_levels_differ_by_how_much_they_search() -> None:
     skills = [skill_for(ExpertBot.for_level(level).budget)
               for level in ("medium", "hard", "expert")]
-    assert skills == [Skill(False, False), Skill(True, False), Skill(True, True)]
-    # expert takes the top S2 (it pairs with the loose D2); medium and hard draw
+    assert skills == [Skill(seventh_worlds=0), Skill(seventh_worlds=6),
+                      Skill(seventh_worlds=16)]
+    # every level takes the top S2 (it pairs with the loose D2); greedy draws
     hand = parse_cards("C8 D8 H8 CK DK S4 D2 H5 C9 SJ")
     state = HandState.from_deal(CONTRACT, 2, [hand, parse_cards("CJ CQ DJ DQ SJ SQ C9 D9 S9 DT"),
                                               parse_cards("CT ST C5 D5 S5 C6 D6 S6 CA DA")],
@@ -123,4 +124,5 @@ def test_levels_differ_by_what_they_know() -> None:
     seen = view(state, 0)
     moves = [ExpertBot.for_level(level).choose(seen, random.Random(1))
              for level in ("medium", "hard", "expert")]
-    assert [str(m) for m in moves] == ["draw", "draw", "take"]
+    assert [str(m) for m in moves] == ["take", "take", "take"]
+    assert str(choose_contract(seen)) == "draw"

@@ -49,3 +49,50 @@ def test_fast_shape_measures_agree_with_coverage() -> None:
             rest = list(cards)
             rest.remove(card)
             assert without[card] == contract_shape.coverage(rest, size)[0], (cards, card)
+
+
+def _seventh_draw_step(seed: int) -> HandState:
+    """A 4-player deal 7 played by greedy seats up to a draw step where both draws are
+    legal and the discard top is a card three runs could use."""
+    from rummykit.bots.greedy_contract import choose_contract
+    from rummykit.core.moves import Draw, Take
+    from rummykit.core.views import view
+
+    state = HandState.deal(CONTRACT, 4, dealer=0, rng=random.Random(seed), deal_index=6)
+    while state.result is None:
+        seen = view(state, state.to_move)
+        if state.turn_count > 8 and Draw() in seen.legal and Take(1) in seen.legal:
+            return state
+        state.play(choose_contract(seen))
+    raise AssertionError("no draw step found")
+
+
+def test_seventh_deal_hint_searches_both_draws() -> None:
+    from rummykit.bots import hints
+    from rummykit.core.views import view
+
+    state = _seventh_draw_step(4)
+    seen = view(state, state.to_move)
+    found = hints.analyse(seen, "hard", random.Random(2)).candidates
+    assert {str(c.move) for c in found} == {"draw", "take"}
+    assert all(c.simulations > 0 for c in found)
+    assert found[0].value >= found[1].value
+    assert any(c.value != 0 for c in found)  # real playout estimates, not placeholders
+
+
+def test_searching_levels_search_the_seventh_deal_medium_does_not() -> None:
+    from rummykit.bots.contract_expert import skill_for
+    from rummykit.bots.expert import ExpertBot
+
+    worlds = {level: skill_for(ExpertBot.for_level(level).budget).seventh_worlds
+              for level in ("medium", "hard", "expert")}
+    assert worlds["medium"] == 0 < worlds["hard"] < worlds["expert"]
+
+
+def test_deal_ends_count_every_deal_of_whole_matches() -> None:
+    from rummykit.benchmark.contract_bots import ends
+
+    found = ends(["greedy"], 3, 1, 5)
+    longest = found.pop("longest")
+    assert sum(found.values()) == 7 and found["valve"] == 0
+    assert 0 < longest < 1000

@@ -74,8 +74,8 @@ RUN_REACH = 8  # closeness of a card next to a run's end (one less per card furt
 CLASS = 1000  # ranked() values: -(class * CLASS + place)
 WAIT_MARGIN = 6.0  # points waiting a turn must gain over going down (in 12-world tests,
 # a made 9-card contract measured waiting 2 points better: noise)
-HARD_WORLDS = 48  # a level searching this many worlds knows the seventh deal's draws
-EXPERT_WORLDS = 128  # ... and this many: takes discard tops that pair with loose cards
+SEVENTH_WORLDS = 16  # deal 7: worlds a search samples at most (a playout costs ~17 ms)
+SEVENTH_DISCARDS = 3  # deal 7: discards searched (the heuristic's best first)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -84,24 +84,44 @@ class Skill:
 
     seventh_draws: bool = True  # deal 7: keep the cards the most unseen draws improve
     pair_takes: bool = True  # deals 1-6, not down: take a discard top pairing a loose card
+    seventh_worlds: int = SEVENTH_WORLDS  # deal 7: worlds searching the draw and discard
 
 
 FULL = Skill()
 
 
 def skill_for(budget: Budget) -> Skill:
-    """The skills of the level searching ``budget.worlds`` worlds: ``medium`` neither,
-    ``hard`` the seventh deal's draws, ``expert`` both."""
-    return Skill(seventh_draws=budget.worlds >= HARD_WORLDS,
-                 pair_takes=budget.worlds >= EXPERT_WORLDS)
+    """The skills of the level searching ``budget.worlds`` worlds: every level keeps the
+    seventh deal's shape and takes pairing tops; ``hard`` and ``expert`` also search the
+    seventh deal's draws and discards (in half their contract worlds, at most
+    :data:`SEVENTH_WORLDS`)."""
+    worlds = contract_search.worlds_for(budget)
+    return Skill(seventh_worlds=min(SEVENTH_WORLDS, worlds // 2)
+                 if worlds >= WAIT_WORLDS else 0)
 
 
 def choose(view: PlayerView, rng: random.Random, budget: Budget) -> Move:
     """The level's contract move: always one of ``view.legal``."""
-    move = ranked(view, skill_for(budget))[0][0]
-    if isinstance(move, Meld) and not all_at_once(view) and weighs_waiting(budget):
+    skill = skill_for(budget)
+    found = ranked(view, skill)
+    move = found[0][0]
+    if all_at_once(view):
+        moves = _seventh_choices(found)
+        if skill.seventh_worlds and len(moves) > 1:
+            return contract_search.search(view, moves, rng, budget, skill.seventh_worlds).best
+        return move
+    if isinstance(move, Meld) and weighs_waiting(budget):
         return _searched(view, [move, _waiting(view)], rng, budget, WAIT_MARGIN).best
     return move
+
+
+def _seventh_choices(found: list[tuple[Move, float]]) -> list[Move]:
+    """Deal 7's moves worth searching: both draws, or the discards keeping the most."""
+    moves = [m for m, _ in found]
+    if not isinstance(moves[0], (Draw, Take, Discard)) or \
+            (isinstance(moves[0], Take) and moves[0].count > 1):
+        return moves[:1]  # going out, or a dig (listed only when it goes out)
+    return moves[:SEVENTH_DISCARDS]
 
 
 def analyse(view: PlayerView, rng: random.Random, budget: Budget) -> Analysis:
@@ -109,9 +129,12 @@ def analyse(view: PlayerView, rng: random.Random, budget: Budget) -> Analysis:
     alternatives (:func:`alternatives`) searched, best first; a forced move alone."""
     started = time.perf_counter()
     moves = alternatives(view)
-    if len(moves) == 1 or all_at_once(view):
+    if len(moves) == 1:
         return Analysis(view.seat, (Candidate(moves[0], 0.0, 0.0, 0),), 0,
                         time.perf_counter() - started)
+    if all_at_once(view):
+        return contract_search.search(view, moves, rng, budget,
+                                      max(1, skill_for(budget).seventh_worlds))
     return _searched(view, moves, rng, budget, 0.0)
 
 
@@ -132,6 +155,9 @@ def alternatives(view: PlayerView) -> list[Move]:
     found = ranked(view)
     first = found[0][0]
     legal = view.legal
+    if all_at_once(view):  # both draws, or the discards keeping the most
+        choices = _seventh_choices(found)
+        return [m for m, _ in found[:ALTERNATIVES]] if len(choices) > 1 else choices
     moves = [first]
 
     def add(move: Move | None) -> None:

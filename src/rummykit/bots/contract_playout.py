@@ -34,6 +34,8 @@ True
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rummykit.bots.contract_shape import coverage_without, held_count
 from rummykit.bots.greedy_contract import choose_contract
 from rummykit.core import handset
@@ -44,7 +46,7 @@ from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Take
 from rummykit.core.views import view
 from rummykit.variants.contract.hand import ContractHand
 from rummykit.variants.contract.melds import can_make, least_penalty
-from rummykit.variants.contract.play import joker_places
+from rummykit.variants.contract.play import DISCARDS, joker_places
 from rummykit.variants.contract.schedule import contract_of, final_rule
 
 DRAW_MOVE = Draw()
@@ -242,17 +244,25 @@ def _seventh(state: ContractHand) -> Move:
         way = _all_runs(cards, state)
         if way is not None:
             return Meld(way)
-    taken = state.taken
+    card = _seventh_discard(hand, state.taken, state._values)
+    return choose_contract(view(state, seat)) if card is None else DISCARDS[card]
+
+
+@lru_cache(maxsize=1 << 16)
+def _seventh_discard(hand: int, taken: int, values: tuple[int, ...]) -> Card | None:
+    """Deal 7's discard from ``hand`` (a multiset), never the card ``taken``: the one whose
+    loss keeps the most cards three runs hold, then a natural, then the highest (memoised:
+    a search's playouts meet the same hands in every world)."""
+    cards = handset.cards(hand)
     choices = [c for c in handset.distinct(hand) if c != taken]
     if not choices:
-        return choose_contract(view(state, seat))
-    left = coverage_without(cards, size)
-    values = state._values
+        return None
+    left = coverage_without(cards, len(cards))
 
     def kept(card: Card) -> tuple[int, bool, int, int]:
         return left[card], card != JOKER, values[card], card % NUM_RANKS
 
-    return Discard(max(choices, key=kept))
+    return max(choices, key=kept)
 
 
 def _all_runs(cards: list[Card], state: ContractHand) -> tuple[tuple[int, ...], ...] | None:
