@@ -80,15 +80,6 @@ def test_seventh_deal_hint_searches_both_draws() -> None:
     assert any(c.value != 0 for c in found)  # real playout estimates, not placeholders
 
 
-def test_searching_levels_search_the_seventh_deal_medium_does_not() -> None:
-    from rummykit.bots.contract_expert import skill_for
-    from rummykit.bots.expert import ExpertBot
-
-    worlds = {level: skill_for(ExpertBot.for_level(level).budget).seventh_worlds
-              for level in ("medium", "hard", "expert")}
-    assert worlds["medium"] == 0 < worlds["hard"] < worlds["expert"]
-
-
 def test_deal_ends_count_every_deal_of_whole_matches() -> None:
     from rummykit.benchmark.contract_bots import ends
 

@@ -12,25 +12,30 @@ shared by ``medium``, ``hard`` and ``expert``:
 - **Discards before going down** keep the contract's partial melds and never feed a seat
   that is down (a card it could lay off).
 
-The levels differ by what they know (:class:`Skill`, :func:`skill_for`):
+The levels differ by what they know (:class:`Skill`, :func:`skill_for`) and how much
+they search:
 
-- ``hard`` and ``expert``, **deal 7** (three runs using every card, §4.7): keep the cards
-  three runs of distinct suits could hold (:mod:`rummykit.bots.contract_shape`), then
-  those that the most unseen cards would bring closer (near the end, a card nobody threw
-  counts as hoarded); ``medium`` plays the greedy bot's deal 7 (the count held only).
-- ``expert``, **drawing before going down**: also takes a discard top that pairs with a
-  loose card toward a meld of the contract.
+- every level, **deal 7** (three runs using every card, §4.7): keep the cards three runs
+  of distinct suits could hold (:mod:`rummykit.bots.contract_shape`), then those that the
+  most unseen cards would bring closer (near the end, a card nobody threw counts as
+  hoarded);
+- ``hard`` and ``expert``, **drawing before going down**: also take a discard top that
+  pairs with a loose card toward a meld of the contract; they also play going down
+  against waiting a turn in sampled worlds (12 and 32).
 
 Measured on mirrored seeded single deals, 4 players, against three greedy seats
-(``python -m rummykit.benchmark.contract_bots --table``): in deals 1-6 the shared
-heuristics save 0.7 +- 0.9 points a deal and the pair takes about 0.9 more (960 deals);
-deal 7's draws gave -10.9 +- 6.7 and +7.3 +- 6.2 points on two sets of 80 deals (not told
-apart from greedy's count); all seven deals, 560 deals: ``expert`` 1.4 +- 1.4, ``hard``
-1.2 +- 1.4 points a deal below greedy. Searching the discards of a race (once another
-seat is down) or the draw in sampled worlds with greedy playouts measured no better than
-the heuristics (120 deals: 0.9 and 6.9 points a deal worse), so the
-levels search only going down against waiting. A hint searches the move and its
-alternatives (:func:`alternatives`, :mod:`rummykit.bots.contract_search`).
+(``python -m rummykit.benchmark.contract_bots --table medium,greedy --sets 4 --seed 13``):
+``medium`` with the deal-7 shape and the pairing takes was 15.3% below greedy on 112 deals
+(-3.8 +- 3.2 points a deal; 1.7% without them), 6.2% on seed 15 (168 deals; 4.7%
+without), 2.6% on seed 2 (280 deals, -0.7 +- 2.0); in deal 7 alone the shape took 17.0
++- 15.6 and 17.2 +- 12.9 points a deal from greedy (two sets of 16 and 24 deals).
+Searching deal 7's draws and three best discards in 6 sampled worlds with the fast
+deal-7 playouts (the greedy bot's own deal 7, :mod:`rummykit.bots.contract_playout`)
+measured 24.6 +- 12.8 points a deal *worse* than greedy on the 16 deals where the shape
+alone was 17.0 better, so play does not search deal 7 (a hint does). Earlier sessions:
+searching the discards of a race or the draw of deals 1-6 with greedy playouts measured
+no better than the heuristics (120 deals: 0.9 and 6.9 points a deal worse). A hint
+searches the move and its alternatives (:func:`alternatives`, :mod:`rummykit.bots.contract_search`).
 :class:`~rummykit.bots.expert.ExpertBot` hands every contract decision here.
 """
 
@@ -74,8 +79,10 @@ RUN_REACH = 8  # closeness of a card next to a run's end (one less per card furt
 CLASS = 1000  # ranked() values: -(class * CLASS + place)
 WAIT_MARGIN = 6.0  # points waiting a turn must gain over going down (in 12-world tests,
 # a made 9-card contract measured waiting 2 points better: noise)
-SEVENTH_WORLDS = 16  # deal 7: worlds a search samples at most (a playout costs ~17 ms)
-SEVENTH_DISCARDS = 3  # deal 7: discards searched (the heuristic's best first)
+SEVENTH_WORLDS = 16  # deal 7: worlds a hint samples at most (a playout costs ~15 ms)
+HARD_WORLDS = 48  # a level searching this many worlds takes discard tops pairing a card
+EXPERT_WORLDS = 128  # ... and this many: the race discards
+SEVENTH_DISCARDS = 3  # deal 7: discards a hint compares (the heuristic's best first)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -84,33 +91,24 @@ class Skill:
 
     seventh_draws: bool = True  # deal 7: keep the cards the most unseen draws improve
     pair_takes: bool = True  # deals 1-6, not down: take a discard top pairing a loose card
-    seventh_worlds: int = SEVENTH_WORLDS  # deal 7: worlds searching the draw and discard
+    race_discards: bool = True  # deals 1-6, not down: once another seat is down, never
+    # feed it before breaking a pair, and shed the highest loose card
 
 
 FULL = Skill()
 
 
 def skill_for(budget: Budget) -> Skill:
-    """The skills of the level searching ``budget.worlds`` worlds: every level keeps the
-    seventh deal's shape and takes pairing tops; ``hard`` and ``expert`` also search the
-    seventh deal's draws and discards (in half their contract worlds, at most
-    :data:`SEVENTH_WORLDS`)."""
-    worlds = contract_search.worlds_for(budget)
-    return Skill(seventh_worlds=min(SEVENTH_WORLDS, worlds // 2)
-                 if worlds >= WAIT_WORLDS else 0)
+    """The skills of the level searching ``budget.worlds`` worlds: ``medium`` the seventh
+    deal's shape, ``hard`` and ``expert`` also the pairing takes."""
+    return Skill(seventh_draws=True, pair_takes=budget.worlds >= HARD_WORLDS,
+                 race_discards=budget.worlds >= EXPERT_WORLDS)
 
 
 def choose(view: PlayerView, rng: random.Random, budget: Budget) -> Move:
     """The level's contract move: always one of ``view.legal``."""
-    skill = skill_for(budget)
-    found = ranked(view, skill)
-    move = found[0][0]
-    if all_at_once(view):
-        moves = _seventh_choices(found)
-        if skill.seventh_worlds and len(moves) > 1:
-            return contract_search.search(view, moves, rng, budget, skill.seventh_worlds).best
-        return move
-    if isinstance(move, Meld) and weighs_waiting(budget):
+    move = ranked(view, skill_for(budget))[0][0]
+    if isinstance(move, Meld) and not all_at_once(view) and weighs_waiting(budget):
         return _searched(view, [move, _waiting(view)], rng, budget, WAIT_MARGIN).best
     return move
 
@@ -134,7 +132,7 @@ def analyse(view: PlayerView, rng: random.Random, budget: Budget) -> Analysis:
                         time.perf_counter() - started)
     if all_at_once(view):
         return contract_search.search(view, moves, rng, budget,
-                                      max(1, skill_for(budget).seventh_worlds))
+                                      min(SEVENTH_WORLDS, contract_search.worlds_for(budget)))
     return _searched(view, moves, rng, budget, 0.0)
 
 
@@ -215,7 +213,7 @@ def ranked(view: PlayerView, skill: Skill = FULL) -> list[tuple[Move, float]]:
         move = _play_down(view, legal)
         if move is not None:
             return [(move, 0.0)]
-    return _discards(view, down)
+    return _discards(view, down, skill.race_discards)
 
 
 def _draw(view: PlayerView, legal: tuple[Move, ...], down: bool) -> Move:
@@ -280,7 +278,7 @@ def _feeds(view: PlayerView, card: Card) -> bool:
 
 # -- discards in deals 1-6 ----------------------------------------------------------------
 
-def _discards(view: PlayerView, down: bool) -> list[tuple[Move, float]]:
+def _discards(view: PlayerView, down: bool, race: bool = False) -> list[tuple[Move, float]]:
     discards = [m for m in view.legal if isinstance(m, Discard)]
     if not discards:
         return [(view.legal[0], 0.0)]
@@ -297,7 +295,10 @@ def _discards(view: PlayerView, down: bool) -> list[tuple[Move, float]]:
             # among cards of one value, the one no run can reach first
             kind = (c != JOKER,)
             return kind, values[c] * 100 - reach.get(c, 0), c % NUM_RANKS
-        kind = (c != JOKER, c not in kept, c not in partners, not _feeds(view, c))
+        if race and view.down & ~(1 << view.seat):
+            kind = (c != JOKER, c not in kept, not _feeds(view, c))
+        else:
+            kind = (c != JOKER, c not in kept, c not in partners, not _feeds(view, c))
         return kind, values[c], c % NUM_RANKS
 
     order = sorted(discards, key=key, reverse=True)
@@ -331,7 +332,7 @@ def _shape(cards: list[Card], left: list[int]) -> tuple[int, int]:
     """(cards three runs can hold, tie-break) of a hand waiting for one more card: the
     unseen copies of the cards that would bring it closer (its outs when one card away)."""
     size = len(cards) + 1
-    held, _ = contract_shape.coverage(cards, size)
+    held = contract_shape.held_count(cards, size)
     draws = contract_shape.improving(cards, size, left)
     if held == size - 1 and draws == 0:  # every card that completes it is held elsewhere
         return held - 1, 0

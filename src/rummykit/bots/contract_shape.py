@@ -190,7 +190,7 @@ def outs(cards: Sequence[Card], size: int, unseen: Sequence[int]) -> int:
     found = 0
     base = list(cards)
     for card, copies in enumerate(unseen):
-        if copies and coverage([*base, card], size)[0] == size:
+        if copies and held_count([*base, card], size) == size:
             found += copies
     return found
 
@@ -198,11 +198,11 @@ def outs(cards: Sequence[Card], size: int, unseen: Sequence[int]) -> int:
 def improving(cards: Sequence[Card], size: int, unseen: Sequence[int]) -> int:
     """Copies still unseen of the cards that would raise :func:`coverage` of ``cards``
     (how many draws bring the hand a card closer to three runs of ``size`` cards)."""
-    held = coverage(cards, size)[0]
+    held = held_count(cards, size)
     found = 0
     base = list(cards)
     for card, copies in enumerate(unseen):
-        if copies and coverage([*base, card], size)[0] > held:
+        if copies and held_count([*base, card], size) > held:
             found += copies
     return found
 
