@@ -21,7 +21,9 @@ they search:
   hoarded);
 - ``hard`` and ``expert``, **drawing before going down**: also take a discard top that
   pairs with a loose card toward a meld of the contract; they also play going down
-  against waiting a turn in sampled worlds (12 and 32).
+  against waiting a turn in sampled worlds (12 and 32);
+- ``expert``, **race discards** (not down, another seat down): never feed a seat that is
+  down before breaking a pair, and shed the highest loose card.
 
 Measured on mirrored seeded single deals, 4 players, against three greedy seats
 (``python -m rummykit.benchmark.contract_bots --table medium,greedy --sets 4 --seed 13``):
@@ -29,6 +31,10 @@ Measured on mirrored seeded single deals, 4 players, against three greedy seats
 (-3.8 +- 3.2 points a deal; 1.7% without them), 6.2% on seed 15 (168 deals; 4.7%
 without), 2.6% on seed 2 (280 deals, -0.7 +- 2.0); in deal 7 alone the shape took 17.0
 +- 15.6 and 17.2 +- 12.9 points a deal from greedy (two sets of 16 and 24 deals).
+``expert`` (all seven deals, 224 deals, seed 13): 14.9% below greedy (-4.0 +- 2.2 points a
+deal) with the race discards, 7.0% (-1.8 +- 2.2) without, the same deals; ``medium``
+3.6% (-0.9 +- 2.3). A panic rule (once a seat down holds two cards or fewer, shed points
+whatever the hand keeps) measured no better (deals 1-6: -2.5 against -3.0 a deal).
 Searching deal 7's draws and three best discards in 6 sampled worlds with the fast
 deal-7 playouts (the greedy bot's own deal 7, :mod:`rummykit.bots.contract_playout`)
 measured 24.6 +- 12.8 points a deal *worse* than greedy on the 16 deals where the shape
