@@ -33,7 +33,13 @@ without), 2.6% on seed 2 (280 deals, -0.7 +- 2.0); in deal 7 alone the shape too
 +- 15.6 and 17.2 +- 12.9 points a deal from greedy (two sets of 16 and 24 deals).
 ``expert`` (all seven deals, 224 deals, seed 13): 14.9% below greedy (-4.0 +- 2.2 points a
 deal) with the race discards, 7.0% (-1.8 +- 2.2) without, the same deals; ``medium``
-3.6% (-0.9 +- 2.3). A panic rule (once a seat down holds two cards or fewer, shed points
+3.6% (-0.9 +- 2.3); seed 15 (168 deals): ``expert`` 2.7% *above* greedy (+0.7 +- 2.7), so
+over both about 8% below (-2.0 +- 1.7). Deals 1-6 without the pairing takes: +1.8 and
+-1.0 a deal on seeds 13 and 15 against -3.0 and +3.7 with them (no clear winner; kept).
+In a four-level table (``--table easy,medium,hard,expert --sets 4``, 112 deals each,
+seeds 13 and 14) ``easy`` loses 16.5 +- 3.5 and 8.0 +- 3.2 points a deal to ``medium``,
+but ``medium`` (21.6, 25.2) was not beaten by ``hard`` (23.7, 27.0) or ``expert`` (26.2,
+27.0). A panic rule (once a seat down holds two cards or fewer, shed points
 whatever the hand keeps) measured no better (deals 1-6: -2.5 against -3.0 a deal).
 Searching deal 7's draws and three best discards in 6 sampled worlds with the fast
 deal-7 playouts (the greedy bot's own deal 7, :mod:`rummykit.bots.contract_playout`)
