@@ -114,7 +114,8 @@ def test_all_greedy_seventh_deals_end_by_going_out() -> None:
 def test_levels_differ_by_what_they_know() -> None:
     skills = [skill_for(ExpertBot.for_level(level).budget)
               for level in ("medium", "hard", "expert")]
-    assert skills == [Skill(True, False), Skill(True, True), Skill(True, True)]
+    assert skills == [Skill(True, False, False), Skill(True, True, False),
+                      Skill(True, True, True)]
     # hard and expert take the top S2 (it pairs with the loose D2); medium and greedy draw
     hand = parse_cards("C8 D8 H8 CK DK S4 D2 H5 C9 SJ")
     state = HandState.from_deal(CONTRACT, 2, [hand, parse_cards("CJ CQ DJ DQ SJ SQ C9 D9 S9 DT"),
