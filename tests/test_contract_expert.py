@@ -57,10 +57,10 @@ def test_choice_depends_on_the_view_only() -> None:
     assert checked > 20
 
 
-def test_hard_beats_greedy_in_the_seventh_deal() -> None:
+def test_medium_beats_greedy_in_the_seventh_deal() -> None:
     """Tripwire: counting the unseen draws that bring the hand closer to three runs
-    (``hard`` and ``expert``) against the greedy count of cards held."""
-    bot = ExpertBot.for_level("hard")
+    (every level; ``medium`` without the search) against the greedy count of cards held."""
+    bot = ExpertBot.for_level("medium")
     rules = dataclasses.replace(CONTRACT, max_turns_per_hand=240)
     expert = greedy = 0
     for seed in range(6):
@@ -114,8 +114,9 @@ def test_all_greedy_seventh_deals_end_by_going_out() -> None:
 def test_levels_differ_by_what_they_know() -> None:
     skills = [skill_for(ExpertBot.for_level(level).budget)
               for level in ("medium", "hard", "expert")]
-    assert skills == [Skill(False, False), Skill(True, False), Skill(True, True)]
-    # expert takes the top S2 (it pairs with the loose D2); medium and hard draw
+    assert skills == [Skill(True, False, False), Skill(True, True, False),
+                      Skill(True, True, True)]
+    # hard and expert take the top S2 (it pairs with the loose D2); medium and greedy draw
     hand = parse_cards("C8 D8 H8 CK DK S4 D2 H5 C9 SJ")
     state = HandState.from_deal(CONTRACT, 2, [hand, parse_cards("CJ CQ DJ DQ SJ SQ C9 D9 S9 DT"),
                                               parse_cards("CT ST C5 D5 S5 C6 D6 S6 CA DA")],
@@ -123,4 +124,33 @@ def test_levels_differ_by_what_they_know() -> None:
     seen = view(state, 0)
     moves = [ExpertBot.for_level(level).choose(seen, random.Random(1))
              for level in ("medium", "hard", "expert")]
-    assert [str(m) for m in moves] == ["draw", "draw", "take"]
+    assert [str(m) for m in moves] == ["draw", "take", "take"]
+    assert str(choose_contract(seen)) == "draw"
+
+
+def test_expert_race_discards_shed_points_without_feeding() -> None:
+    """Seats 1 and 2 are down (sets of 9s and Js on the table): greedy throws H9 (a card
+    they can lay off), medium and hard its low loose C3, expert its highest loose card
+    that feeds nobody (CK, breaking the K pair)."""
+    from rummykit.bots import make_bot
+
+    state = HandState.from_deal(
+        CONTRACT, 2, [parse_cards("C8 D8 H8 CK DK HJ H9 S4 D4 S8"),
+                      parse_cards("CJ DJ SJ C9 D9 S9 CQ DQ DT H2"),
+                      parse_cards("CT ST C5 D5 S5 C6 D6 S6 CA DA")],
+        parse_cards("S3")[0], parse_cards("C2 D2 H3 C3 D3 H4 D8"))
+    greedy = make_bot("greedy")
+    rng = random.Random(0)
+    state.play("draw")
+    while state.phase != "draw" or state.to_move != 0:
+        if state.phase == "draw" and state.to_move != 0:
+            state.play("draw")
+        else:
+            state.play(greedy.choose(view(state, state.to_move), rng))
+    state.play("draw")
+    seen = view(state, 0)
+    assert seen.down == 0b110
+    found = {level: str(make_bot(level).choose(seen, random.Random(1)))
+             for level in ("greedy", "medium", "hard", "expert")}
+    assert found == {"greedy": "discard H9", "medium": "discard C3", "hard": "discard C3",
+                     "expert": "discard CK"}

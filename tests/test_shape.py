@@ -50,7 +50,6 @@ ALLOWED: dict[str, int] = {
     "rummykit/bots/expert.py": 5,
     "rummykit/bots/fastplay.py": 1,
     "rummykit/bots/greedy.py": 1,
-    "rummykit/bots/greedy_contract.py": 3,
     "rummykit/bots/playout.py": 1,
     "rummykit/server/render.py": 1,
 }

@@ -14,6 +14,10 @@ deals (``--only 1,2,...``, default all seven) played once per seat rotation of t
 (``expert,greedy`` fills the other seats with the last name), and the mean penalty per
 deal of each bot, the paired difference of the first two with its standard error, and the
 deals each bot won.
+
+``--ends BOTS --matches N`` plays N seeded whole matches (every deal of the schedule) of
+the lineup and counts how the deals ended: by going out, by the blocked-deal rule
+(RULES.md §4.8.1) or by the turn valve (§1.10), with the most turns a deal took.
 """
 
 from __future__ import annotations
@@ -22,11 +26,14 @@ import argparse
 import random
 import statistics
 import time
+from collections import Counter
 
 from rummykit.bots import make_bot
 from rummykit.bots.contract_playout import fast_move
 from rummykit.bots.greedy_contract import choose_contract
 from rummykit.core.engine import HandState
+from rummykit.core.match import Match
+from rummykit.core.outcome import MAX_TURNS
 from rummykit.core.views import view
 from rummykit.variants import CONTRACT
 
@@ -95,6 +102,28 @@ def table(lineup: list[str], players: int, deals: list[int], sets: int,
     return found
 
 
+def ends(lineup: list[str], players: int, matches: int, seed: int) -> Counter[str]:
+    """How the deals of ``matches`` seeded whole matches ended: ``out``, ``blocked``,
+    ``valve`` or another reason, and ``longest`` (the most turns a deal took)."""
+    names = lineup + [lineup[-1]] * (players - len(lineup))
+    found: Counter[str] = Counter()
+    for number in range(matches):
+        match = Match(CONTRACT, [f"{n}{i}" for i, n in enumerate(names)],
+                      seed=seed * 1009 + number)
+        bots = [make_bot(n) for n in names]
+        rng = random.Random(seed * 7 + number)
+        while not match.over:
+            state = match.start_hand()
+            while state.result is None:
+                match.play(bots[state.to_move].choose(view(state, state.to_move), rng))
+            result = state.result
+            reason = "out" if result.winner is not None else \
+                "valve" if result.reason == MAX_TURNS else str(result.reason)
+            found[reason] += 1
+            found["longest"] = max(found["longest"], state.turn_count)
+    return found
+
+
 def _table_report(found: dict[str, list[float]]) -> None:
     names = [n for n in found if not n.startswith("wins:")]
     for name in names:
@@ -128,7 +157,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--only", default="1,2,3,4,5,6,7", help="the deals (1-7) played")
     parser.add_argument("--sets", type=int, default=10, help="deal sets per deal")
+    parser.add_argument("--ends", metavar="BOTS",
+                        help="how the deals of whole matches of this lineup end")
+    parser.add_argument("--matches", type=int, default=10, help="matches for --ends")
     args = parser.parse_args(argv)
+    if args.ends:
+        found = ends(args.ends.split(","), args.players, args.matches, args.seed)
+        longest = found.pop("longest", 0)
+        print(f"{args.matches} matches, {sum(found.values())} deals: "
+              + ", ".join(f"{k} {v}" for k, v in sorted(found.items()))
+              + f"; longest deal {longest} turns")
+        return
     if args.table:
         deals = [int(d) - 1 for d in args.only.split(",")]
         _table_report(table(args.table.split(","), args.players, deals, args.sets,

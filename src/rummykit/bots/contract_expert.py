@@ -12,25 +12,42 @@ shared by ``medium``, ``hard`` and ``expert``:
 - **Discards before going down** keep the contract's partial melds and never feed a seat
   that is down (a card it could lay off).
 
-The levels differ by what they know (:class:`Skill`, :func:`skill_for`):
+The levels differ by what they know (:class:`Skill`, :func:`skill_for`) and how much
+they search:
 
-- ``hard`` and ``expert``, **deal 7** (three runs using every card, §4.7): keep the cards
-  three runs of distinct suits could hold (:mod:`rummykit.bots.contract_shape`), then
-  those that the most unseen cards would bring closer (near the end, a card nobody threw
-  counts as hoarded); ``medium`` plays the greedy bot's deal 7 (the count held only).
-- ``expert``, **drawing before going down**: also takes a discard top that pairs with a
-  loose card toward a meld of the contract.
+- every level, **deal 7** (three runs using every card, §4.7): keep the cards three runs
+  of distinct suits could hold (:mod:`rummykit.bots.contract_shape`), then those that the
+  most unseen cards would bring closer (near the end, a card nobody threw counts as
+  hoarded);
+- ``hard`` and ``expert``, **drawing before going down**: also take a discard top that
+  pairs with a loose card toward a meld of the contract; they also play going down
+  against waiting a turn in sampled worlds (12 and 32);
+- ``expert``, **race discards** (not down, another seat down): never feed a seat that is
+  down before breaking a pair, and shed the highest loose card.
 
 Measured on mirrored seeded single deals, 4 players, against three greedy seats
-(``python -m rummykit.benchmark.contract_bots --table``): in deals 1-6 the shared
-heuristics save 0.7 +- 0.9 points a deal and the pair takes about 0.9 more (960 deals);
-deal 7's draws gave -10.9 +- 6.7 and +7.3 +- 6.2 points on two sets of 80 deals (not told
-apart from greedy's count); all seven deals, 560 deals: ``expert`` 1.4 +- 1.4, ``hard``
-1.2 +- 1.4 points a deal below greedy. Searching the discards of a race (once another
-seat is down) or the draw in sampled worlds with greedy playouts measured no better than
-the heuristics (120 deals: 0.9 and 6.9 points a deal worse), so the
-levels search only going down against waiting. A hint searches the move and its
-alternatives (:func:`alternatives`, :mod:`rummykit.bots.contract_search`).
+(``python -m rummykit.benchmark.contract_bots --table medium,greedy --sets 4 --seed 13``):
+``medium`` with the deal-7 shape and the pairing takes was 15.3% below greedy on 112 deals
+(-3.8 +- 3.2 points a deal; 1.7% without them), 6.2% on seed 15 (168 deals; 4.7%
+without), 2.6% on seed 2 (280 deals, -0.7 +- 2.0); in deal 7 alone the shape took 17.0
++- 15.6 and 17.2 +- 12.9 points a deal from greedy (two sets of 16 and 24 deals).
+``expert`` (all seven deals, 224 deals, seed 13): 14.9% below greedy (-4.0 +- 2.2 points a
+deal) with the race discards, 7.0% (-1.8 +- 2.2) without, the same deals; ``medium``
+3.6% (-0.9 +- 2.3); seed 15 (168 deals): ``expert`` 2.7% *above* greedy (+0.7 +- 2.7), so
+over both about 8% below (-2.0 +- 1.7). Deals 1-6 without the pairing takes: +1.8 and
+-1.0 a deal on seeds 13 and 15 against -3.0 and +3.7 with them (no clear winner; kept).
+In a four-level table (``--table easy,medium,hard,expert --sets 4``, 112 deals each,
+seeds 13 and 14) ``easy`` loses 16.5 +- 3.5 and 8.0 +- 3.2 points a deal to ``medium``,
+but ``medium`` (21.6, 25.2) was not beaten by ``hard`` (23.7, 27.0) or ``expert`` (26.2,
+27.0). A panic rule (once a seat down holds two cards or fewer, shed points
+whatever the hand keeps) measured no better (deals 1-6: -2.5 against -3.0 a deal).
+Searching deal 7's draws and three best discards in 6 sampled worlds with the fast
+deal-7 playouts (the greedy bot's own deal 7, :mod:`rummykit.bots.contract_playout`)
+measured 24.6 +- 12.8 points a deal *worse* than greedy on the 16 deals where the shape
+alone was 17.0 better, so play does not search deal 7 (a hint does). Earlier sessions:
+searching the discards of a race or the draw of deals 1-6 with greedy playouts measured
+no better than the heuristics (120 deals: 0.9 and 6.9 points a deal worse). A hint
+searches the move and its alternatives (:func:`alternatives`, :mod:`rummykit.bots.contract_search`).
 :class:`~rummykit.bots.expert.ExpertBot` hands every contract decision here.
 """
 
@@ -74,8 +91,10 @@ RUN_REACH = 8  # closeness of a card next to a run's end (one less per card furt
 CLASS = 1000  # ranked() values: -(class * CLASS + place)
 WAIT_MARGIN = 6.0  # points waiting a turn must gain over going down (in 12-world tests,
 # a made 9-card contract measured waiting 2 points better: noise)
-HARD_WORLDS = 48  # a level searching this many worlds knows the seventh deal's draws
-EXPERT_WORLDS = 128  # ... and this many: takes discard tops that pair with loose cards
+SEVENTH_WORLDS = 16  # deal 7: worlds a hint samples at most (a playout costs ~15 ms)
+HARD_WORLDS = 48  # a level searching this many worlds takes discard tops pairing a card
+EXPERT_WORLDS = 128  # ... and this many: the race discards
+SEVENTH_DISCARDS = 3  # deal 7: discards a hint compares (the heuristic's best first)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -84,16 +103,18 @@ class Skill:
 
     seventh_draws: bool = True  # deal 7: keep the cards the most unseen draws improve
     pair_takes: bool = True  # deals 1-6, not down: take a discard top pairing a loose card
+    race_discards: bool = True  # deals 1-6, not down: once another seat is down, never
+    # feed it before breaking a pair, and shed the highest loose card
 
 
 FULL = Skill()
 
 
 def skill_for(budget: Budget) -> Skill:
-    """The skills of the level searching ``budget.worlds`` worlds: ``medium`` neither,
-    ``hard`` the seventh deal's draws, ``expert`` both."""
-    return Skill(seventh_draws=budget.worlds >= HARD_WORLDS,
-                 pair_takes=budget.worlds >= EXPERT_WORLDS)
+    """The skills of the level searching ``budget.worlds`` worlds: ``medium`` the seventh
+    deal's shape, ``hard`` and ``expert`` also the pairing takes."""
+    return Skill(seventh_draws=True, pair_takes=budget.worlds >= HARD_WORLDS,
+                 race_discards=budget.worlds >= EXPERT_WORLDS)
 
 
 def choose(view: PlayerView, rng: random.Random, budget: Budget) -> Move:
@@ -104,14 +125,26 @@ def choose(view: PlayerView, rng: random.Random, budget: Budget) -> Move:
     return move
 
 
+def _seventh_choices(found: list[tuple[Move, float]]) -> list[Move]:
+    """Deal 7's moves worth searching: both draws, or the discards keeping the most."""
+    moves = [m for m, _ in found]
+    if not isinstance(moves[0], (Draw, Take, Discard)) or \
+            (isinstance(moves[0], Take) and moves[0].count > 1):
+        return moves[:1]  # going out, or a dig (listed only when it goes out)
+    return moves[:SEVENTH_DISCARDS]
+
+
 def analyse(view: PlayerView, rng: random.Random, budget: Budget) -> Analysis:
     """The expert's contract advice (a hint): the heuristic's move and its main
     alternatives (:func:`alternatives`) searched, best first; a forced move alone."""
     started = time.perf_counter()
     moves = alternatives(view)
-    if len(moves) == 1 or all_at_once(view):
+    if len(moves) == 1:
         return Analysis(view.seat, (Candidate(moves[0], 0.0, 0.0, 0),), 0,
                         time.perf_counter() - started)
+    if all_at_once(view):
+        return contract_search.search(view, moves, rng, budget,
+                                      min(SEVENTH_WORLDS, contract_search.worlds_for(budget)))
     return _searched(view, moves, rng, budget, 0.0)
 
 
@@ -132,6 +165,9 @@ def alternatives(view: PlayerView) -> list[Move]:
     found = ranked(view)
     first = found[0][0]
     legal = view.legal
+    if all_at_once(view):  # both draws, or the discards keeping the most
+        choices = _seventh_choices(found)
+        return [m for m, _ in found[:ALTERNATIVES]] if len(choices) > 1 else choices
     moves = [first]
 
     def add(move: Move | None) -> None:
@@ -189,7 +225,7 @@ def ranked(view: PlayerView, skill: Skill = FULL) -> list[tuple[Move, float]]:
         move = _play_down(view, legal)
         if move is not None:
             return [(move, 0.0)]
-    return _discards(view, down)
+    return _discards(view, down, skill.race_discards)
 
 
 def _draw(view: PlayerView, legal: tuple[Move, ...], down: bool) -> Move:
@@ -254,7 +290,7 @@ def _feeds(view: PlayerView, card: Card) -> bool:
 
 # -- discards in deals 1-6 ----------------------------------------------------------------
 
-def _discards(view: PlayerView, down: bool) -> list[tuple[Move, float]]:
+def _discards(view: PlayerView, down: bool, race: bool = False) -> list[tuple[Move, float]]:
     discards = [m for m in view.legal if isinstance(m, Discard)]
     if not discards:
         return [(view.legal[0], 0.0)]
@@ -271,7 +307,10 @@ def _discards(view: PlayerView, down: bool) -> list[tuple[Move, float]]:
             # among cards of one value, the one no run can reach first
             kind = (c != JOKER,)
             return kind, values[c] * 100 - reach.get(c, 0), c % NUM_RANKS
-        kind = (c != JOKER, c not in kept, c not in partners, not _feeds(view, c))
+        if race and view.down & ~(1 << view.seat):
+            kind = (c != JOKER, c not in kept, not _feeds(view, c))
+        else:
+            kind = (c != JOKER, c not in kept, c not in partners, not _feeds(view, c))
         return kind, values[c], c % NUM_RANKS
 
     order = sorted(discards, key=key, reverse=True)
@@ -305,7 +344,7 @@ def _shape(cards: list[Card], left: list[int]) -> tuple[int, int]:
     """(cards three runs can hold, tie-break) of a hand waiting for one more card: the
     unseen copies of the cards that would bring it closer (its outs when one card away)."""
     size = len(cards) + 1
-    held, _ = contract_shape.coverage(cards, size)
+    held = contract_shape.held_count(cards, size)
     draws = contract_shape.improving(cards, size, left)
     if held == size - 1 and draws == 0:  # every card that completes it is held elsewhere
         return held - 1, 0

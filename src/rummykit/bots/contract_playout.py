@@ -13,9 +13,16 @@ moves that are legal by construction:
 - **discard**: the highest card with the fewest partners for the contract, never a joker
   while another card can go; a seat that is down throws its highest card.
 
-Anything unusual (a duty to meet, the seventh deal's all-at-once rule, a knob this policy
-does not model) falls back to the greedy bot on the engine's legal moves
-(:func:`rummykit.bots.greedy_contract.choose_contract`), so every move is legal.
+In the seventh deal under ``all_at_once_no_discard`` (three runs using every card, §4.7) it
+plays the greedy bot's deal 7 without listing the legal moves (its digs cost most): it
+takes the discard top when that raises the cards three runs could hold
+(:func:`rummykit.bots.contract_shape.coverage`), never digs, goes down (out) as soon as
+three runs use every card, and throws the card the runs need least.
+
+Anything unusual (a duty to meet, another last-deal rule, a knob this policy does not
+model) falls back to the greedy bot on the engine's legal moves
+(:func:`rummykit.bots.greedy_contract.choose_contract`), so every move is legal; the
+tests check every move of thousands of playouts against the engine.
 
 >>> import random
 >>> from rummykit.core.engine import HandState
@@ -27,6 +34,9 @@ True
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from rummykit.bots.contract_shape import coverage_without, held_count
 from rummykit.bots.greedy_contract import choose_contract
 from rummykit.core import handset
 from rummykit.core.cards import JOKER, NUM_RANKS, Card
@@ -36,7 +46,7 @@ from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Take
 from rummykit.core.views import view
 from rummykit.variants.contract.hand import ContractHand
 from rummykit.variants.contract.melds import can_make, least_penalty
-from rummykit.variants.contract.play import joker_places
+from rummykit.variants.contract.play import DISCARDS, joker_places
 from rummykit.variants.contract.schedule import contract_of, final_rule
 
 DRAW_MOVE = Draw()
@@ -47,9 +57,12 @@ def fast_move(state: HandState) -> Move:
     """The fast greedy move of the seat to move: always a legal move."""
     assert isinstance(state, ContractHand)
     rules = state.rules
-    if (final_rule(state) != "none" or state.dig_duty >= 0 or state.joker_duty
-            or rules.must_discard_to_go_out):
+    last = final_rule(state)
+    if (state.dig_duty >= 0 or state.joker_duty or rules.must_discard_to_go_out
+            or last not in ("none", "all_at_once_no_discard")):
         return choose_contract(view(state, state.to_move))
+    if last != "none":
+        return _seventh(state)
     if state.phase == DRAW_PHASE:
         return _draw(state)
     return _play(state)
@@ -203,6 +216,61 @@ def _discard(state: ContractHand, hand: int, down: bool) -> Move:
         return found
 
     return Discard(min(naturals, key=lambda c: (partners(c), -values[c], -c)))
+
+
+# -- deal 7: three runs using every card ---------------------------------------------------
+
+def _seventh(state: ContractHand) -> Move:
+    seat = state.to_move
+    hand = state.hands[seat]
+    cards = handset.cards(hand)
+    if state.phase == DRAW_PHASE:
+        can_draw = bool(state.stock) or state.rules.stock_rebuild == "turn_over_all"
+        if not can_draw or not state.discard:
+            return choose_contract(view(state, seat))
+        top = state.discard[-1]
+        if not any(c != top for c in handset.distinct(hand)):
+            return DRAW_MOVE
+        size = len(cards) + 1
+        with_top = [*cards, top]
+        gained = held_count(with_top, size)
+        if gained == size and _all_runs(with_top, state) is not None:
+            return TAKE_MOVE
+        # after taking, a card the runs do not hold can go (the top itself only when
+        # nothing was gained), so more held with the top is more held after the discard
+        return TAKE_MOVE if gained < size and gained > held_count(cards, size) else DRAW_MOVE
+    size = len(cards)
+    if held_count(cards, size) == size:
+        way = _all_runs(cards, state)
+        if way is not None:
+            return Meld(way)
+    card = _seventh_discard(hand, state.taken, state._values)
+    return choose_contract(view(state, seat)) if card is None else DISCARDS[card]
+
+
+@lru_cache(maxsize=1 << 16)
+def _seventh_discard(hand: int, taken: int, values: tuple[int, ...]) -> Card | None:
+    """Deal 7's discard from ``hand`` (a multiset), never the card ``taken``: the one whose
+    loss keeps the most cards three runs hold, then a natural, then the highest (memoised:
+    a search's playouts meet the same hands in every world)."""
+    cards = handset.cards(hand)
+    choices = [c for c in handset.distinct(hand) if c != taken]
+    if not choices:
+        return None
+    left = coverage_without(cards, len(cards))
+
+    def kept(card: Card) -> tuple[int, bool, int, int]:
+        return left[card], card != JOKER, values[card], card % NUM_RANKS
+
+    return max(choices, key=kept)
+
+
+def _all_runs(cards: list[Card], state: ContractHand) -> tuple[tuple[int, ...], ...] | None:
+    """The way three runs of the contract place every card of ``cards``, or None."""
+    sets, runs = contract_of(state)
+    penalty, way = least_penalty(cards, sets, runs, state.rules)
+    return way if way is not None and penalty == 0 and \
+        sum(len(g) for g in way) == len(cards) else None
 
 
 __all__ = ["fast_move", "play_out"]

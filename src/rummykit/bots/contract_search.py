@@ -48,15 +48,17 @@ def worlds_for(budget: Budget) -> int:
 
 
 def search(view_: PlayerView, candidates: list[Move], rng: random.Random,
-           budget: Budget) -> Analysis:
-    """Every candidate played in the same sampled worlds; best mean value first (ties keep
-    the given order, so the first candidate is the default)."""
+           budget: Budget, worlds_wanted: int | None = None) -> Analysis:
+    """Every candidate played in the same sampled worlds (``worlds_wanted``, or the
+    budget's :func:`worlds_for`); best mean value first (ties keep the given order, so the
+    first candidate is the default)."""
     started = time.perf_counter()
     totals = [0.0] * len(candidates)
     wins = [0] * len(candidates)
     worlds = 0
     turns = min(PLAYOUT_TURNS, budget.max_turns)
-    for _ in range(worlds_for(budget)):
+    wanted = worlds_for(budget) if worlds_wanted is None else worlds_wanted
+    for _ in range(wanted):
         world = resample(view_, rng)
         for i, move in enumerate(candidates):
             state = world.copy()

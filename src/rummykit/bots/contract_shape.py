@@ -58,14 +58,21 @@ def coverage(cards: Sequence[Card], size: int) -> tuple[int, int]:
     """(cards of ``cards`` that three distinct-suit runs of ``size`` cards in all can hold,
     the number of such run layouts that hold that many), jokers counted as held."""
     jokers = sum(1 for c in cards if c == JOKER)
-    held = positions(cards)
+    a, b, c, d = positions(cards)
+    return _cover(a, b, c, d, jokers, size)
+
+
+@lru_cache(maxsize=1 << 18)
+def _cover(a: int, b: int, c: int, d: int, jokers: int, size: int) -> tuple[int, int]:
+    """:func:`coverage` of the suits' held positions (memoised: playouts meet the same
+    shapes again and again)."""
     longest = min(13, size - 2 * RUN_MIN)
     if longest < RUN_MIN:
         return 0, 0
-    tables = [_suit_table(h, longest) for h in held]
+    tables = [_suit_table(h, longest) for h in (a, b, c, d)]
     best, ways = -1, 0
-    for a, b, c in TRIPLES:
-        ta, tb, tc = tables[a], tables[b], tables[c]
+    for x, y, z in TRIPLES:
+        ta, tb, tc = tables[x], tables[y], tables[z]
         for la in range(RUN_MIN, longest + 1):
             for lb in range(RUN_MIN, min(longest, size - la - RUN_MIN) + 1):
                 lc = size - la - lb
@@ -79,13 +86,111 @@ def coverage(cards: Sequence[Card], size: int) -> tuple[int, int]:
     return min(size, best + jokers), ways
 
 
+_NEG = -100  # a run length no window can take
+
+
+@lru_cache(maxsize=1 << 16)
+def _lengths(held: int, longest: int) -> tuple[int, ...]:
+    """Per run length 0..longest, the most positions one window of ``held`` covers
+    (:data:`_NEG` below the shortest run)."""
+    table = _suit_table(held, longest)
+    return tuple(_NEG if length < RUN_MIN else table[length][0]
+                 for length in range(longest + 1))
+
+
+@lru_cache(maxsize=1 << 18)
+def _pair(low: int, high: int, longest: int) -> tuple[int, ...]:
+    """Per total length m, the most positions two runs (one per suit) of m cards cover."""
+    a, b = _lengths(low, longest), _lengths(high, longest)
+    found = [_NEG] * (2 * longest + 1)
+    for la in range(RUN_MIN, longest + 1):
+        va = a[la]
+        for lb in range(RUN_MIN, longest + 1):
+            if va + b[lb] > found[la + lb]:
+                found[la + lb] = va + b[lb]
+    return tuple(found)
+
+
+def _triple(x: int, y: int, z: int, size: int, longest: int) -> int:
+    """The most positions three runs (suits held as ``x``, ``y``, ``z``) of ``size``
+    cards in all cover (symmetric: memoised on the sorted suits)."""
+    if x > y:
+        x, y = y, x
+    if y > z:
+        y, z = z, y
+        if x > y:
+            x, y = y, x
+    return _sorted_triple(x, y, z, size, longest)
+
+
+@lru_cache(maxsize=1 << 18)
+def _sorted_triple(x: int, y: int, z: int, size: int, longest: int) -> int:
+    pair, third = _pair(x, y, longest), _lengths(z, longest)
+    best = _NEG
+    for length in range(RUN_MIN, longest + 1):
+        rest = size - length
+        if 0 <= rest < len(pair) and pair[rest] + third[length] > best:
+            best = pair[rest] + third[length]
+    return best
+
+
+def held_count(cards: Sequence[Card], size: int) -> int:
+    """``coverage(cards, size)[0]``, faster (no count of the layouts)."""
+    longest = min(13, size - 2 * RUN_MIN)
+    if longest < RUN_MIN:
+        return 0
+    h = positions(cards)
+    jokers = sum(1 for c in cards if c == JOKER)
+    best = max(_triple(h[x], h[y], h[z], size, longest) for x, y, z in TRIPLES)
+    return min(size, best + jokers)
+
+
+def coverage_without(cards: Sequence[Card], size: int) -> dict[Card, int]:
+    """Per distinct card of ``cards``: ``coverage(cards less one copy of it, size)[0]``,
+    all at once (only the card's suit changes)."""
+    counts: dict[Card, int] = {}
+    for card in cards:
+        counts[card] = counts.get(card, 0) + 1
+    longest = min(13, size - 2 * RUN_MIN)
+    if longest < RUN_MIN:
+        return dict.fromkeys(counts, 0)
+    jokers = counts.get(JOKER, 0)
+    h = positions(cards)
+    full = min(size, max(_triple(h[x], h[y], h[z], size, longest) for x, y, z in TRIPLES)
+               + jokers)
+    found: dict[Card, int] = {}
+    for card, copies in counts.items():
+        if card == JOKER:
+            found[card] = _less_joker(h, jokers, size, longest)
+            continue
+        if copies > 1:
+            found[card] = full
+            continue
+        suit, rank = divmod(card, NUM_RANKS)
+        bits = h[suit] & ~(1 << (rank + 1))
+        if rank == 0:
+            bits &= ~(1 << 14)
+        o = [h[t] for t in range(SUITS) if t != suit]
+        best = max(_triple(o[0], o[1], o[2], size, longest),
+                   _triple(o[0], o[1], bits, size, longest),
+                   _triple(o[0], o[2], bits, size, longest),
+                   _triple(o[1], o[2], bits, size, longest))
+        found[card] = min(size, best + jokers)
+    return found
+
+
+def _less_joker(h: list[int], jokers: int, size: int, longest: int) -> int:
+    best = max(_triple(h[x], h[y], h[z], size, longest) for x, y, z in TRIPLES)
+    return min(size, best + jokers - 1)
+
+
 def outs(cards: Sequence[Card], size: int, unseen: Sequence[int]) -> int:
     """Copies still unseen (``unseen[card]``, the joker at 52) of the cards that would
     complete ``cards`` to ``size`` cards three runs hold exactly."""
     found = 0
     base = list(cards)
     for card, copies in enumerate(unseen):
-        if copies and coverage([*base, card], size)[0] == size:
+        if copies and held_count([*base, card], size) == size:
             found += copies
     return found
 
@@ -93,13 +198,13 @@ def outs(cards: Sequence[Card], size: int, unseen: Sequence[int]) -> int:
 def improving(cards: Sequence[Card], size: int, unseen: Sequence[int]) -> int:
     """Copies still unseen of the cards that would raise :func:`coverage` of ``cards``
     (how many draws bring the hand a card closer to three runs of ``size`` cards)."""
-    held = coverage(cards, size)[0]
+    held = held_count(cards, size)
     found = 0
     base = list(cards)
     for card, copies in enumerate(unseen):
-        if copies and coverage([*base, card], size)[0] > held:
+        if copies and held_count([*base, card], size) > held:
             found += copies
     return found
 
 
-__all__ = ["coverage", "improving", "outs", "positions"]
+__all__ = ["coverage", "coverage_without", "held_count", "improving", "outs", "positions"]

@@ -24,7 +24,7 @@ True
 
 from __future__ import annotations
 
-from rummykit.bots.contract_shape import coverage
+from rummykit.bots.contract_shape import coverage_without, held_count
 from rummykit.core import handset
 from rummykit.core.cards import JOKER, NUM_RANKS, Card, points_table
 from rummykit.core.engine import DRAW_PHASE
@@ -32,21 +32,19 @@ from rummykit.core.melds import JOKER_AS, RUN, SET, TableMeld, hand_card, lay_of
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
 from rummykit.core.views import PlayerView
 from rummykit.variants.contract.melds import can_make, least_penalty, uses_every_card
+from rummykit.variants.contract.schedule import contract_of, final_rule
 
 MELDS_INSPECTED = 200  # going-down moves looked at, for speed
 
 
 def contract(view: PlayerView) -> tuple[int, int]:
     """(sets, runs) of the deal's contract."""
-    schedule = view.rules.contract_schedule
-    return schedule[view.deal_index % len(schedule)]
+    return contract_of(view)
 
 
 def all_at_once(view: PlayerView) -> bool:
     """Whether this is the last deal, gone out all at once with no discard."""
-    schedule = view.rules.contract_schedule
-    return (view.deal_index % len(schedule) == len(schedule) - 1
-            and view.rules.final_deal_rule == "all_at_once_no_discard")
+    return final_rule(view) == "all_at_once_no_discard"
 
 
 def card_values(view: PlayerView) -> tuple[int, ...]:
@@ -215,22 +213,19 @@ def seventh(view: PlayerView, legal: tuple[Move, ...]) -> Move:
         size = len(hand) + 1
         if _goes_down([*hand, top], view):
             return takes[0]
-        now = coverage(hand, size)[0]
+        now = held_count(hand, size)
         with_top = [*hand, top]
-        best = max(coverage(with_top[:i] + with_top[i + 1:], size)[0]
-                   for i in range(len(hand)))
+        left = coverage_without(with_top, size)
+        best = max(left[c] for c in hand)  # the top kept
         return takes[0] if best > now else draw
     discards = [m for m in legal if isinstance(m, Discard)]
     if not discards:
         return legal[0]
     values = card_values(view)
-    size = len(hand)
+    left = coverage_without(hand, len(hand))
 
     def kept(move: Discard) -> tuple[int, bool, int, int]:
-        rest = list(hand)
-        rest.remove(move.card)
-        return (coverage(rest, size)[0], move.card != JOKER, values[move.card],
-                move.card % NUM_RANKS)
+        return left[move.card], move.card != JOKER, values[move.card], move.card % NUM_RANKS
 
     return max(discards, key=kept)
 
@@ -282,4 +277,4 @@ def meld_partners(loose: list[Card], view: PlayerView) -> set[Card]:
     return found
 
 
-__all__ = ["MELDS_INSPECTED", "choose_contract", "contract", "progress", "seventh"]
+__all__ = ["MELDS_INSPECTED", "all_at_once", "choose_contract", "progress", "seventh"]

@@ -263,6 +263,8 @@ def uses_every_card(hand: Iterable[Card], sets: int, runs: int, rules: Rules) ->
     """
     _check_contract(sets, runs)
     cards = list(hand)
+    if not sets and len({c // NUM_RANKS for c in cards if c != JOKER}) > runs:
+        return False  # runs only: each holds naturals of one suit
     l1, l2, l3, jokers = _layers(cards)
     kit = _kit(rules)
     search = _Search(kit, kit.value_table((1,) * NUM_RANKS, 1))

@@ -17,7 +17,12 @@ from rummykit.core.melds import JOKER_AS, RUN, SET, TableMeld, identity, make_me
 from rummykit.core.moves import Discard, LayOff, Meld, Move, Swap, Take
 from rummykit.core.phases import DRAW_PHASE, PLAY_PHASE
 from rummykit.variants.contract import complete as contract_complete
-from rummykit.variants.contract.melds import can_make_held, is_way_to_go_down, ways_to_go_down
+from rummykit.variants.contract.melds import (
+    can_make_held,
+    is_way_to_go_down,
+    uses_every_card,
+    ways_to_go_down,
+)
 from rummykit.variants.contract.schedule import contract_of, final_rule
 
 if TYPE_CHECKING:
@@ -173,6 +178,8 @@ def _meld_moves(state: ContractHand) -> Iterator[Meld]:
             return
         cards = handset.cards(hand)
         everything = final_rule(state) == "all_at_once_no_discard"
+        if everything and (strict or not uses_every_card(cards, sets, runs, rules)):
+            return  # no way places every card (or going out with none is refused)
         for way in ways_to_go_down(cards, sets, runs, rules):
             used = sum(len(g) for g in way)
             if everything and used != len(cards):

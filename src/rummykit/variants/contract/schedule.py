@@ -1,20 +1,33 @@
-"""Where a deal stands in the contract schedule: its contract and its final-deal rule."""
+"""Where a deal stands in the contract schedule: its contract and its final-deal rule.
+
+Both read a hand or a seat's view alike (anything with ``rules`` and ``deal_index``), so
+a bot asks here instead of reading the schedule itself.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from rummykit.variants.contract.hand import ContractHand
+from rummykit.core.rules import Rules
 
 
-def contract_of(state: ContractHand) -> tuple[int, int]:
+class Dealt(Protocol):
+    """A hand or a view of one: its rules and which deal of the match it is."""
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def deal_index(self) -> int: ...
+
+
+def contract_of(state: Dealt) -> tuple[int, int]:
     """(sets, runs) of the current deal's contract."""
     schedule = state.rules.contract_schedule
     return schedule[state.deal_index % len(schedule)]
 
 
-def final_rule(state: ContractHand) -> str:
+def final_rule(state: Dealt) -> str:
     """The seventh-deal rule in force this deal: ``none`` except in the last deal."""
     schedule = state.rules.contract_schedule
     if state.deal_index % len(schedule) != len(schedule) - 1:
