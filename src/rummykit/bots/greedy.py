@@ -13,7 +13,7 @@ checks the three agree). A family with its own greedy bot plays that one
 >>> from rummykit.variants import BASIC
 >>> from rummykit.core.views import view
 >>> state = HandState.deal(BASIC, num_players=2, dealer=0, rng=random.Random(3))
->>> GreedyBot().choose(view(state, 0), random.Random(0)) in state.legal_moves()
+>>> GreedyBot().choose(view(state, state.to_move), random.Random(0)) in state.legal_moves()
 True
 """
 
