@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
+import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
@@ -234,6 +235,9 @@ def main(argv: list[str] | None = None) -> int:
         played = run_pair(rules, upper, lower, args.matches, args.seed, args.jobs)
         games += played
         results.append(pair_result(upper, lower, played))
+        done = results[-1]
+        print(f"{upper} > {lower}: {done.score:g} of {done.matches} "
+              f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
     print(f"{rules.name}, 2 players, seed {args.seed}, mirrored deals, "
           f"{time.perf_counter() - started:.0f} s")
     print(report(results, level_play(games)))
