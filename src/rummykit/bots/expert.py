@@ -73,6 +73,9 @@ class Budget:
     long_hand: int = 150  # past this many turns a hand is cycling: play greedily
     max_seconds: float | None = None
     hold: str = NEVER  # keeping melds to go rummy: NEVER, ALWAYS (when it may) or SEARCHED
+    # worlds of a SEARCHED hold decision at most: its playouts run on the engine (expert, 12
+    # seeded 2p basic hands against greedy: 128 worlds took 0.49 s CPU a decision, median)
+    hold_worlds: int = 48
 
 
 LEVELS: dict[str, Budget] = {
@@ -260,7 +263,8 @@ class ExpertBot:
         sampler = fastplay.Sampler(view, weigh) if fast else None
         worlds = 0
         simulations = 0
-        while active and worlds < budget.worlds:
+        most = budget.worlds if holder is None else min(budget.worlds, budget.hold_worlds)
+        while active and worlds < most:
             if sampler is not None:
                 sampled = sampler.sample(rng)
                 for i in active:
