@@ -8,7 +8,8 @@ import random
 import pytest
 
 from rummykit.bots import LEVELS, make_bot
-from rummykit.bots.expert import Budget, ExpertBot, holds_for_rummy
+from rummykit.bots.expert import ALWAYS, Budget, ExpertBot
+from rummykit.bots.holding import holds_for_rummy
 from rummykit.bots.inference import inference_weights
 from rummykit.core.cards import parse_card, parse_cards
 from rummykit.core.engine import HandState
@@ -218,9 +219,17 @@ def test_the_expert_keeps_its_melds_in_hand_to_go_rummy() -> None:
     assert make_bot("greedy").choose(seen, random.Random(0)) == Meld(
         ((parse_card("C7"), parse_card("C8"), parse_card("C9")),))
     assert holds_for_rummy(seen)
-    move = ExpertBot(Budget(worlds=8, candidates=3)).choose(seen, random.Random(0))
+    move = ExpertBot(Budget(worlds=8, candidates=3, hold=ALWAYS)).choose(seen, random.Random(0))
     assert isinstance(move, Discard) and move.card not in {
         parse_card("C7"), parse_card("C8"), parse_card("C9")}
+    # medium melds like a person; expert weighs melding now against holding by search
+    assert ExpertBot.for_level("medium").candidates(seen) == [
+        make_bot("greedy").choose(seen, random.Random(0))]
+    expert = ExpertBot.for_level("expert")
+    searched = expert.candidates(seen)
+    assert isinstance(searched[0], Meld) and len(searched) > 1
+    assert all(isinstance(m, Discard) for m in searched[1:])
+    assert expert.choose(seen, random.Random(0)) in searched
     # not once it has placed a card, nor after a rebuild, nor when another seat is short
     assert not holds_for_rummy(seen._replace(ever_placed=1 << 1))
     assert not holds_for_rummy(seen._replace(rebuilds=1))

@@ -47,10 +47,6 @@ MAX_LINES = 600
 
 #: modules outside variants/ that still branch on a family, with their count (shrink only)
 ALLOWED: dict[str, int] = {
-    "rummykit/bots/expert.py": 5,
-    "rummykit/bots/fastplay.py": 1,
-    "rummykit/bots/greedy.py": 1,
-    "rummykit/bots/playout.py": 1,
     "rummykit/server/render.py": 1,
 }
 

@@ -10,12 +10,12 @@ unlikely), the rest of the hand played out by the greedy policy (one-deck hands 
 in :mod:`rummykit.bots.fastplay`, others through the engine in
 :mod:`rummykit.bots.playout`). The candidate with the best mean hand score wins; candidates
 clearly behind are dropped on the way. Drawing, melds and lay-offs follow the greedy rules
-(searched draws took high discards that cost points in real play), except that a seat
-which has placed nothing keeps its melds in hand to go rummy while the hand is young
-(:func:`holds_for_rummy`): going out at once doubles the score and catches the others
-holding more cards. A hint
-(:meth:`ExpertBot.analyse`) searches every kind of decision. Contract Rummy decisions are
-:mod:`rummykit.bots.contract_expert`'s.
+(searched draws took high discards that cost points in real play). Keeping melds in hand to
+go rummy (:mod:`rummykit.bots.holding`) is the level's style (:attr:`Budget.hold`): never
+(``medium``, ``hard``: they meld and lay off like a person), or when the search says it
+pays (``expert``: melding now and holding, the holding candidates played out by a seat that
+keeps holding). A hint (:meth:`ExpertBot.analyse`) searches every kind of decision. A family
+with its own search bot plays that one (:mod:`rummykit.bots.families`).
 
 The budget is a number of worlds, so a seeded game is reproducible; ``max_seconds`` stops
 sampling early for interactive play.
@@ -37,9 +37,11 @@ import random
 import time
 from dataclasses import dataclass
 
-from rummykit.bots import contract_expert, fastplay
+from rummykit.bots import fastplay
 from rummykit.bots.analysis import Analysis, Candidate
+from rummykit.bots.families import policies_for
 from rummykit.bots.greedy import GreedyBot
+from rummykit.bots.holding import holds_for_rummy
 from rummykit.bots.inference import inference_weights
 from rummykit.bots.judge import judge_for, layable_cards, live_cards, related
 from rummykit.bots.playout import play_out
@@ -58,11 +60,7 @@ SAFE_DISCARDED = 2.0  # a discard related to cards an opponent threw away
 WORLD_CHOICES = 8  # resamplings per world, one kept (see _sample_world)
 PRUNE_EVERY = 8  # worlds between checks for candidates clearly behind
 PRUNE_SIGMAS = 2.0  # how far behind (in standard errors) a candidate is dropped
-# melds are kept in hand for going rummy while every other seat holds at least this many
-# cards (arenas against greedy, melding at once -> holding: 3p traditional, 90 matches, seed
-# 2031: won 40.0% -> 65.6%, points per hand 7.6 -> 18.8, drawn matches 32 -> 14; 2p basic,
-# 60 matches, seed 3001: won 88.3% -> 91.7%, points per hand 4.6 -> 14.3, hands 2021 -> 681)
-HOLD_OPPONENT_CARDS = 3
+NEVER, ALWAYS, SEARCHED = "never", "always", "searched"  # Budget.hold: when melds are held
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +72,16 @@ class Budget:
     max_turns: int = 120  # turns a playout may run before it is scored as it stands
     long_hand: int = 150  # past this many turns a hand is cycling: play greedily
     max_seconds: float | None = None
+    hold: str = NEVER  # keeping melds to go rummy: NEVER, ALWAYS (when it may) or SEARCHED
+    # worlds of a SEARCHED hold decision at most: its playouts run on the engine (expert, 12
+    # seeded 2p basic hands against greedy: 128 worlds took 0.49 s CPU a decision, median)
+    hold_worlds: int = 48
 
 
 LEVELS: dict[str, Budget] = {
     "medium": Budget(worlds=16, candidates=3),
     "hard": Budget(worlds=48, candidates=4),
-    "expert": Budget(worlds=128, candidates=4),
+    "expert": Budget(worlds=128, candidates=4, hold=SEARCHED),
 }
 
 
@@ -102,8 +104,9 @@ class ExpertBot:
 
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
         """The move with the best estimate; forced and routine moves without search."""
-        if view.rules.contract_schedule:
-            return contract_expert.choose(view, rng, self.budget)
+        own = policies_for(view.rules)
+        if own is not None:
+            return own.choose(view, rng, self.budget)
         candidates = self.candidates(view)
         if len(candidates) == 1:
             return candidates[0]
@@ -111,8 +114,9 @@ class ExpertBot:
 
     def analyse(self, view: PlayerView, rng: random.Random) -> Analysis:
         """Every candidate's estimate (a hint): routine moves are searched too."""
-        if view.rules.contract_schedule:
-            return contract_expert.analyse(view, rng, self.budget)
+        own = policies_for(view.rules)
+        if own is not None:
+            return own.analyse(view, rng, self.budget)
         candidates = self.candidates(view, routine=False)
         return self.search(view, candidates, rng)
 
@@ -125,19 +129,28 @@ class ExpertBot:
             return [legal[0]]
         if routine and view.turn_count >= self.budget.long_hand:
             return [self._greedy.choose(view, random.Random(0))]
-        if view.rules.contract_schedule:
+        if policies_for(view.rules) is not None:
             return [self._greedy.choose(view, random.Random(0))]
         if view.phase == DRAW_PHASE:
             ranked = self._draw_candidates(view, legal)
             return ranked if not routine else [self._greedy.choose(view, random.Random(0))]
         placing = [m for m in legal if isinstance(m, (Meld, LayOff))]
         if placing and routine:
-            if not holds_for_rummy(view):
-                return [self._greedy.choose(view, random.Random(0))]
+            hold = self.budget.hold
+            greedy = self._greedy.choose(view, random.Random(0))
+            if hold == NEVER or not holds_for_rummy(view):
+                return [greedy]
             legal = tuple(m for m in legal if isinstance(m, Discard))
             view = view._replace(legal=legal)
+            if hold == SEARCHED:  # melding now against holding (discards only)
+                return [greedy, *self._discard_candidates(view, legal)[
+                    :self.budget.candidates - 1]]
             if len(legal) == 1:
                 return [legal[0]]
+        return self._discard_candidates(view, legal)
+
+    def _discard_candidates(self, view: PlayerView, legal: tuple[Move, ...]) -> list[Move]:
+        """The discards worth searching: the greedy one, structural ones, then by the judge."""
         ranked = self._rank_discards(view, legal)
         simple = self._greedy.choose(view, random.Random(0))  # what a greedy player does
         if DISCARD_ORDER == "mixed":
@@ -246,10 +259,12 @@ class ExpertBot:
         active = list(range(count)) if count > 1 else []
         weigh = inference_weights(view)
         fast = fastplay.supports(view) and all(fastplay.fast_move(m) for m in candidates)
+        holder = view.seat if self._weighs_holding(view, candidates) else None
         sampler = fastplay.Sampler(view, weigh) if fast else None
         worlds = 0
         simulations = 0
-        while active and worlds < budget.worlds:
+        most = budget.worlds if holder is None else min(budget.worlds, budget.hold_worlds)
+        while active and worlds < most:
             if sampler is not None:
                 sampled = sampler.sample(rng)
                 for i in active:
@@ -262,7 +277,8 @@ class ExpertBot:
                 for i in active:
                     state = world.copy()
                     state.push(candidates[i])
-                    play_out(state, max_turns=budget.max_turns)
+                    keeps = holder if isinstance(candidates[i], Discard) else None
+                    play_out(state, max_turns=budget.max_turns, holder=keeps)
                     value, won = _outcome(state, view.seat)
                     values[i].append(value)
                     wins[i] += won
@@ -282,21 +298,12 @@ class ExpertBot:
         return Analysis(view.seat, tuple(found[i] for i in order), simulations,
                         time.perf_counter() - started)
 
-
-def holds_for_rummy(view: PlayerView) -> bool:
-    """True when the seat keeps its melds in hand to go rummy: it has placed nothing this
-    hand, the rules pay going rummy, it cannot go out this turn, the stock has not been
-    rebuilt and every other seat holds at least :data:`HOLD_OPPONENT_CARDS` cards."""
-    rules = view.rules
-    if (rules.going_rummy_multiplier <= 1 or view.placed_this_turn
-            or view.ever_placed >> view.seat & 1 or view.rebuilds
-            or not any(isinstance(m, Discard) for m in view.legal)):
-        return False
-    if any(size < HOLD_OPPONENT_CARDS
-           for seat, size in enumerate(view.hand_sizes) if seat != view.seat):
-        return False
-    loose = view.hand & ~tables_for(rules).melded(view.hand) & ~layable_cards(view)
-    return loose.bit_count() > 1  # else it goes out now: everything is placed this turn
+    def _weighs_holding(self, view: PlayerView, candidates: list[Move]) -> bool:
+        """Whether the search compares melding now with holding (its discards held on in
+        the playouts)."""
+        return (self.budget.hold == SEARCHED
+                and any(isinstance(m, (Meld, LayOff)) for m in candidates)
+                and any(isinstance(m, Discard) for m in candidates) and holds_for_rummy(view))
 
 
 def _pruned(active: list[int], values: list[list[float]]) -> list[int]:
@@ -322,7 +329,7 @@ def _sample_world(view: PlayerView, rng: random.Random, weigh: Weigh | None) -> 
     """A world consistent with the view and likely under the others' play: players meld
     and lay off what they can, so a hidden hand holding a meld, or a card that fits the
     table, is unlikely. Of a few resamplings, one is drawn with those odds."""
-    if view.rules.contract_schedule or WORLD_CHOICES <= 1:
+    if policies_for(view.rules) is not None or WORLD_CHOICES <= 1:
         return resample(view, rng, weigh)
     constants = fastplay.constants_for(view.rules)
     layable = layable_cards(view)
@@ -362,7 +369,7 @@ def _outcome(state: HandState, seat: int) -> tuple[float, int]:
 def _estimate(state: HandState, seat: int) -> float:
     """The seat's expected score less the others' mean in a hand still going
     (:func:`rummykit.bots.fastplay.estimate`)."""
-    if state.contract:
+    if policies_for(state.rules) is not None:
         return 0.0
     layable = 0
     shown = mask_of(state.discard)

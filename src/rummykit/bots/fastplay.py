@@ -3,14 +3,11 @@
 The search bot plays thousands of hands per decision, so this module plays them without the
 engine's move objects: hands are card bit sets, the table is kept only as the cards it
 accepts (split by where a card goes, so a lay-off on a run's end opens the next card), and
-every seat follows the greedy policy of :mod:`rummykit.bots.playout`: take the discard only
-to complete a meld or lay it off, meld the best arrangement, lay off, then throw the
-highest card left out of melds. Stock rebuilds, the re-discard ban, completability,
-``must_discard_to_go_out``, ``max_melds_per_turn``, going rummy and the deadlock draw follow
-the rules. tests/test_fastplay.py checks it against the engine's greedy playout
-(:func:`rummykit.bots.playout.greedy_move`, the same policy) on every position it is used
-in: same results, rebuilds (replayed in the engine from ``restocks``) and deadlocks
-included.
+every seat follows the greedy policy (:mod:`rummykit.bots.greedy`). Stock rebuilds, the
+re-discard ban, completability, ``must_discard_to_go_out``, ``max_melds_per_turn``, going
+rummy and the deadlock draw follow the rules. tests/test_fastplay.py checks it against the
+engine's greedy playout (:func:`rummykit.bots.playout.greedy_move`) on every position it is
+used in: same results, rebuilds (replayed from ``restocks``) and deadlocks included.
 
 A :class:`World` is one sampled deal of the hidden cards (:func:`sample_world`), consistent
 with the seat's view: the others keep the cards they are known to hold, the rest of what
@@ -38,6 +35,7 @@ import math
 import random
 from dataclasses import dataclass
 
+from rummykit.bots.families import policies_for
 from rummykit.bots.judge import judge_for, per_rules
 from rummykit.core.cards import ALL_NATURALS, NUM_NATURALS, NUM_RANKS, SUIT_MASK, Card, mask_of
 from rummykit.core.engine import DRAW_PHASE
@@ -59,9 +57,10 @@ MEMO_SIZE = 400_000  # entries a playout memo keeps before it starts afresh
 
 
 def supports(view: PlayerView) -> bool:
-    """Whether this module can play the view's hand: one deck, no jokers, no contract."""
+    """Whether this module can play the view's hand: one deck, no jokers, a family that
+    plays the generic greedy policy (:mod:`rummykit.bots.families`)."""
     rules = view.rules
-    return not rules.contract_schedule and rules.deck_config == "single"
+    return rules.deck_config == "single" and policies_for(rules) is None
 
 
 def fast_move(move: Move) -> bool:
