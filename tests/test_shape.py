@@ -12,11 +12,12 @@ Python module of ``src/rummykit`` outside ``variants/``, read with :mod:`ast`:
 
 Each occurrence is one branch on a rule family (a face deciding wording or behaviour by
 family). Issue 17 counted 74 by reading; this method counts 174 on main at 6104d3f (33 of
-them in the core) and 141 after the variant layer (none in the core), 61 once the faces
-ask the variant (13 of them left in the faces: reads of the contract schedule's numbers
-for the RL layouts and bounds and the wire's ``contract`` field). The figure per module is
-in :data:`ALLOWED`, which may only shrink: the core has none, a module not
-listed has none, a listed module may not gain one. The issue's target is at most 5.
+them in the core), 141 after the variant layer (none in the core), 61 once the faces asked
+the variant, and 1 once the benchmarks, bots, RL and server benchmarks took their tables,
+policies and layouts from the variants (the one left: ``server/render.py`` reads the
+contract schedule). The figure per module is in :data:`ALLOWED`, which may only shrink: the
+core has none, a module not listed has none, a listed module may not gain one. The
+issue's target is at most 5.
 
 **Import cycles.** :func:`import_graph` reads every ``import`` and ``from … import`` of
 every module, module-level or inside a function (so a function-local import cannot hide a
@@ -27,8 +28,7 @@ being imported). A cycle is a strongly connected component of two or more module
 :data:`KNOWN_CYCLES` is empty: the last one (``server.benchcluster`` and ``loadbench``)
 was broken by moving what both use into ``server.benchkit``.
 
-**Module size.** No module over 600 lines, except those in :data:`LONG` (owned elsewhere,
-each at its size today).
+**Module size.** No module over 600 lines, except those in :data:`LONG` (none now).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ in the order faces list them.
 >>> from rummykit.variants.registry import all_rule_set_names, rule_set_names
 >>> all_rule_set_names()
 ('basic', 'traditional', 'contract', 'gin', 'oklahoma')
->>> rule_set_names()  # the ones the faces play (core Rules)
+>>> rule_set_names()  # the ones on the core Rules
 ('basic', 'traditional', 'contract')
 """
 

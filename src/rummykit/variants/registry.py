@@ -63,9 +63,9 @@ def variant_of(rules: RulesLike) -> AnyVariant:
 
 
 def rule_set_names() -> tuple[str, ...]:
-    """The registered rule sets the faces play, in registration order: those whose rules
-    are the core ``Rules`` (the draw-and-discard engine's). A family with its own rules
-    type (gin) is left out until the faces host it; :func:`all_rule_set_names` has it."""
+    """The registered rule sets on the core ``Rules`` (the draw-and-discard engine's), in
+    registration order. A family with its own rules type (gin) is not among them;
+    :func:`all_rule_set_names` has every rule set."""
     return tuple(name for name in _BY_RULE_SET if name in rules_module.PRESETS)
 
 
