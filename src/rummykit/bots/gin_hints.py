@@ -38,6 +38,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from rummykit.bots.analysis import analysis_lines
 from rummykit.bots.gin_greedy import greedy_gin_move
 from rummykit.bots.gin_search import SEARCH_LEVELS, GinAnalysis, GinCandidate, GinSearchBot
 from rummykit.core.cards import Card, cards_of, format_card, format_cards
@@ -101,23 +102,7 @@ def gin_hint(view: GinView, level: str, rng: random.Random) -> GinHint:
 
 def gin_hint_lines(hint: GinHint, top: int) -> list[str]:
     """The recommended move, the ``top`` candidates, the search effort and the best shape."""
-    found = hint.analysis
-    shown = found.candidates[:max(top, 1)]
-    if found.simulations == 0:
-        return [f"Recommended: {found.best}",
-                f"  (level {hint.level}: no simulations)",
-                f"Best arrangement: {hint.arrangement}"]
-    width = max(4, *(len(str(c.move)) for c in shown))
-    lines = [f"Recommended: {found.best}",
-             f"Candidates (level {hint.level}, {found.simulations} simulations in all):",
-             f"      {'move':<{width}}   win  points/hand  simulations"]
-    for rank, candidate in enumerate(shown, 1):
-        lines.append(f"  {rank:>2}. {candidate.move!s:<{width}}  {candidate.win_rate:>4.0%}  "
-                     f"{candidate.value:>+11.1f}  {candidate.simulations:>11}")
-    if len(found.candidates) > len(shown):
-        lines.append(f"  ... {len(found.candidates) - len(shown)} more")
-    lines.append(f"Best arrangement: {hint.arrangement}")
-    return lines
+    return analysis_lines(hint.analysis, hint.level, hint.arrangement, top)
 
 
 def gin_hint_json(hint: GinHint, top: int) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from rummykit.bots.analysis import Analysis
+from rummykit.bots.analysis import Analysis, analysis_lines
 from rummykit.bots.expert import LEVELS, ExpertBot
 from rummykit.bots.greedy_contract import contract, progress
 from rummykit.core.cards import Card, card_points, format_card, format_cards
@@ -116,23 +116,7 @@ def position_lines(seen: PlayerView, names: list[str]) -> list[str]:
 
 def advice_lines(advice: Hint, top: int) -> list[str]:
     """The recommended move, the ``top`` candidates, the search effort and the best shape."""
-    found = advice.analysis
-    shown = found.candidates[:top]
-    width = max(4, *(len(str(c.move)) for c in shown))
-    if found.simulations == 0:  # forced, or the only move the search would consider
-        return [f"Recommended: {found.best}",
-                f"  (the only move worth considering at level {advice.level}: no simulations)",
-                f"Best arrangement: {advice.shape}"]
-    lines = [f"Recommended: {found.best}",
-             f"Candidates (level {advice.level}, {found.simulations} simulations in all):",
-             f"      {'move':<{width}}   win  points/hand  simulations"]
-    for rank, candidate in enumerate(shown, 1):
-        lines.append(f"  {rank:>2}. {candidate.move!s:<{width}}  {candidate.win_rate:>4.0%}  "
-                     f"{candidate.value:>+11.1f}  {candidate.simulations:>11}")
-    if len(found.candidates) > len(shown):
-        lines.append(f"  ... {len(found.candidates) - len(shown)} more")
-    lines.append(f"Best arrangement: {advice.shape}")
-    return lines
+    return analysis_lines(advice.analysis, advice.level, advice.shape, top)
 
 
 def to_json(advice: Hint, top: int) -> dict[str, Any]:
