@@ -14,12 +14,14 @@ from typing import Any, Protocol
 
 from rich.text import Text
 from textual import work
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Input
 
 from rummykit.core.cards import Card
 from rummykit.core.moves import Draw, Take
 from rummykit.display.faces import faces_in
+from rummykit.tui.actions import SORTS
 from rummykit.tui.screens.dialogs import TextScreen
 from rummykit.tui.widgets import ActionBar, HandView
 
@@ -27,6 +29,23 @@ from rummykit.tui.widgets import ActionBar, HandView
 #: fully playable in it
 COMPACT_WIDTH = 110
 COMPACT_HEIGHT = 34
+
+#: the keys every table binds first: help, the cursor, selecting
+FIRST_KEYS: list[BindingType] = [
+    Binding("question_mark", "help", "Help"),
+    Binding("left", "cursor(-1)", "Left", show=False),
+    Binding("right", "cursor(1)", "Right", show=False),
+    Binding("space", "select", "Select"),
+    Binding("escape", "clear", "Clear", show=False),
+]
+#: the number keys: lay the selected cards on the table's meld N
+LAY_ON_KEYS: list[BindingType] = [
+    Binding(str(n), f"lay({n})", f"Lay on {n}", show=False) for n in range(1, 10)]
+#: the keys every table binds last: the command box and the hint
+LAST_KEYS: list[BindingType] = [
+    Binding("colon", "command", "Command"),
+    Binding("h", "hint", "Hint"),
+]
 
 
 class TurnGame(Protocol):
@@ -60,6 +79,20 @@ class TableBase(Screen[None]):
     selected: frozenset[int]
     cursor: int
     fresh: list[Card]  # the cards you drew or took this turn
+    sort: str  # the hand's order, one of SORTS
+
+    def __init__(self, game: TurnGame, *, bot_delay: float = 0.6,
+                 hint_level: str = "expert") -> None:
+        super().__init__()
+        self.game = game
+        self.bot_delay = bot_delay
+        self.hint_level = hint_level
+        self.sort = SORTS[0]
+        self.selected = frozenset()
+        self.cursor = 0
+        self.busy = False
+        self.message = Text("")
+        self.fresh = []
 
     def cards(self) -> list[Card]:
         """Your cards in display order (the screen's own)."""

@@ -20,19 +20,19 @@ from rummykit.core.cards import Card, cards_of, format_card, rank_of
 from rummykit.core.errors import RummyError
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Take
 from rummykit.display.faces import faces_in, typed_move
+from rummykit.tui.actions import SORTS
 from rummykit.tui.gin_game import GinGame
 from rummykit.tui.screens.dialogs import TextScreen
 from rummykit.tui.screens.gin_dialogs import GinHandEndScreen, KnockScreen
 from rummykit.tui.screens.help import CARDS
 from rummykit.tui.screens.results import MatchEndScreen
-from rummykit.tui.turns import TableBase
+from rummykit.tui.turns import FIRST_KEYS, LAST_KEYS, LAY_ON_KEYS, TableBase
 from rummykit.tui.widgets import ActionBar, HandView, MoveLog
 from rummykit.variants.gin import text
 from rummykit.variants.gin.moves import BigGin, Done, Gin, GinMove, Knock, Pass
 from rummykit.variants.gin.output import sheet_lines
 from rummykit.variants.gin.view import GinView
 
-SORTS = ("suit", "rank")
 MAX_MELDS = 4
 
 COMMANDS = {"help": "help", "hint": "hint", "sort": "sort", "new": "app.new_game",
@@ -73,11 +73,7 @@ class GinTableScreen(TableBase):
     game: GinGame
     AUTO_FOCUS = "#hand"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark", "help", "Help"),
-        Binding("left", "cursor(-1)", "Left", show=False),
-        Binding("right", "cursor(1)", "Right", show=False),
-        Binding("space", "select", "Select"),
-        Binding("escape", "clear", "Clear", show=False),
+        *FIRST_KEYS,
         Binding("d", "draw", "Draw"),
         Binding("t", "take", "Take"),
         Binding("p", "pass_", "Pass"),
@@ -85,26 +81,12 @@ class GinTableScreen(TableBase):
         Binding("k", "knock", "Knock"),
         Binding("g", "go_gin", "Gin"),
         Binding("l", "lay(0)", "Lay off", show=False),
-        *(Binding(str(n), f"lay({n})", f"Lay on {n}", show=False) for n in range(1, 10)),
+        *LAY_ON_KEYS,
         Binding("m", "meld", "Meld", show=False),
         Binding("e", "done", "Done"),
         Binding("s", "sort", "Sort", show=False),
-        Binding("colon", "command", "Command"),
-        Binding("h", "hint", "Hint"),
+        *LAST_KEYS,
     ]
-
-    def __init__(self, game: GinGame, *, bot_delay: float = 0.6,
-                 hint_level: str = "expert") -> None:
-        super().__init__()
-        self.game = game
-        self.bot_delay = bot_delay
-        self.hint_level = hint_level
-        self.sort = SORTS[0]
-        self.selected: frozenset[int] = frozenset()
-        self.cursor = 0
-        self.busy = False
-        self.message = Text("")
-        self.fresh: list[Card] = []
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -38,7 +37,7 @@ from rummykit.tui.game import Game
 from rummykit.tui.screens.help import HelpScreen
 from rummykit.tui.screens.pile import PileScreen
 from rummykit.tui.screens.results import HandEndScreen, MatchEndScreen
-from rummykit.tui.turns import TableBase
+from rummykit.tui.turns import FIRST_KEYS, LAST_KEYS, LAY_ON_KEYS, TableBase
 from rummykit.tui.widgets import (
     ActionBar,
     DealInfo,
@@ -66,35 +65,17 @@ class TableScreen(TableBase):
     game: Game
     AUTO_FOCUS = "#hand"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark", "help", "Help"),
-        Binding("left", "cursor(-1)", "Left", show=False),
-        Binding("right", "cursor(1)", "Right", show=False),
-        Binding("space", "select", "Select"),
-        Binding("escape", "clear", "Clear", show=False),
+        *FIRST_KEYS,
         Binding("d", "draw", "Draw"),
         Binding("t", "take", "Take"),
         Binding("m", "meld", "Meld"),
         Binding("x", "discard", "Discard"),
         Binding("w", "swap", "Swap", show=False),
-        *(Binding(str(n), f"lay({n})", f"Lay on {n}", show=False) for n in range(1, 10)),
+        *LAY_ON_KEYS,
         Binding("p", "pile", "Pile"),
         Binding("s", "sort", "Sort"),
-        Binding("colon", "command", "Command"),
-        Binding("h", "hint", "Hint"),
+        *LAST_KEYS,
     ]
-
-    def __init__(self, game: Game, *, bot_delay: float = 0.6,
-                 hint_level: str = "expert") -> None:
-        super().__init__()
-        self.game = game
-        self.bot_delay = bot_delay
-        self.hint_level = hint_level
-        self.sort = SORTS[0]
-        self.selected: frozenset[int] = frozenset()
-        self.cursor = 0
-        self.busy = False  # a bot or the hint search is thinking
-        self.message = Text("")
-        self.fresh: list[Card] = []  # the cards you drew or took this turn
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
