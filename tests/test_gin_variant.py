@@ -62,7 +62,8 @@ def test_parse_move_and_terms() -> None:
     assert GIN_FAMILY.parse_move("knock sk") == Knock(parse_card("SK"))
     with pytest.raises(NotationError, match="'hop'"):
         GIN_FAMILY.parse_move("hop")
-    assert GIN_FAMILY.terms(GIN) == Terms("hand", "hands", "points", False, "game")
+    assert GIN_FAMILY.terms(GIN) == Terms("hand", "hands", "points", False, "game",
+                                          title="Gin Rummy")
 
 
 def test_deal_facts_follow_the_rules_and_the_hand() -> None:
