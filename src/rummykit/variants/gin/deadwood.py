@@ -64,7 +64,14 @@ def _suit_run_deadwood() -> tuple[int, ...]:
     return tuple(table)
 
 
-_RUN_DEADWOOD = _suit_run_deadwood()
+#: built at the first use (12 ms: not at import)
+_RUN_DEADWOOD: tuple[int, ...] = ()
+
+
+def _run_deadwood_table() -> tuple[int, ...]:
+    global _RUN_DEADWOOD
+    _RUN_DEADWOOD = _suit_run_deadwood()
+    return _RUN_DEADWOOD
 
 
 def max_card_value(mask: int) -> int:
@@ -98,8 +105,14 @@ def _all_melds() -> tuple[int, ...]:
 ALL_MELDS = _all_melds()
 MELD_SET = frozenset(ALL_MELDS)
 #: melds by their lowest card code
-_MELDS_BY_LOW: tuple[tuple[int, ...], ...] = tuple(
-    tuple(m for m in ALL_MELDS if m & -m == 1 << c) for c in range(52))
+def _melds_by_low() -> tuple[tuple[int, ...], ...]:
+    by_low: list[list[int]] = [[] for _ in range(52)]
+    for meld in ALL_MELDS:
+        by_low[(meld & -meld).bit_length() - 1].append(meld)
+    return tuple(map(tuple, by_low))
+
+
+_MELDS_BY_LOW = _melds_by_low()
 
 
 def is_meld(mask: int) -> bool:
@@ -123,7 +136,7 @@ def meldable(hand: int) -> int:
 
 
 def _runs_only(hand: int) -> int:
-    t = _RUN_DEADWOOD
+    t = _RUN_DEADWOOD or _run_deadwood_table()
     return t[hand & SUIT_BITS] + t[hand >> 13 & SUIT_BITS] + t[hand >> 26 & SUIT_BITS] + t[
         hand >> 39]
 

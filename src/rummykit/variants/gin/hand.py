@@ -97,13 +97,20 @@ def _suit_discards(suit: int) -> tuple[tuple[Discard, ...], ...]:
     return tuple(table)
 
 
-#: per suit, per 13-bit mask of that suit: the discards of those cards in code order
-_SUIT_DISCARDS = tuple(_suit_discards(suit) for suit in range(4))
+#: per suit, per 13-bit mask of that suit: the discards of those cards in code order; built
+#: at the first discard step (35 ms: not at import)
+_SUIT_DISCARDS: tuple[tuple[tuple[Discard, ...], ...], ...] = ()
+
+
+def _suit_tables() -> tuple[tuple[tuple[Discard, ...], ...], ...]:
+    global _SUIT_DISCARDS
+    _SUIT_DISCARDS = tuple(_suit_discards(suit) for suit in range(4))
+    return _SUIT_DISCARDS
 
 
 def _discards_of(cards: int) -> list[GinMove]:
     """The discard of every card of the bit set ``cards``, in code order."""
-    clubs, diamonds, hearts, spades = _SUIT_DISCARDS
+    clubs, diamonds, hearts, spades = _SUIT_DISCARDS or _suit_tables()
     return [*clubs[cards & _SUIT], *diamonds[cards >> 13 & _SUIT],
             *hearts[cards >> 26 & _SUIT], *spades[cards >> 39]]
 _ZERO = (0, 0)
