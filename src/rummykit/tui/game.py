@@ -24,7 +24,7 @@ from rummykit.core.engine import HandState
 from rummykit.core.errors import IllegalMoveError, RecordError
 from rummykit.core.match import Match
 from rummykit.core.moves import Move
-from rummykit.core.record import dump, record_of, replay_file
+from rummykit.core.record import Replay, dump, record_of, replay_file
 from rummykit.core.rules import Rules
 from rummykit.core.views import PlayerView, view
 from rummykit.display.terms import facts_clause, facts_of, unit
@@ -43,6 +43,16 @@ class Setup:
     name: str
     bots: tuple[str, ...]
     seed: int
+
+
+def resumable_seed(path: str | Path, replayed: Replay, match: object, why_not: str) -> int:
+    """The seed of the record ``path`` replayed as ``replayed`` to ``match``, when a game can
+    go on from it; else :class:`RecordError` quoting the path and why (``why_not`` when the
+    replay itself did not fail)."""
+    if replayed.error is not None or match is None or replayed.record is None:
+        message = replayed.error.message if replayed.error else why_not
+        raise RecordError(f"cannot load {str(path)!r}: {message}")
+    return replayed.record.seed if replayed.record.seed is not None else 0
 
 
 class SeatedGame:
@@ -83,6 +93,18 @@ class SeatedGame:
         seat: int = state.to_move
         return seat
 
+    def start_hand(self) -> None:
+        """Deal the next hand (the family's)."""
+        raise NotImplementedError
+
+    def resume(self, path: str | Path) -> None:
+        """Log where the match loaded from ``path`` stands; deal its next hand if one is due."""
+        match = self.match
+        self.log.append(f"Loaded {path}: hand {self.hand_no}, "
+                        f"{sum(len(h.moves) for h in match.hands)} moves so far.")
+        if match.state is None or (match.state.is_over and not match.over):
+            self.start_hand()
+
     def mark(self) -> tuple[int, int]:
         """Where the match is: (hands dealt, moves made in the current hand)."""
         return self.hand_no, len(self.match.hands[-1].moves) if self.match.hands else 0
@@ -115,18 +137,13 @@ class Game(SeatedGame):
         """The match of a record file, ready to go on; the other seats are ``bots``."""
         replayed = replay_file(path)
         match = replayed.engine_match
-        if replayed.error is not None or match is None or replayed.record is None:
-            message = replayed.error.message if replayed.error else (
-                "no match" if replayed.match is None
-                else f"the terminal game does not play {replayed.match.rules.name} yet")
-            raise RecordError(f"cannot load {str(path)!r}: {message}")
-        seed = replayed.record.seed if replayed.record.seed is not None else 0
-        setup = Setup(match.rules, match.players[0], (bots,) * (match.num_players - 1), seed)
-        game = cls(setup, match)
-        game.log.append(f"Loaded {path}: hand {game.hand_no}, "
-                        f"{sum(len(h.moves) for h in match.hands)} moves so far.")
-        if match.state is None or (match.state.is_over and not match.over):
-            game.start_hand()
+        seed = resumable_seed(path, replayed, match, "no match" if replayed.match is None
+                              else f"the terminal game does not play "
+                                   f"{replayed.match.rules.name} yet")
+        assert match is not None
+        game = cls(Setup(match.rules, match.players[0], (bots,) * (match.num_players - 1),
+                         seed), match)
+        game.resume(path)
         return game
 
     # -- the state as you see it -------------------------------------------------------

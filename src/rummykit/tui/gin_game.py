@@ -4,7 +4,7 @@ No Textual here. Everything shown to you is the gin view of seat 0; the bot sees
 own view. The interface is the one the app asks of :class:`~rummykit.tui.game.Game`
 (setup, names, log, record path, save, mark, the bot's turn).
 
->>> from rummykit.tui.game import SeatedGame, Setup
+>>> from rummykit.tui.game import SeatedGame, Setup, resumable_seed
 >>> from rummykit.variants.gin.rules import GIN
 >>> game = GinGame(Setup(GIN, "Ann", ("greedy",), seed=3))
 >>> game.names, game.hand_no, game.log[0].startswith("Hand 1: ")
@@ -19,12 +19,12 @@ from typing import Any
 
 from rummykit.bots import AnyBot, make_bot_for
 from rummykit.core.cards import cards_of, format_cards
-from rummykit.core.errors import IllegalMoveError, RecordError
+from rummykit.core.errors import IllegalMoveError
 from rummykit.core.match import FamilyMatch
 from rummykit.core.moves import Draw, Take
 from rummykit.core.record import replay_file
 from rummykit.display.wording import agree, bot_names
-from rummykit.tui.game import SeatedGame, Setup
+from rummykit.tui.game import SeatedGame, Setup, resumable_seed
 from rummykit.variants.gin import text
 from rummykit.variants.gin.game import ScoreSheet
 from rummykit.variants.gin.hand import GinHand
@@ -61,15 +61,9 @@ class GinGame(SeatedGame):
         """The gin match of a record file, ready to go on; the bot seat is ``bots``."""
         replayed = replay_file(path)
         match: Any = replayed.match
-        if replayed.error is not None or match is None or replayed.record is None:
-            message = replayed.error.message if replayed.error else "no match"
-            raise RecordError(f"cannot load {str(path)!r}: {message}")
-        seed = replayed.record.seed if replayed.record.seed is not None else 0
+        seed = resumable_seed(path, replayed, match, "no match")
         game = cls(Setup(match.rules, match.players[0], (bots,), seed), match)
-        game.log.append(f"Loaded {path}: hand {game.hand_no}, "
-                        f"{sum(len(h.moves) for h in match.hands)} moves so far.")
-        if match.state is None or (match.state.is_over and not match.over):
-            game.start_hand()
+        game.resume(path)
         return game
 
     # -- the state as you see it -------------------------------------------------------
