@@ -37,7 +37,7 @@ class PlayerView(NamedTuple):
     ``revealed`` shows every hand once the hand is over (scoring shows them), else ``()``.
     ``family`` is the rule family's own public part (``HandState.family_view``: an
     immutable, hashable value the family defines, e.g. who is down in contract), or None
-    for a family without one; faces ask the family about it (``variants.view_parts``).
+    for a family without one; faces ask the family about it (``variants.table_hooks``).
     """
 
     rules: Rules
