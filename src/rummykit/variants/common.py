@@ -20,7 +20,7 @@ from rummykit.core.rule_options import apply_options
 from rummykit.core.rules import Rules
 from rummykit.core.scoring import RotationScorer
 from rummykit.core.views import PlayerView, view
-from rummykit.variants.base import Deal, Duty, Hand
+from rummykit.variants.base import Deal, Duty, Hand, TableHooks
 
 
 class DrawDiscardFamily:
@@ -125,3 +125,7 @@ class DrawDiscardFamily:
 
 #: the engine's hand has the hand protocol (checked by mypy)
 _ENGINE_HAND: type[Hand] = HandState
+
+
+#: the shared defaults answer every question of a table family's faces (checked by mypy)
+_TABLE_HOOKS: type[TableHooks] = DrawDiscardFamily

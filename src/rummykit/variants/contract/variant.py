@@ -15,7 +15,7 @@ from rummykit.core.errors import RecordError
 from rummykit.core.rule_options import COMMON_KNOBS
 from rummykit.core.rules import Rules
 from rummykit.core.views import PlayerView
-from rummykit.variants.base import Duty, Fact, OptionSpec, Terms
+from rummykit.variants.base import Duty, Fact, OptionSpec, TableHooks, Terms
 from rummykit.variants.common import DrawDiscardFamily
 from rummykit.variants.contract import view as contract_view
 from rummykit.variants.contract.hand import ContractHand
@@ -104,3 +104,4 @@ class _Deal(NamedTuple):
 
 
 CONTRACT_FAMILY = ContractFamily({"contract": CONTRACT}, KNOBS)
+_TABLE_HOOKS: TableHooks = CONTRACT_FAMILY  # its overrides keep the hooks' types (mypy)
