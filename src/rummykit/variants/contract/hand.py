@@ -32,6 +32,10 @@ from rummykit.variants.contract.view import ContractView
 
 Duties = tuple[int, bool, int, int]  # (down, went_down, dig_duty, joker_duty)
 _new_part = tuple.__new__  # ContractView's fields in order, without its __new__'s frame
+#: the view parts made so far, by value: a view takes one of these instead of a new one
+#: (few distinct values occur; the table stops growing at :data:`_MAX_PARTS`)
+_PARTS: dict[Duties, ContractView] = {}
+_MAX_PARTS = 4096
 
 
 class ContractHand(HandState):
@@ -60,8 +64,13 @@ class ContractHand(HandState):
         new._duties = []
 
     def family_view(self) -> ContractView:
-        return _new_part(ContractView,
-                         (self.down, self.went_down, self.dig_duty, self.joker_duty))
+        key = (self.down, self.went_down, self.dig_duty, self.joker_duty)
+        part = _PARTS.get(key)
+        if part is None:
+            part = _new_part(ContractView, key)
+            if len(_PARTS) < _MAX_PARTS:
+                _PARTS[key] = part
+        return part
 
     def restore_family_view(self, part: Hashable | None) -> None:
         if type(part) is ContractView:
