@@ -59,7 +59,7 @@ def test_the_contract_family_deals_its_own_hand_and_the_rummy_family_the_plain_o
     assert type(HandState.deal(BASIC, 2, rng=random.Random(1))) is HandState
     dealt = HandState.deal(CONTRACT, 3, rng=random.Random(1))
     assert type(dealt) is ContractHand and type(dealt.copy()) is ContractHand
-    assert Match(CONTRACT, ["A", "B", "C"], seed=2).start_hand().contract
+    assert type(Match(CONTRACT, ["A", "B", "C"], seed=2).start_hand()) is ContractHand
 
 
 def test_each_family_checks_its_own_options() -> None:

@@ -36,6 +36,7 @@ from rummykit.core import handset
 from rummykit.core.cards import ALL_NATURALS, JOKER, cards_of, format_card, format_cards
 from rummykit.core.melds import format_placed
 from rummykit.core.views import PlayerView
+from rummykit.variants.table_hooks import table_hooks
 from rummykit.variants.table_kinds import KNOCK, table_kind
 
 PROTOCOL = "rummykit-agent/2"
@@ -104,14 +105,18 @@ def _shared_view_json(seen: PlayerView) -> Message:
         "melds_this_turn": seen.melds_this_turn,
         "placed_this_turn": seen.placed_this_turn,
         "ever_placed": _seats(seen.ever_placed, players),
-        "down": _seats(seen.down, players),
-        "went_down": seen.went_down,
-        "dig_duty": format_card(seen.dig_duty) if seen.dig_duty >= 0 else None,
-        "joker_duty": seen.joker_duty,
+        **_family_fields(seen),
         "rebuilds": seen.rebuilds,
         "result": result,
         "revealed": [_cards(h) for h in seen.revealed],
     }
+
+
+def _family_fields(seen: PlayerView) -> Message:
+    """The shared view's fields that a family's part fills (docs/agents.md): the family's
+    values over those of a family without a part (nobody down, no duty)."""
+    return {"down": [], "went_down": False, "dig_duty": None, "joker_duty": 0,
+            **table_hooks(seen.rules).part_json(seen)}
 
 
 def hello_message(seen: Any, timeout: float, retries: int,

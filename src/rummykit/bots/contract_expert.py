@@ -79,6 +79,7 @@ from rummykit.core.melds import JOKER_AS, SET, hand_card, position_card
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Take
 from rummykit.core.views import PlayerView
 from rummykit.variants.contract.melds import uses_every_card
+from rummykit.variants.contract.view import contract_part as part
 
 if TYPE_CHECKING:
     from rummykit.bots.expert import Budget
@@ -189,7 +190,7 @@ def alternatives(view: PlayerView) -> list[Move]:
         return moves
     if not isinstance(first, Discard):
         add(next((m for m in legal if isinstance(m, Discard)), None))
-    for move, _ in _discards(view, bool(view.down >> view.seat & 1)):
+    for move, _ in _discards(view, bool(part(view).down >> view.seat & 1)):
         add(move)
     return moves
 
@@ -212,7 +213,7 @@ def ranked(view: PlayerView, skill: Skill = FULL) -> list[tuple[Move, float]]:
         return [(legal[0], 0.0)]
     if all_at_once(view):
         return _seventh(view) if skill.seventh_draws else [(seventh(view, legal), 0.0)]
-    down = bool(view.down >> view.seat & 1)
+    down = bool(part(view).down >> view.seat & 1)
     if view.phase == DRAW_PHASE:
         if not skill.pair_takes:
             return [(greedy_draw(view, legal), 0.0)]
@@ -280,7 +281,7 @@ def unseen(view: PlayerView) -> list[int]:
 
 def _feeds(view: PlayerView, card: Card) -> bool:
     """Whether a seat that is down could lay ``card`` off (it would take it)."""
-    others_down = view.down & ~(1 << view.seat)
+    others_down = part(view).down & ~(1 << view.seat)
     if not others_down:
         return False
     if card == JOKER:
@@ -307,7 +308,7 @@ def _discards(view: PlayerView, down: bool, race: bool = False) -> list[tuple[Mo
             # among cards of one value, the one no run can reach first
             kind = (c != JOKER,)
             return kind, values[c] * 100 - reach.get(c, 0), c % NUM_RANKS
-        if race and view.down & ~(1 << view.seat):
+        if race and part(view).down & ~(1 << view.seat):
             kind = (c != JOKER, c not in kept, not _feeds(view, c))
         else:
             kind = (c != JOKER, c not in kept, c not in partners, not _feeds(view, c))

@@ -33,6 +33,7 @@ from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
 from rummykit.core.views import PlayerView
 from rummykit.variants.contract.melds import can_make, least_penalty, uses_every_card
 from rummykit.variants.contract.schedule import contract_of, final_rule
+from rummykit.variants.contract.view import contract_part as part
 
 MELDS_INSPECTED = 200  # going-down moves looked at, for speed
 
@@ -87,7 +88,7 @@ def choose_contract(view: PlayerView) -> Move:
         return seventh(view, legal)
     if view.phase == DRAW_PHASE:
         return greedy_draw(view, legal)
-    down = bool(view.down >> view.seat & 1)
+    down = bool(part(view).down >> view.seat & 1)
     if not down:
         melds = [m for m in legal[:MELDS_INSPECTED] if isinstance(m, Meld)]
         if melds:
@@ -108,7 +109,7 @@ def greedy_draw(view: PlayerView, legal: tuple[Move, ...]) -> Move:
     if not takes or top is None:
         return draw
     hand = handset.cards(view.hand)
-    down = bool(view.down >> view.seat & 1)
+    down = bool(part(view).down >> view.seat & 1)
     single = takes[0] if takes[0].count == 1 else None
     if down:
         if single is not None and _layable(top, view.table):
@@ -159,11 +160,11 @@ def play_down(view: PlayerView, legal: tuple[Move, ...]) -> Move | None:
     lays = [m for m in legal if isinstance(m, LayOff)]
     naturals = [m for m in lays if m.card < JOKER_AS]
     if naturals:
-        duty = view.dig_duty
+        duty = part(view).dig_duty
         return max(naturals, key=lambda m: (m.card == duty, values[m.card]))
     jokers = [m for m in lays if m.card >= JOKER_AS]
     swaps = [m for m in legal if isinstance(m, Swap)]
-    if swaps and not view.joker_duty:
+    if swaps and not part(view).joker_duty:
         return max(swaps, key=lambda m: values[m.card])
     if not jokers:
         return None
@@ -172,7 +173,8 @@ def play_down(view: PlayerView, legal: tuple[Move, ...]) -> Move | None:
     if opening:
         return opening[0]
     naturals_left = handset.size(view.hand) - handset.count(view.hand, JOKER)
-    if view.joker_duty or naturals_left <= 1 or not any(isinstance(m, Discard) for m in legal):
+    if part(view).joker_duty or naturals_left <= 1 \
+            or not any(isinstance(m, Discard) for m in legal):
         return jokers[0]
     return None
 

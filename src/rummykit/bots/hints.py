@@ -19,6 +19,7 @@ from rummykit.core.cards import Card, card_points, format_card, format_cards
 from rummykit.core.melds import best_arrangement, format_placed, hand_card
 from rummykit.core.views import PlayerView
 from rummykit.display.terms import terms_of
+from rummykit.variants.table_hooks import is_down
 
 __all__ = ["HINT_LEVELS", "Hint", "Shape", "advice_lines", "analyse", "hint", "position_lines",
            "shape", "to_json"]
@@ -107,7 +108,7 @@ def position_lines(seen: PlayerView, names: list[str]) -> list[str]:
         lines += [f"  {number}. {meld}" for number, meld in enumerate(seen.table, 1)]
     word = terms_of(seen.rules).down
     if word:
-        down = [names[s] for s in range(seen.num_players) if seen.down >> s & 1]
+        down = [names[s] for s in range(seen.num_players) if is_down(seen, s)]
         lines.append(f"{word.capitalize()}: {', '.join(down) or 'nobody yet'}")
     others = [f"{names[s]} {size}" for s, size in enumerate(seen.hand_sizes) if s != seen.seat]
     lines.append(f"Cards in the other hands: {', '.join(others)}")

@@ -42,6 +42,7 @@ from rummykit.display.terms import (
 from rummykit.display.wording import agree, bot_names, drawn_words, gained, plural, wrapped
 from rummykit.variants.base import RulesLike
 from rummykit.variants.registry import variant_of
+from rummykit.variants.table_hooks import is_down, table_hooks
 
 PROMPT = "Your move> "
 HELP = """\
@@ -183,19 +184,16 @@ class PlaySession(LineSession):
     def _show_duties(self, seen: PlayerView) -> None:
         """What you may do now and what you must still do this turn (a dug card, a
         joker taken by a swap, the deal's contract)."""
-        if seen.dig_duty >= 0:
-            self.out(f"You must place {format_card(seen.dig_duty)} this turn "
-                     "(the card you dug), before you discard.")
-        if seen.joker_duty:
-            jokers = "the joker" if seen.joker_duty == 1 else f"{seen.joker_duty} jokers"
-            self.out(f"You must place {jokers} you took by a swap this turn "
-                     "(lay it off with its new identity, e.g. lay JK=SQ on 3).")
+        hooks = table_hooks(seen.rules)
+        for duty in hooks.duties(seen):
+            self.out(duty.sentence)
         if not self.down:
             self.out("Meld, lay off or discard.")
-        elif seen.down >> self.seat & 1:
-            when = " this turn" if seen.went_down else ""
+        elif is_down(seen, self.seat):
+            went_down = hooks.went_down(seen)
+            when = " this turn" if went_down else ""
             self.out(f"You are {self.down}{when}: lay off onto any meld"
-                     f"{'' if seen.went_down else ', swap for a joker'} or discard.")
+                     f"{'' if went_down else ', swap for a joker'} or discard.")
         else:
             facts = facts_of(seen.rules, seen.num_players, seen.deal_index)
             wanted = ", ".join(f"{f.label.lower()} ({f.value})" for f in facts)
@@ -223,7 +221,7 @@ class PlaySession(LineSession):
             first = len(before.table) + 1
             numbers = ", ".join(str(n) for n in range(first, first + len(move.groups)))
             down = f" - goes {self.down}" if self.down \
-                and not before.down >> before.to_move & 1 else ""
+                and not is_down(before, before.to_move) else ""
             return f"{move}  (table meld {numbers}){down}"
         if isinstance(move, LayOff):
             return f"{move}  (meld {move.target} is now {after.table[move.target - 1]})"
@@ -270,7 +268,7 @@ class PlaySession(LineSession):
     def _show_down_status(self, seen: PlayerView) -> None:
         """Whether you have laid the deal's contract down yet."""
         facts = facts_of(seen.rules, seen.num_players, seen.deal_index)
-        if seen.down >> self.seat & 1:
+        if is_down(seen, self.seat):
             self.out(f"You are {self.down} ({facts_clause(facts)}).")
         else:
             wanted = ", ".join(f"{f.label.lower()} is {f.value}" for f in facts)
@@ -294,7 +292,7 @@ class PlaySession(LineSession):
         if facts:
             line = f"{self._unit(capital=True)} {seen.deal_index + 1}: {facts_words(facts)}."
             if self.down:
-                down = [self.players[s] for s in range(seen.num_players) if seen.down >> s & 1]
+                down = [self.players[s] for s in range(seen.num_players) if is_down(seen, s)]
                 line += f" {self.down.capitalize()}: {', '.join(down) or 'nobody yet'}."
             self.out(line)
         if not seen.table:
@@ -313,8 +311,8 @@ class PlaySession(LineSession):
                 continue
             known = handset.cards(seen.known[seat])
             extra = f", holds {format_cards(known)} from the discard pile" if known else ""
-            is_down = f", {self.down}" if seen.down >> seat & 1 else ""
-            self.out(f"  {self.players[seat]}: {plural(size, 'card')}{is_down}{extra}")
+            marked = f", {self.down}" if is_down(seen, seat) else ""
+            self.out(f"  {self.players[seat]}: {plural(size, 'card')}{marked}{extra}")
 
     def _show_pile(self, seen: PlayerView) -> None:
         if not seen.discard:

@@ -11,7 +11,9 @@ import json
 
 from rummykit.core.outcome import BLOCKED
 from rummykit.core.record import HandReplay, Replay, ReplayError, replay_file
+from rummykit.core.views import public_view
 from rummykit.display.terms import facts_of, facts_words, score_label, sheet_title, terms_of, unit
+from rummykit.variants.table_hooks import is_down
 
 __all__ = ["describe", "run"]
 
@@ -83,8 +85,8 @@ def _hand_lines(number: int, played: HandReplay, names: list[str]) -> list[str]:
     lines += _turns(played, names) or ["  (no moves)"]
     word = terms_of(state.rules).down
     if word:
-        seated_down = state.family_view()[0]
-        down = [names[s] for s in range(state.num_players) if seated_down >> s & 1]
+        seen = public_view(state)
+        down = [names[s] for s in range(state.num_players) if is_down(seen, s)]
         lines.append(f"  {word.capitalize()}: {', '.join(down) if down else 'nobody'}")
     table = state.table
     lines.append("  Table:" if table else "  Table: empty")

@@ -25,9 +25,11 @@ from rummykit.bots import AnyBot, make_bot_for
 from rummykit.core.match import FamilyMatch
 from rummykit.core.moves import Draw, Take
 from rummykit.core.outcome import ABORTED, WIN
+from rummykit.core.views import public_view
 from rummykit.display.terms import terms_of
 from rummykit.variants.base import RulesLike
 from rummykit.variants.registry import variant_for
+from rummykit.variants.table_hooks import is_down
 
 
 class Simulation:
@@ -85,8 +87,9 @@ class Simulation:
         assert result is not None
         self.hands += 1
         if terms_of(self.rules).down:  # the family's hands say who went down
+            seen = public_view(state)
             for seat in range(len(self.downs)):
-                self.downs[seat] += state.family_view()[0] >> seat & 1
+                self.downs[seat] += is_down(seen, seat)
         if result.result == WIN and result.winner is not None:
             self.hand_wins[result.winner] += 1
             self.rummies[result.winner] += int(result.rummy)

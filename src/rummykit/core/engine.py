@@ -30,8 +30,8 @@ rummykit.core.errors.NotationError: bad card 'ZZ': expected a suit C, D, H or S 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
-from typing import Any, ClassVar, Self
+from collections.abc import Hashable, Iterator, Sequence
+from typing import Any, Self
 
 from rummykit.core import closed_table, handset, legality, plain_moves
 from rummykit.core.cards import (
@@ -73,8 +73,6 @@ __all__ = ["DRAW_PHASE", "OVER_PHASE", "PLAY_PHASE", "HandState", "register_hand
 
 Snapshot = tuple[int, str, int, int, bool, int, int, int, "HandResult | None", int, int]
 Undo = tuple[Snapshot, int, Any]  # (what the move changes of the state, move kind, more)
-#: the view fields of a family without them: nobody down, no duty (see ``family_view``)
-NO_FAMILY_VIEW = (0, False, -1, 0)
 
 _HAND_CLASSES: dict[str, type[HandState]] = {}
 
@@ -119,10 +117,6 @@ class HandState:
         "to_move",
         "turn_count",
     )
-
-    #: True only for the contract family's hand (kept for faces that still ask; new code
-    #: asks the family instead)
-    contract: ClassVar[bool] = False
 
     rules: Rules
     num_players: int
@@ -280,13 +274,13 @@ class HandState:
     def _copy_family(self, new: HandState) -> None:
         """Copy the family's own fields into ``new``."""
 
-    def family_view(self) -> tuple[int, bool, int, int]:
-        """The family's public view fields: (down, went_down, dig_duty, joker_duty)."""
-        return NO_FAMILY_VIEW
+    def family_view(self) -> Hashable | None:
+        """The family's public part of every seat's view (``PlayerView.family``): an
+        immutable, hashable value of the family's own type, or None (no family state)."""
+        return None
 
-    def restore_family_view(self, down: int, went_down: bool, dig_duty: int,
-                            joker_duty: int) -> None:
-        """Set the family's fields from a view (a resampled position)."""
+    def restore_family_view(self, part: Hashable | None) -> None:
+        """Set the family's fields from a view's part (a resampled position)."""
 
     def check_play(self, move: Move) -> Move:
         """The canonical form of a legal play-step move, or an IllegalMoveError."""

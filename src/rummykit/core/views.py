@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import NamedTuple
 
 from rummykit.core import handset
@@ -35,6 +35,9 @@ class PlayerView(NamedTuple):
     ``passed[s]`` the cards that lay on the discard pile when it drew from the stock.
     ``legal`` lists the seat's legal moves when it is to move.
     ``revealed`` shows every hand once the hand is over (scoring shows them), else ``()``.
+    ``family`` is the rule family's own public part (``HandState.family_view``: an
+    immutable, hashable value the family defines, e.g. who is down in contract), or None
+    for a family without one; faces ask the family about it (``variants.table_hooks``).
     """
 
     rules: Rules
@@ -59,11 +62,7 @@ class PlayerView(NamedTuple):
     result: HandResult | None
     legal: tuple[Move, ...]
     revealed: tuple[int, ...]
-    # the family's fields (``HandState.family_view``); a family without them leaves these
-    down: int = 0  # bit set of the seats that are down (their contract made)
-    went_down: bool = False  # the seat to move went down this turn
-    dig_duty: int = -1  # the dug card still to be placed this turn, or -1
-    joker_duty: int = 0  # jokers taken by swaps still to be placed this turn
+    family: Hashable | None = None  # the family's part (``HandState.family_view``)
     discarded: tuple[int, ...] = ()  # per seat: bit set of the cards it discarded this hand
     passed: tuple[int, ...] = ()  # per seat: bit set of the discard tops it drew instead of
 
@@ -100,7 +99,7 @@ def _seen(state: HandState, seat: int, hand: int) -> PlayerView:
         state.rebuilds, state.turn_count, state.result,
         tuple(state.legal_moves()) if seat == state.to_move and not over else (),
         tuple(hands) if over else (),
-        *state.family_view(), tuple(state.discarded),
+        state.family_view(), tuple(state.discarded),
         tuple(state.passed),
     ))
 
@@ -168,5 +167,5 @@ def resample(seen: PlayerView, rng: random.Random, weigh: Weigh | None = None) -
     state.rebuilds = seen.rebuilds
     state.turn_count = seen.turn_count
     state.result = seen.result
-    state.restore_family_view(seen.down, seen.went_down, seen.dig_duty, seen.joker_duty)
+    state.restore_family_view(seen.family)
     return state

@@ -26,6 +26,7 @@ from rummykit.core.handset import cards as hand_cards
 from rummykit.core.melds import format_placed
 from rummykit.core.views import PlayerView
 from rummykit.display.terms import terms_of
+from rummykit.variants.table_hooks import table_hooks
 
 if TYPE_CHECKING:
     from rummykit.rl.openspiel_game import RummyGame, RummyState
@@ -141,10 +142,9 @@ def view_text(seen: PlayerView) -> str:
         f"{seen.melds_this_turn} placed {int(seen.placed_this_turn)} ever {seen.ever_placed} "
         f"rebuilds {seen.rebuilds}",
     ]
-    if terms_of(seen.rules).down:  # the fields of a family whose seats go down
-        dug = format_card(seen.dig_duty) if seen.dig_duty >= 0 else "-"
-        parts.append(f"down {seen.down} went_down {int(seen.went_down)} dig {dug} "
-                     f"jokers {seen.joker_duty}")
+    family = table_hooks(seen.rules).part_text(seen)  # the family's own part, if any
+    if family:
+        parts.append(family)
     if seen.result is not None:
         parts.append(f"result {seen.result.result} {seen.result.winner} "
                      f"{list(seen.result.scores)} revealed {_seat_cards(seen.revealed)}")

@@ -31,10 +31,15 @@ from rummykit.server.wire import (
 )
 from rummykit.variants.base import RulesLike
 from rummykit.variants.registry import variant_for
+from rummykit.variants.table_hooks import table_hooks
 
 
 def _cards(hand: int) -> list[str]:
     return [format_card(c) for c in handset.cards(hand)]
+
+
+def _seats(mask: int, players: int) -> list[int]:
+    return [s for s in range(players) if mask >> s & 1]
 
 
 def result_out(result: HandResult) -> ResultOut:
@@ -45,12 +50,12 @@ def result_out(result: HandResult) -> ResultOut:
 
 
 def contract_out(seen: PlayerView, facts: list[FactOut]) -> ContractOut | None:
-    """The deal's contract (in rule sets with a contract schedule), else None: the
+    """The deal's meld quota (the family's, where it has one), else None: the
     ``contract`` field of the protocol, its words the family's fact."""
-    schedule = seen.rules.contract_schedule
-    if not schedule:
+    quota = table_hooks(seen.rules).meld_quota(seen.rules, seen.deal_index)
+    if quota is None:
         return None
-    sets, runs = schedule[seen.deal_index % len(schedule)]
+    sets, runs = quota
     words = next((f.value for f in facts if f.label == "Contract"), "")
     return ContractOut.model_construct(sets=sets, runs=runs, words=words)
 
@@ -84,7 +89,7 @@ def view_out(seen: PlayerView) -> ViewOut:
         taken=None if seen.taken < 0 else format_card(seen.taken),
         turn_count=seen.turn_count,
         rebuilds=seen.rebuilds,
-        down=[s for s in range(seen.num_players) if seen.down >> s & 1],
+        down=_seats(table_hooks(seen.rules).seats_down(seen), seen.num_players),
         result=None if result is None else result_out(result),
         revealed=[_cards(h) for h in seen.revealed] if seen.revealed else None,
         contract=contract_out(seen, facts),

@@ -24,6 +24,7 @@ from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
 from rummykit.core.views import PlayerView
 from rummykit.display.faces import card_face, faces_in
 from rummykit.display.terms import terms_of
+from rummykit.variants.table_hooks import is_down, table_hooks
 
 SORTS = ("suit", "rank")
 MAX_OFFERED = 8
@@ -115,7 +116,7 @@ def fits(seen: PlayerView) -> dict[Card, tuple[int, ...]]:
         for move in seen.legal:
             if isinstance(move, LayOff):
                 found.setdefault(hand_card(move.card), set()).add(move.target)
-    elif not terms_of(seen.rules).down or seen.down >> seen.seat & 1:
+    elif not terms_of(seen.rules).down or is_down(seen, seen.seat):
         for card in set(seen.hand_cards) - {JOKER}:
             targets = {n for n, meld in enumerate(seen.table, 1) if meld.accepts >> card & 1}
             if targets:
@@ -148,11 +149,7 @@ def guidance(seen: PlayerView, selection: Sequence[Card]) -> str:
         return "Waiting for the other players..."
     if seen.phase == DRAW_PHASE:
         return "Your turn: draw from the stock (d) or take the discard (t)."
-    duties = []
-    if seen.dig_duty >= 0:
-        duties.append("place the card you dug")
-    if seen.joker_duty:
-        duties.append("place the joker you took")
+    duties = [duty.brief for duty in table_hooks(seen.rules).duties(seen)]
     need = f" You must {' and '.join(duties)}." if duties else ""
     if not selection:
         return "Select cards (click, or arrows + space) to meld, lay off or discard." + need

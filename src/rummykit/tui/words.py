@@ -16,6 +16,7 @@ from rummykit.core.views import PlayerView
 from rummykit.display.faces import card_face, cards_face
 from rummykit.display.terms import terms_of
 from rummykit.display.wording import gained
+from rummykit.variants.table_hooks import is_down
 
 
 def lay_words(name: str, move: LayOff) -> str:
@@ -56,7 +57,7 @@ def _sentence(name: str, move: Move, before: PlayerView, after: PlayerView,
         where = (f"meld {numbers[0]}" if len(numbers) == 1
                  else "melds " + ", ".join(str(n) for n in numbers))
         down = terms_of(before.rules).down
-        going_down = bool(down) and not before.down >> before.seat & 1
+        going_down = bool(down) and not is_down(before, before.seat)
         verb = f"went {down} with" if going_down else "melded"
         return f"{name} {verb} {groups} ({where})"
     if isinstance(move, LayOff):

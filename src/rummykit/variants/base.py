@@ -22,6 +22,12 @@ and registers one instance in its package's ``__init__`` (``registry.register``)
 - **seats**: ``view`` (what one seat sees: the only way hidden cards leave a hand);
 - **records**: ``hand_json`` (a hand's object in the replay output), ``rebuilds_stock``;
 - **words**: ``knob_reference``, ``terms``, ``deal_facts``, ``help_text``, ``options``.
+
+A family on the engine's ``HandState`` whose hands keep state of their own (contract: who
+is down, the turn's duties) gives it to every seat's view as one immutable, hashable value
+of its own type (``HandState.family_view``, the view's ``family`` field) and answers the
+faces' questions about it with :class:`TableHooks` (the shared defaults in
+:mod:`rummykit.variants.common` answer for a family without one).
 """
 
 from __future__ import annotations
@@ -29,10 +35,13 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from rummykit.core.cards import Card
 from rummykit.core.outcome import HandResult
+
+if TYPE_CHECKING:
+    from rummykit.core.views import PlayerView
 
 R = TypeVar("R")
 S = TypeVar("S")
@@ -62,6 +71,14 @@ class Fact:
 
     label: str
     value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Duty:
+    """Something the seat to move must still do this turn before it may discard."""
+
+    brief: str  # a clause: "place the card you dug"
+    sentence: str  # the full instruction, with the card: "You must place H7 this turn ..."
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +297,39 @@ class Variant(Protocol[R, S]):
     def rebuilds_stock(self) -> bool:
         """False for a family that never rebuilds a stock: its records hold no
         ``restocks`` (FORMATS.md §4.2)."""
+        ...
+
+
+class TableHooks(Protocol):
+    """What faces ask a family on the engine's ``HandState`` beyond :class:`Variant`: about
+    the family's part of a seat's view (``PlayerView.family``) and a deal's meld quota.
+    :func:`rummykit.variants.table_hooks.table_hooks` finds them; "down" is
+    :attr:`Terms.down`, and a face shows it only where that word is set."""
+
+    def seats_down(self, seen: PlayerView) -> int:
+        """The bit set of the seats that are down (0 where no seat ever is)."""
+        ...
+
+    def went_down(self, seen: PlayerView) -> bool:
+        """Whether the seat to move went down this turn."""
+        ...
+
+    def duties(self, seen: PlayerView) -> tuple[Duty, ...]:
+        """What the seat to move must still do this turn before it may discard."""
+        ...
+
+    def part_json(self, seen: PlayerView) -> dict[str, Any]:
+        """The part's fields of the agent protocol's view (docs/agents.md); ``{}`` where
+        none (the protocol sends its documented defaults)."""
+        ...
+
+    def part_text(self, seen: PlayerView) -> str:
+        """The part as words of a one-line observation; ``""`` where none."""
+        ...
+
+    def meld_quota(self, rules: Any, deal_index: int) -> tuple[int, int] | None:
+        """The sets and runs a seat must meld at once to go down in deal ``deal_index``
+        (the server wire's numbers of the deal's fact), or None where there are none."""
         ...
 
 

@@ -20,7 +20,7 @@ from rummykit.core.rule_options import apply_options
 from rummykit.core.rules import Rules
 from rummykit.core.scoring import RotationScorer
 from rummykit.core.views import PlayerView, view
-from rummykit.variants.base import Deal, Hand
+from rummykit.variants.base import Deal, Duty, Hand, TableHooks
 
 
 class DrawDiscardFamily:
@@ -78,6 +78,31 @@ class DrawDiscardFamily:
 
     rebuilds_stock = True
 
+    # -- the view's family part (TableHooks): a family without one has nothing to say
+    def seats_down(self, seen: PlayerView) -> int:
+        """Nobody is ever down."""
+        return 0
+
+    def went_down(self, seen: PlayerView) -> bool:
+        """Nobody goes down."""
+        return False
+
+    def duties(self, seen: PlayerView) -> tuple[Duty, ...]:
+        """No duty: a discard is the turn's only end."""
+        return ()
+
+    def part_json(self, seen: PlayerView) -> dict[str, Any]:
+        """No fields of its own."""
+        return {}
+
+    def part_text(self, seen: PlayerView) -> str:
+        """No words of its own."""
+        return ""
+
+    def meld_quota(self, rules: Rules, deal_index: int) -> tuple[int, int] | None:
+        """No quota: any meld may be laid."""
+        return None
+
     def knob_reference(self) -> str:
         """Nothing: the core's knob reference covers the knobs of ``Rules``."""
         return ""
@@ -100,3 +125,7 @@ class DrawDiscardFamily:
 
 #: the engine's hand has the hand protocol (checked by mypy)
 _ENGINE_HAND: type[Hand] = HandState
+
+
+#: the shared defaults answer every question of a table family's faces (checked by mypy)
+_TABLE_HOOKS: type[TableHooks] = DrawDiscardFamily

@@ -16,6 +16,7 @@ from rummykit.core.views import PlayerView
 from rummykit.display.terms import facts_of, terms_of, unit
 from rummykit.display.wording import plural
 from rummykit.tui.cardart import face, inline
+from rummykit.variants.table_hooks import is_down
 
 
 class SeenWidget(Widget):
@@ -80,7 +81,7 @@ class Summary(SeenWidget):
             text.append(f"{'▶' if turn else ' '}{names[seat]} ", style="bold" if turn else "")
             points = self.totals[seat] if self.totals else 0
             text.append(f"{plural(size, 'card')} ({points} pts)")
-            if down and seen.down >> seat & 1:
+            if down and is_down(seen, seat):
                 text.append(f" {down}", style="green")
         return text
 
@@ -99,9 +100,9 @@ class Opponents(SeenWidget):
             text.append(f"\n{mark}{name}: {plural(size, 'card')}",
                         style="bold" if seat == seen.to_move else "")
             if down:
-                is_down = seen.down >> seat & 1
-                text.append(f", {down}" if is_down else f", not {down}",
-                            style="green" if is_down else "dim")
+                seat_down = is_down(seen, seat)
+                text.append(f", {down}" if seat_down else f", not {down}",
+                            style="green" if seat_down else "dim")
             known = handset.cards(seen.known[seat]) if seat != seen.seat else []
             if known:
                 text.append("\n    holds ")

@@ -21,6 +21,7 @@ from typing import Any
 
 from rummykit.core.rules import Rules
 from rummykit.variants.base import TableEncoding
+from rummykit.variants.contract.view import contract_part
 
 __all__ = ["ENCODING", "ContractEncoding"]
 
@@ -53,7 +54,7 @@ class ContractEncoding:
 
     def card_values(self, seen: Any) -> tuple[int, ...]:
         """The card of each one-card part (-1: none)."""
-        return (seen.dig_duty,)
+        return (contract_part(seen).dig_duty,)
 
     def scalar_parts(self, rules: Rules, players: int) -> tuple[tuple[str, int], ...]:
         """The scalar parts (name, width), after the table's scalars."""
@@ -65,9 +66,10 @@ class ContractEncoding:
         """The scalar parts' values, seat-relative."""
         schedule = seen.rules.contract_schedule
         n = len(seen.hand_sizes)
-        down = _rotate(seen.down, seen.seat, n)
+        part = contract_part(seen)
+        down = _rotate(part.down, seen.seat, n)
         return (*schedule[seen.deal_index % len(schedule)],
-                *(down >> i & 1 for i in range(n)), seen.joker_duty)
+                *(down >> i & 1 for i in range(n)), part.joker_duty)
 
     def bounds(self, rules: Rules, players: int) -> dict[str, float]:
         """The upper bounds of the scalar parts (``down`` is 0/1)."""

@@ -3,7 +3,8 @@
 :class:`ContractHand` owns what only contract has: who is down (``down``), whether the
 seat to move went down this turn (``went_down``), the dug card still to be placed
 (``dig_duty``) and the jokers taken by swaps still to be placed (``joker_duty``). It
-overrides the engine's hooks with the contract turns of :mod:`.play` and :mod:`.legality`.
+overrides the engine's hooks with the contract turns of :mod:`.play` and :mod:`.legality`;
+every seat's view carries those four as one :class:`~.view.ContractView` (``family``).
 
 >>> import random
 >>> from rummykit.core.engine import HandState
@@ -15,8 +16,7 @@ overrides the engine's hooks with the contract turns of :mod:`.play` and :mod:`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import ClassVar
+from collections.abc import Hashable, Iterator
 
 from rummykit.core import handset
 from rummykit.core.cards import JOKER, Card, format_card
@@ -28,16 +28,20 @@ from rummykit.core.phases import PLAY_PHASE
 from rummykit.variants.contract import play as contract_play
 from rummykit.variants.contract.blocked import blocked
 from rummykit.variants.contract.legality import check_contract_play
+from rummykit.variants.contract.view import ContractView
 
 Duties = tuple[int, bool, int, int]  # (down, went_down, dig_duty, joker_duty)
+_new_part = tuple.__new__  # ContractView's fields in order, without its __new__'s frame
+#: the view parts made so far, by value: a view takes one of these instead of a new one
+#: (few distinct values occur; the table stops growing at :data:`_MAX_PARTS`)
+_PARTS: dict[Duties, ContractView] = {}
+_MAX_PARTS = 4096
 
 
 class ContractHand(HandState):
     """One deal of Contract Rummy (RULES.md §4)."""
 
     __slots__ = ("_duties", "dig_duty", "down", "joker_duty", "went_down")
-
-    contract: ClassVar[bool] = True
 
     down: int
     went_down: bool
@@ -59,13 +63,18 @@ class ContractHand(HandState):
         new.dig_duty, new.joker_duty = self.dig_duty, self.joker_duty
         new._duties = []
 
-    def family_view(self) -> tuple[int, bool, int, int]:
-        return (self.down, self.went_down, self.dig_duty, self.joker_duty)
+    def family_view(self) -> ContractView:
+        key = (self.down, self.went_down, self.dig_duty, self.joker_duty)
+        part = _PARTS.get(key)
+        if part is None:
+            part = _new_part(ContractView, key)
+            if len(_PARTS) < _MAX_PARTS:
+                _PARTS[key] = part
+        return part
 
-    def restore_family_view(self, down: int, went_down: bool, dig_duty: int,
-                            joker_duty: int) -> None:
-        self.down, self.went_down = down, went_down
-        self.dig_duty, self.joker_duty = dig_duty, joker_duty
+    def restore_family_view(self, part: Hashable | None) -> None:
+        if type(part) is ContractView:
+            self.down, self.went_down, self.dig_duty, self.joker_duty = part
 
     # -- legal moves ----------------------------------------------------------------
     def legal_moves(self) -> list[Move]:

@@ -9,14 +9,19 @@
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 from rummykit.core.errors import RecordError
 from rummykit.core.rule_options import COMMON_KNOBS
 from rummykit.core.rules import Rules
-from rummykit.variants.base import Fact, OptionSpec, Terms
+from rummykit.core.views import PlayerView
+from rummykit.variants.base import Duty, Fact, OptionSpec, TableHooks, Terms
 from rummykit.variants.common import DrawDiscardFamily
+from rummykit.variants.contract import view as contract_view
 from rummykit.variants.contract.hand import ContractHand
 from rummykit.variants.contract.help import help_text as contract_help
 from rummykit.variants.contract.presets import CONTRACT
+from rummykit.variants.contract.schedule import contract_of
 from rummykit.variants.contract.words import contract_words
 
 KNOBS = {
@@ -67,5 +72,36 @@ class ContractFamily(DrawDiscardFamily):
                        rules.extra_melds_after_contract),
         )
 
+    # -- the view's family part (TableHooks; :mod:`.view`)
+    def seats_down(self, seen: PlayerView) -> int:
+        """The seats that have laid their contract."""
+        return contract_view.seats_down(seen)
+
+    def went_down(self, seen: PlayerView) -> bool:
+        """Whether the seat to move laid its contract this turn."""
+        return contract_view.went_down(seen)
+
+    def duties(self, seen: PlayerView) -> tuple[Duty, ...]:
+        """The dug card and the swapped jokers still to be placed."""
+        return contract_view.duties(seen)
+
+    def part_json(self, seen: PlayerView) -> dict[str, Any]:
+        """``down``, ``went_down``, ``dig_duty``, ``joker_duty`` (docs/agents.md)."""
+        return contract_view.part_json(seen)
+
+    def part_text(self, seen: PlayerView) -> str:
+        """Who is down and the turn's duties, in the observation string's words."""
+        return contract_view.part_text(seen)
+
+    def meld_quota(self, rules: Rules, deal_index: int) -> tuple[int, int] | None:
+        """The deal's contract: (sets, runs)."""
+        return contract_of(_Deal(rules, deal_index))
+
+
+class _Deal(NamedTuple):
+    rules: Rules
+    deal_index: int
+
 
 CONTRACT_FAMILY = ContractFamily({"contract": CONTRACT}, KNOBS)
+_TABLE_HOOKS: TableHooks = CONTRACT_FAMILY  # its overrides keep the hooks' types (mypy)
