@@ -87,6 +87,8 @@ class OwnObservation(Layout):
         #: the upper bound of every entry (all entries are at least 0)
         self._set_high(high)
         self._rows = range(self.num_planes)
+        #: each plane's first entry less one (``bit_length`` counts from 1)
+        self._bases = [k * CARDS - 1 for k in self._rows]
         #: each seat's last observation (the incremental build)
         self._memo: dict[int, _Planes] = {}
         self._pack_into = struct.Struct(f"<{at - self._card_size}f").pack_into
@@ -107,10 +109,14 @@ class OwnObservation(Layout):
             memo = self._memo[seen.seat] = _Planes(self.size, self.num_planes)
         floats = memo.floats
         before = memo.planes
+        bases = self._bases
         for k in compress(self._rows, map(ne, planes, before)):
             new = planes[k]
             diff = new ^ before[k]
-            base = k * CARDS - 1  # bit_length counts from 1
+            base = bases[k]
+            if not diff & (diff - 1):  # one card in or out: the common case
+                floats[base + diff.bit_length()] = 1.0 if new & diff else 0.0
+                continue
             while diff:
                 low = diff & -diff
                 floats[base + low.bit_length()] = 1.0 if new & low else 0.0
