@@ -45,6 +45,8 @@ __all__ = ["OwnGame", "OwnObservation", "own_rules"]
 
 CARDS = 52
 _INT8 = np.dtype(np.int8)
+#: masks of at most this many legal ids are kept (:meth:`OwnGame._mask_of`)
+_FEW = 3
 
 
 def own_rules(rules: Any, options: Mapping[str, Any] | None = None) -> Any:
@@ -178,6 +180,7 @@ class OwnGame:
         self._choice: Any = None
         #: the match totals before the hand in play (after it, once it is over)
         self.totals: list[int] = [0] * players
+        self._masks: dict[tuple[int, ...], Mask] = {}  # the masks of a few ids, kept
 
     def describe_action(self, action: int) -> str:
         """An action id in words."""
@@ -233,11 +236,22 @@ class OwnGame:
 
     def mask(self, seat: int) -> Mask:
         """The seat's legal-action mask (all zero when it is not to move)."""
-        raw = bytearray(self.num_actions)
         if seat == self.state.to_move and not self.done:
-            for action in self.choice().legal_ids():
-                raw[action] = 1
-        return np.frombuffer(raw, _INT8)
+            return self._mask_of(self.choice().legal_ids())
+        return np.zeros(self.num_actions, _INT8)
+
+    def _mask_of(self, ids: list[int]) -> Mask:
+        """A new mask, 1 at ``ids``. The draw step's, the offer's and the wall's (a few
+        ids, a few masks) are copied from the ones kept; the others are written anew."""
+        if len(ids) <= _FEW:
+            key = tuple(ids)
+            found = self._masks.get(key)
+            if found is None:
+                if len(self._masks) >= 4096:  # a knock's few melds: many keys, kept bounded
+                    self._masks.clear()
+                found = self._masks[key] = _fill(self.num_actions, ids)
+            return found.copy()
+        return _fill(self.num_actions, ids)
 
     def observe_to_move(self) -> tuple[Array, Mask]:
         """The observation and mask of the seat to move (the environments' step loop)."""
@@ -251,10 +265,8 @@ class OwnGame:
         choice = self._choice
         if choice is None:
             choice = self._choice = self.encoding.choice(seen)
-        raw = bytearray(self.num_actions)
-        for action in choice.legal_ids():
-            raw[action] = 1
-        return self.observation.build(seen, self.totals, choice), np.frombuffer(raw, _INT8)
+        return self.observation.build(seen, self.totals, choice), \
+            self._mask_of(choice.legal_ids())
 
     def legal_ids(self) -> list[int]:
         """The legal action ids of the seat to move."""
@@ -328,3 +340,11 @@ class OwnGame:
             f"discard top: {'-' if top is None else format_card(top)}; "
             f"stock: {seen.stock_size}",
             f"legal: {', '.join(self.describe_action(a) for a in self.legal_ids())}"])
+
+
+def _fill(size: int, ids: list[int]) -> Mask:
+    """A new ``int8`` mask of ``size`` entries, 1 at ``ids``."""
+    raw = bytearray(size)
+    for action in ids:
+        raw[action] = 1
+    return np.frombuffer(raw, _INT8)
