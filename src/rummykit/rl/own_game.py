@@ -278,7 +278,7 @@ class OwnGame:
         if self.done:
             raise ValueError("the episode is over: reset the environment")
         self.rewards = self.no_rewards
-        choice = self.choice()
+        choice = self._choice or self.choice()
         try:
             move = choice.choose(int(action))
         except ValueError as exc:
