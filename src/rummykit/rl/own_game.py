@@ -36,7 +36,7 @@ import numpy as np
 
 from rummykit.core.match import FamilyMatch
 from rummykit.core.outcome import ABORTED, HandResult
-from rummykit.rl.actions import Mask
+from rummykit.rl.actions import Mask, fill_mask
 from rummykit.rl.encodings import encoding_for
 from rummykit.rl.layout import Array, Layout
 from rummykit.variants.registry import variant_for
@@ -249,9 +249,9 @@ class OwnGame:
             if found is None:
                 if len(self._masks) >= 4096:  # a knock's few melds: many keys, kept bounded
                     self._masks.clear()
-                found = self._masks[key] = _fill(self.num_actions, ids)
+                found = self._masks[key] = fill_mask(self.num_actions, ids)
             return found.copy()
-        return _fill(self.num_actions, ids)
+        return fill_mask(self.num_actions, ids)
 
     def observe_to_move(self) -> tuple[Array, Mask]:
         """The observation and mask of the seat to move (the environments' step loop)."""
@@ -340,11 +340,3 @@ class OwnGame:
             f"discard top: {'-' if top is None else format_card(top)}; "
             f"stock: {seen.stock_size}",
             f"legal: {', '.join(self.describe_action(a) for a in self.legal_ids())}"])
-
-
-def _fill(size: int, ids: list[int]) -> Mask:
-    """A new ``int8`` mask of ``size`` entries, 1 at ``ids``."""
-    raw = bytearray(size)
-    for action in ids:
-        raw[action] = 1
-    return np.frombuffer(raw, _INT8)
