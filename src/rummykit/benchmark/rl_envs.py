@@ -24,7 +24,8 @@
   observation.
 
 ``python -m rummykit.benchmark.rl_envs [--seconds S] [--unwrapped] [--floor] [--cpu]`` runs
-the env-steps measure alone and prints one JSON line per env, then the ratios
+the env-steps measure alone and prints one JSON line per env (steps/s and microseconds per
+step), then the ratios
 (``--unwrapped`` adds our envs without the wrappers; ``--floor`` adds :func:`idle_env`, an
 env that does nothing, in the same wrappers: the most steps/s the wrappers leave to any
 env; ``--cpu`` times each env by the process's CPU time, so that the other processes of a
@@ -348,7 +349,8 @@ def main(argv: list[str] | None = None) -> int:
     measures = env_steps(cfg, True, unwrapped=args.unwrapped, floor=args.floor,
                          cpu=args.cpu)
     for m in measures:
-        print(json.dumps({"engine": m.engine, "steps_per_s": round(m.value, 1), **m.params}))
+        print(json.dumps({"engine": m.engine, "steps_per_s": round(m.value, 1),
+                          "us_per_step": round(1e6 / m.value, 1), **m.params}))
     for ours in measures:
         if ours.engine == "idle":  # the most any env in these wrappers can reach
             for m in measures:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Generic, Self, TypeVar
 
 from rummykit.core.cards import JOKER, Card, rank_of, standard_pack
@@ -35,15 +35,51 @@ R = TypeVar("R", bound=RulesLike)
 H = TypeVar("H", bound=Hand)
 
 
-@dataclass(slots=True)
 class HandLog:
-    """What a record keeps of one hand: how it was dealt, its rebuilds and its moves."""
+    """What a record keeps of one hand: how it was dealt, its rebuilds and its moves.
 
-    deck: tuple[Card, ...] | None
-    deal: tuple[tuple[tuple[Card, ...], ...], Card, tuple[Card, ...]] | None
-    moves: list[str] = field(default_factory=list)
-    result: HandResult | None = None
-    restocks: list[tuple[Card, ...]] = field(default_factory=list)  # the hand's, shared
+    Moves are kept as played and written in notation when :attr:`moves` is next read (a
+    match stepped many times and read rarely, an environment's, writes none); moves are
+    immutable, so the text is the one they had when played."""
+
+    __slots__ = ("_played", "_written", "deal", "deck", "restocks", "result")
+
+    def __init__(self, deck: tuple[Card, ...] | None,
+                 deal: tuple[tuple[tuple[Card, ...], ...], Card, tuple[Card, ...]] | None,
+                 moves: list[str] | None = None, result: HandResult | None = None,
+                 restocks: list[tuple[Card, ...]] | None = None) -> None:
+        self.deck = deck
+        self.deal = deal
+        self._written: list[str] = [] if moves is None else moves
+        self._played: list[object] = []
+        self.result = result
+        self.restocks: list[tuple[Card, ...]] = [] if restocks is None else restocks  # shared
+
+    @property
+    def moves(self) -> list[str]:
+        """The hand's moves in notation, in play order."""
+        if self._played:
+            self._written += map(str, self._played)
+            self._played.clear()
+        return self._written
+
+    def add(self, move: object) -> None:
+        """Log a move played (written in notation when :attr:`moves` is next read)."""
+        self._played.append(move)
+
+    def _fields(self) -> tuple[Any, ...]:
+        return self.deck, self.deal, self.moves, self.result, self.restocks
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HandLog):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it was
+
+    def __repr__(self) -> str:
+        return (f"HandLog(deck={self.deck!r}, deal={self.deal!r}, moves={self.moves!r}, "
+                f"result={self.result!r}, restocks={self.restocks!r})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,8 +252,7 @@ class FamilyMatch(Generic[R, H]):
 
     def _after(self, move: object) -> None:
         state = self._current()
-        log = self.hands[-1]
-        log.moves.append(str(move))
+        self.hands[-1].add(move)
         if state.result is not None:
             self._finish_hand(state.result)
 

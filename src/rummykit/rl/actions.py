@@ -60,7 +60,7 @@ from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take, p
 from rummykit.core.rules import Rules
 from rummykit.core.views import PlayerView
 
-__all__ = ["ActionSpace", "Decision", "group_codebook", "parse_move"]
+__all__ = ["ActionSpace", "Decision", "fill_mask", "group_codebook", "parse_move"]
 
 Group = tuple[int, ...]
 Mask = npt.NDArray[np.int8]
@@ -338,7 +338,7 @@ class Decision:
             key = tuple(ids)
             found = space._masks.get(key)
             if found is None:
-                found = space._masks[key] = _fill(space.size, ids)
+                found = space._masks[key] = fill_mask(space.size, ids)
             return found.copy()
         raw = bytearray(space.size)
         for action in ids:
@@ -379,7 +379,7 @@ class Decision:
 _INT8 = np.dtype(np.int8)
 
 
-def _fill(size: int, ids: list[int]) -> Mask:
+def fill_mask(size: int, ids: list[int]) -> Mask:
     """A new ``int8`` mask of ``size`` entries, 1 at ``ids``."""
     raw = bytearray(size)
     for action in ids:

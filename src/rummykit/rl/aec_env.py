@@ -133,8 +133,8 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             ended = self.truncations if game.truncated else self.terminations
             for name in self.agents:
                 ended[name] = True
-        else:
-            self.agent_selection = self.agents[game.to_move]
+        else:  # the hand's seat to move (an int attribute of every family's hand)
+            self.agent_selection = self.agents[game.state.to_move]
         if paid:
             self._accumulate_rewards()
         if self.render_mode == "human":

@@ -264,14 +264,16 @@ class Observation(Layout):
         floats = memo.floats
         pile = seen.discard
         top = pile[-1] if pile else -1
-        if pile != self._pile:  # one card discarded or taken since, or another pile
-            last = self._pile
-            if len(pile) == len(last) + 1 and pile[:-1] == last:
-                self._pile_bits |= _BIT[top]
-            elif len(pile) + 1 == len(last) and last[:-1] == pile:
-                self._pile_bits ^= _BIT[last[-1]]
-            else:  # one deck: the cards are distinct, so their sum is their union
-                self._pile_bits = sum(map(_BIT.__getitem__, pile))
+        last = self._pile
+        grown = len(pile) - len(last)
+        if grown == 1 and pile[:-1] == last:  # one card discarded since (one scan)
+            self._pile_bits |= _BIT[top]
+            self._pile = pile
+        elif grown == -1 and last[:-1] == pile:  # one card taken
+            self._pile_bits ^= _BIT[last[-1]]
+            self._pile = pile
+        elif grown or pile != last:  # another pile: one deck, so the sum is the union
+            self._pile_bits = sum(map(_BIT.__getitem__, pile))
             self._pile = pile
         # the one-card rows: written by card
         if top != memo.top:

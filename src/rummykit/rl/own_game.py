@@ -36,7 +36,7 @@ import numpy as np
 
 from rummykit.core.match import FamilyMatch
 from rummykit.core.outcome import ABORTED, HandResult
-from rummykit.rl.actions import Mask
+from rummykit.rl.actions import Mask, fill_mask
 from rummykit.rl.encodings import encoding_for
 from rummykit.rl.layout import Array, Layout
 from rummykit.variants.registry import variant_for
@@ -45,6 +45,8 @@ __all__ = ["OwnGame", "OwnObservation", "own_rules"]
 
 CARDS = 52
 _INT8 = np.dtype(np.int8)
+#: masks of at most this many legal ids are kept (:meth:`OwnGame._mask_of`)
+_FEW = 3
 
 
 def own_rules(rules: Any, options: Mapping[str, Any] | None = None) -> Any:
@@ -87,6 +89,8 @@ class OwnObservation(Layout):
         #: the upper bound of every entry (all entries are at least 0)
         self._set_high(high)
         self._rows = range(self.num_planes)
+        #: each plane's first entry less one (``bit_length`` counts from 1)
+        self._bases = [k * CARDS - 1 for k in self._rows]
         #: each seat's last observation (the incremental build)
         self._memo: dict[int, _Planes] = {}
         self._pack_into = struct.Struct(f"<{at - self._card_size}f").pack_into
@@ -107,10 +111,14 @@ class OwnObservation(Layout):
             memo = self._memo[seen.seat] = _Planes(self.size, self.num_planes)
         floats = memo.floats
         before = memo.planes
+        bases = self._bases
         for k in compress(self._rows, map(ne, planes, before)):
             new = planes[k]
             diff = new ^ before[k]
-            base = k * CARDS - 1  # bit_length counts from 1
+            base = bases[k]
+            if not diff & (diff - 1):  # one card in or out: the common case
+                floats[base + diff.bit_length()] = 1.0 if new & diff else 0.0
+                continue
             while diff:
                 low = diff & -diff
                 floats[base + low.bit_length()] = 1.0 if new & low else 0.0
@@ -172,6 +180,7 @@ class OwnGame:
         self._choice: Any = None
         #: the match totals before the hand in play (after it, once it is over)
         self.totals: list[int] = [0] * players
+        self._masks: dict[tuple[int, ...], Mask] = {}  # the masks of a few ids, kept
 
     def describe_action(self, action: int) -> str:
         """An action id in words."""
@@ -227,11 +236,22 @@ class OwnGame:
 
     def mask(self, seat: int) -> Mask:
         """The seat's legal-action mask (all zero when it is not to move)."""
-        raw = bytearray(self.num_actions)
         if seat == self.state.to_move and not self.done:
-            for action in self.choice().legal_ids():
-                raw[action] = 1
-        return np.frombuffer(raw, _INT8)
+            return self._mask_of(self.choice().legal_ids())
+        return np.zeros(self.num_actions, _INT8)
+
+    def _mask_of(self, ids: list[int]) -> Mask:
+        """A new mask, 1 at ``ids``. The draw step's, the offer's and the wall's (a few
+        ids, a few masks) are copied from the ones kept; the others are written anew."""
+        if len(ids) <= _FEW:
+            key = tuple(ids)
+            found = self._masks.get(key)
+            if found is None:
+                if len(self._masks) >= 4096:  # a knock's few melds: many keys, kept bounded
+                    self._masks.clear()
+                found = self._masks[key] = fill_mask(self.num_actions, ids)
+            return found.copy()
+        return fill_mask(self.num_actions, ids)
 
     def observe_to_move(self) -> tuple[Array, Mask]:
         """The observation and mask of the seat to move (the environments' step loop)."""
@@ -245,10 +265,8 @@ class OwnGame:
         choice = self._choice
         if choice is None:
             choice = self._choice = self.encoding.choice(seen)
-        raw = bytearray(self.num_actions)
-        for action in choice.legal_ids():
-            raw[action] = 1
-        return self.observation.build(seen, self.totals, choice), np.frombuffer(raw, _INT8)
+        return self.observation.build(seen, self.totals, choice), \
+            self._mask_of(choice.legal_ids())
 
     def legal_ids(self) -> list[int]:
         """The legal action ids of the seat to move."""
@@ -260,7 +278,7 @@ class OwnGame:
         if self.done:
             raise ValueError("the episode is over: reset the environment")
         self.rewards = self.no_rewards
-        choice = self.choice()
+        choice = self._choice or self.choice()
         try:
             move = choice.choose(int(action))
         except ValueError as exc:

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any, ClassVar
 
 from rummykit.core.cards import cards_of, format_card, format_cards
@@ -372,39 +373,53 @@ class GinEncoding:
              ) -> tuple[list[int], tuple[int, ...]]:
         """The card planes (bit sets, in :data:`PLANES` order, row by row) and the
         scalars of ``seen`` (seat-relative), with a knock being chosen in ``choice``."""
-        me = seen.seat
+        (me, hand, known, discarded, pile, taken, upcard, face_down, sizes, stock_size,
+         limit, multiplier, phase, offer_step, stock_only, echo, takes, turns, knocker, kind,
+         melded, dealer, to_move, deal_index, result) = _READ(seen)
         other = 1 - me
-        pile = seen.discard
         one = _ONE
-        table = seen.table
-        if len(table) < 3:
-            table = (*table, 0, 0, 0)[:3]
-        defender = 0
-        for group in seen.defender_groups:
-            defender |= sum(map(one.__getitem__, group))
-        pending_discard = pending_melds = 0
-        pending = _NO_PENDING
+        show: tuple[int, ...]
+        if knocker is None and result is None:  # no show yet: its planes are empty
+            show = _NO_SHOW
+        else:
+            table = seen.table
+            defender = 0
+            for group in seen.defender_groups:
+                defender |= sum(map(one.__getitem__, group))
+            revealed = seen.revealed
+            show = (*table, *_NO_TABLE[len(table):], seen.laid, seen.knocker_deadwood,
+                    defender, revealed[other] if revealed else 0)
         if choice is not None and choice.step:
             pending = choice.pending
-            pending_discard = one[choice.discard]
+            pending_melds = 0
             for meld in choice.chosen:
                 pending_melds |= meld
-        planes = [seen.hand, seen.known[other], seen.discarded[me], seen.discarded[other],
-                  one[pile[-1]] if pile else 0, sum(map(one.__getitem__, pile)),
-                  one[seen.taken], one[seen.upcard], one[seen.face_down], *table, seen.laid,
-                  seen.knocker_deadwood, defender,
-                  seen.revealed[other] if seen.revealed else 0, pending_discard,
-                  pending_melds]
-        knocker = seen.knocker
-        sizes = seen.hand_sizes
-        to_move = _NOBODY if seen.result is not None else _SEAT_HOT[seen.to_move ^ me]
+            pendings = (one[choice.discard], pending_melds)
+        else:
+            pending, pendings = _NO_PENDING, _NO_PENDINGS
+        planes = [hand, known[other], discarded[me], discarded[other],
+                  one[pile[-1]] if pile else 0, sum(map(one.__getitem__, pile)), one[taken],
+                  one[upcard], one[face_down], *show, *pendings]
         return planes, (
-            sizes[me], sizes[other], seen.stock_size, seen.knock_limit, seen.multiplier,
-            *_PHASE_HOT[seen.phase], seen.offer_step, seen.stock_only, seen.echo,
-            seen.take_count, seen.turn_count,
-            *(_NOBODY if knocker is None else _SEAT_HOT[knocker ^ me]), *_KIND_HOT[seen.kind],
-            seen.melded, *pending, totals[me], totals[other], *_SEAT_HOT[seen.dealer ^ me],
-            *to_move, seen.deal_index)
+            sizes[me], sizes[other], stock_size, limit, multiplier, *_PHASE_HOT[phase],
+            offer_step, stock_only, echo, takes, turns,
+            *(_NOBODY if knocker is None else _SEAT_HOT[knocker ^ me]), *_KIND_HOT[kind],
+            melded, *pending, totals[me], totals[other], *_SEAT_HOT[dealer ^ me],
+            *(_NOBODY if result is not None else _SEAT_HOT[to_move ^ me]), deal_index)
+
+
+#: the view's fields :meth:`GinEncoding.rows` reads every step, in one call (by name, so
+#: that a field added to the view changes nothing here)
+_READ = itemgetter(*map(GinView._fields.index, (
+    "seat", "hand", "known", "discarded", "discard", "taken", "upcard", "face_down",
+    "hand_sizes", "stock_size", "knock_limit", "multiplier", "phase", "offer_step",
+    "stock_only", "echo", "take_count", "turn_count", "knocker", "kind", "melded", "dealer",
+    "to_move", "deal_index", "result")))
+#: the show's planes before a knock (table rows, laid, knocker's deadwood, defender's
+#: melds, revealed) and the table's padding to its 3 rows
+_NO_SHOW = (0,) * 7
+_NO_TABLE = (0, 0, 0)
+_NO_PENDINGS = (0, 0)
 
 
 #: one card's bit set by card code, and 0 at index -1 (no card)
