@@ -2,51 +2,36 @@
 
 Every viewer of a state sees the same view but for three fields: ``seat``, ``hand`` (its
 own cards) and ``legal`` (its moves, when it is to move). So the public view is rendered
-once (by :func:`~rummykit.server.render.view_out`, without those two fields), and each
+once (as :func:`~rummykit.server.render.view_out` writes it, without those two fields), and each
 viewer's message splices its own in front: the same JSON object as ``view_out`` of that
 viewer's view gives (the test compares them), for a third of the work. The melds on the
-table, which most moves leave as they were, are rendered once each (by value) and kept.
+table and the card lists, which most moves leave as they were, are rendered once each (by
+value) and kept (:mod:`~rummykit.server.viewtext`).
 """
 
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 
-from rummykit.core import handset
-from rummykit.core.cards import format_card
 from rummykit.core.engine import HandState
-from rummykit.core.melds import TableMeld, format_placed
 from rummykit.core.moves import Move
 from rummykit.core.views import public_view
 from rummykit.server.render import view_out
-from rummykit.server.wire import MeldOut
+from rummykit.server.viewtext import WRITTEN_HERE, cards_json, shared_json
 
 #: the view fields that differ between viewers (the rest is the public view's)
 OWN_FIELDS = frozenset({"seat", "hand"})
 _compact = json.JSONEncoder(separators=(",", ":")).encode
-#: melds are rendered here only while ``MeldOut`` has the fields this module knows
-_MELDS_HERE = set(MeldOut.model_fields) == {"number", "kind", "cards", "placed_by"}
-
-
-@lru_cache(maxsize=16384)
-def meld_json(number: int, meld: TableMeld) -> str:
-    """Meld ``number`` (from 1) on the table as ``MeldOut`` JSON (as ``view_out`` has it)."""
-    return MeldOut.model_construct(number=number, kind=meld.kind,
-                                   cards=[format_placed(c) for c in meld.cards],
-                                   placed_by=list(meld.placed_by)).model_dump_json()
 
 
 def public_text(state: HandState) -> str:
     """The public view of ``state`` as JSON without its own fields, the leading ``{``
-    dropped (``'"rules":...}'``)."""
+    dropped (``'"rules":...}'``); written by :mod:`~rummykit.server.viewtext` (the same
+    bytes as ``view_out``'s)."""
     seen = public_view(state)
-    if not _MELDS_HERE or not seen.table:
+    if not WRITTEN_HERE:
         return view_out(seen).model_dump_json(exclude=set(OWN_FIELDS))[1:]
-    rest = view_out(seen._replace(table=())).model_dump_json(
-        exclude={*OWN_FIELDS, "table"})[1:]
-    melds = ",".join(meld_json(i + 1, m) for i, m in enumerate(seen.table))
-    return f'"table":[{melds}],{rest}'
+    return shared_json(seen) + "}"
 
 
 class EventText:
@@ -72,8 +57,7 @@ class EventText:
             if recipient < 0:
                 own, legal = '"seat":null,"hand":[]', "[]"
             else:
-                cards = [format_card(c) for c in handset.cards(self._hands[recipient])]
-                own = f'"seat":{recipient},"hand":{_compact(cards)}'
+                own = f'"seat":{recipient},"hand":{cards_json(self._hands[recipient])}'
                 legal = _compact([str(m) for m in self._legal]) \
                     if recipient == self._mover else "[]"
             found = self._texts[recipient] = (

@@ -11,7 +11,7 @@ import json
 import random
 import time
 from collections import deque
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from rummykit.core.cards import format_card, parse_card
@@ -36,8 +36,9 @@ def event_head(version: int, kind: str, seat: int | None, move: str | None,
     """The part of an ``event`` message every viewer shares (the fields before ``view``,
     as :class:`EventOut` orders them); ``match`` is the match's ``MatchOut`` JSON."""
     return (f'{{"type":"event","version":{version},"kind":{json.dumps(kind)},'
-            f'"seat":{json.dumps(seat)},"move":{json.dumps(move)},'
-            f'"bot":{json.dumps(bot)},"match":{match}')
+            f'"seat":{"null" if seat is None else int(seat)},'
+            f'"move":{"null" if move is None else json.dumps(move)},'
+            f'"bot":{"true" if bot else "false"},"match":{match}')
 
 
 @dataclass(slots=True)
@@ -159,7 +160,7 @@ class LiveTable:
         """A copy to make a step on: its own row, match and logs; seats and history shared
         (seats change through their own commits, history only with adopted changes)."""
         new = LiveTable.__new__(LiveTable)
-        new.row = replace(self.row)
+        new.row = self.row.copy()
         new.seats = self.seats
         new.rules = self.rules
         new.face = self.face

@@ -1,0 +1,90 @@
+"""A core view's JSON written directly: the bytes ``view_out(seen).model_dump_json()``
+gives (but for ``seat`` and ``hand``, which each viewer adds), without building the
+models, which was most of an event's cost.
+
+The family's part of a view (who is down, the contract, the deal's facts) is taken from
+:func:`~rummykit.server.render.view_out` itself, once per deal and family state, so that
+whatever the family shows there is shown here too. Card lists are kept by value (a hand
+is a bit set), and so are melds. :data:`WRITTEN_HERE` is False when the wire models have
+fields this module does not know: the callers then use ``view_out``.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from rummykit.core import handset
+from rummykit.core.cards import format_card
+from rummykit.core.melds import TableMeld, format_placed
+from rummykit.core.views import PlayerView
+from rummykit.server.render import result_out, view_out
+from rummykit.server.wire import MeldOut, ViewOut
+
+#: ViewOut's fields in order, as written here
+VIEW_FIELDS = ("rules", "seat", "hand_number", "dealer", "to_move", "phase", "hand",
+               "hand_sizes", "table", "discard", "stock_size", "known", "discarded", "taken",
+               "turn_count", "rebuilds", "down", "result", "revealed", "contract", "facts")
+WRITTEN_HERE = tuple(ViewOut.model_fields) == VIEW_FIELDS and \
+    tuple(MeldOut.model_fields) == ("number", "kind", "cards", "placed_by")
+#: JSON as pydantic writes it: compact, non-ASCII characters as they are
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_FIELDS = PlayerView._fields
+#: the view fields a family fills (``HandState.family_view``): between these two
+_FAMILY = slice(_FIELDS.index("revealed") + 1, _FIELDS.index("discarded"))
+
+
+@lru_cache(maxsize=65536)
+def cards_json(hand: int) -> str:
+    """A hand (bit set) as the JSON list of its cards in notation, sorted."""
+    return _dumps([format_card(c) for c in handset.cards(hand)])
+
+
+@lru_cache(maxsize=16384)
+def meld_json(number: int, meld: TableMeld) -> str:
+    """Meld ``number`` (from 1) on the table as ``MeldOut`` JSON (as ``view_out`` has it)."""
+    return MeldOut.model_construct(number=number, kind=meld.kind,
+                                   cards=[format_placed(c) for c in meld.cards],
+                                   placed_by=list(meld.placed_by)).model_dump_json()
+
+
+def _family_parts(seen: PlayerView) -> tuple[str, str]:
+    """``down``, and ``contract`` with ``facts``, as ``view_out`` writes them: made once
+    per rules, player count, deal and family fields."""
+    key = (seen.rules, seen.num_players, seen.deal_index, seen[_FAMILY])
+    found = _FAMILY_SEEN.get(key)
+    if found is None:
+        out = view_out(seen)
+        found = (_dumps(out.down), out.model_dump_json(include={"contract", "facts"})[1:-1])
+        if len(_FAMILY_SEEN) >= 4096:
+            _FAMILY_SEEN.clear()
+        _FAMILY_SEEN[key] = found
+    return found
+
+
+#: :func:`_family_parts` by their key
+_FAMILY_SEEN: dict[tuple[Any, ...], tuple[str, str]] = {}
+
+
+def shared_json(seen: PlayerView) -> str:
+    """Every field of ``seen``'s JSON but ``seat`` and ``hand``, the braces left off:
+    ``'"rules":...,"facts":[...]'`` (as ``view_out(seen).model_dump_json(exclude=...)``)."""
+    down, tail = _family_parts(seen)
+    result = seen.result
+    melds = ",".join([meld_json(i + 1, m) for i, m in enumerate(seen.table)])
+    discard = _dumps([format_card(c) for c in seen.discard])
+    known = ",".join([cards_json(k) for k in seen.known])
+    discarded = ",".join([cards_json(d) for d in seen.discarded])
+    revealed = "[" + ",".join([cards_json(h) for h in seen.revealed]) + "]" \
+        if seen.revealed else "null"
+    sizes = ",".join([str(n) for n in seen.hand_sizes])
+    taken = "null" if seen.taken < 0 else f'"{format_card(seen.taken)}"'
+    return (f'"rules":{_dumps(seen.rules.name)},"hand_number":{seen.deal_index},'
+            f'"dealer":{seen.dealer},"to_move":{seen.to_move},"phase":{_dumps(seen.phase)},'
+            f'"hand_sizes":[{sizes}],"table":[{melds}],"discard":{discard},'
+            f'"stock_size":{seen.stock_size},"known":[{known}],"discarded":[{discarded}],'
+            f'"taken":{taken},"turn_count":{seen.turn_count},"rebuilds":{seen.rebuilds},'
+            f'"down":{down},"result":'
+            f'{"null" if result is None else result_out(result).model_dump_json()},'
+            f'"revealed":{revealed},{tail}')
