@@ -21,7 +21,7 @@ from rummykit.server.render import legal_out, view_out
 HEAD = '{"type":"event","version":7,"kind":"move","seat":0,"move":"draw","bot":false,"match":{}'
 
 
-def states(rules: str, players: int, seed: int, most: int = 600) -> Iterator[HandState]:
+def states(rules: str, players: int, seed: int, most: int = 350) -> Iterator[HandState]:
     """The states of a match played by a policy that melds and lays off when it can."""
     rng = random.Random(seed)
     short = dataclasses.replace(PRESETS[rules], max_turns_per_hand=80)  # hands end often

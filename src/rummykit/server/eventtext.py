@@ -38,7 +38,8 @@ class EventText:
     """One event's messages: the shared head and public view, each seat's cards, the
     legal moves of the seat to move. Messages are made on demand and kept."""
 
-    __slots__ = ("_hands", "_head", "_legal", "_mover", "_public", "_texts", "version")
+    __slots__ = ("_by_text", "_hands", "_head", "_legal", "_mover", "_public", "_texts",
+                 "version")
 
     def __init__(self, version: int, head: str, state: HandState) -> None:
         self.version = version
@@ -49,6 +50,7 @@ class EventText:
         self._mover = -1 if over else state.to_move
         self._legal: tuple[Move, ...] = () if over else tuple(state.legal_moves())
         self._texts: dict[int, str] = {}
+        self._by_text: dict[str, Move] | None = None
 
     def text(self, recipient: int) -> str:
         """The ``event`` message for ``recipient`` (a seat, or -1: a spectator)."""
@@ -58,8 +60,22 @@ class EventText:
                 own, legal = '"seat":null,"hand":[]', "[]"
             else:
                 own = f'"seat":{recipient},"hand":{cards_json(self._hands[recipient])}'
-                legal = _compact([str(m) for m in self._legal]) \
-                    if recipient == self._mover else "[]"
+                legal = self._legal_json() if recipient == self._mover else "[]"
             found = self._texts[recipient] = (
                 f'{self._head},"view":{{{own},{self._public},"legal":{legal}}}')
         return found
+
+    def _legal_json(self) -> str:
+        texts = self._moves_by_text()
+        return _compact(list(texts) if len(texts) == len(self._legal)
+                        else [str(m) for m in self._legal])  # two moves written alike
+
+    def _moves_by_text(self) -> dict[str, Move]:
+        if self._by_text is None:
+            self._by_text = {str(m): m for m in self._legal}
+        return self._by_text
+
+    def legal_move(self, seat: int, text: str) -> Move | None:
+        """The legal move of ``seat`` that ``text`` writes in canonical notation (as the
+        message lists it), if it is one: it needs no check to be made."""
+        return self._moves_by_text().get(text) if seat == self._mover else None

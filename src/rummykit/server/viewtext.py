@@ -51,20 +51,22 @@ def meld_json(number: int, meld: TableMeld) -> str:
 
 def _family_parts(seen: PlayerView) -> tuple[str, str]:
     """``down``, and ``contract`` with ``facts``, as ``view_out`` writes them: made once
-    per rules, player count, deal and family fields."""
-    key = (seen.rules, seen.num_players, seen.deal_index, seen[_FAMILY])
+    per rules, player count, deal and family fields (the rules by identity: hashing them
+    costs more than the rest)."""
+    key = (id(seen.rules), seen.num_players, seen.deal_index, seen[_FAMILY])
     found = _FAMILY_SEEN.get(key)
-    if found is None:
+    if found is None or found[0] is not seen.rules:
         out = view_out(seen)
-        found = (_dumps(out.down), out.model_dump_json(include={"contract", "facts"})[1:-1])
+        found = (seen.rules, _dumps(out.down),
+                 out.model_dump_json(include={"contract", "facts"})[1:-1])
         if len(_FAMILY_SEEN) >= 4096:
             _FAMILY_SEEN.clear()
         _FAMILY_SEEN[key] = found
-    return found
+    return found[1], found[2]
 
 
-#: :func:`_family_parts` by their key
-_FAMILY_SEEN: dict[tuple[Any, ...], tuple[str, str]] = {}
+#: :func:`_family_parts` by their key (with the rules, kept alive while cached)
+_FAMILY_SEEN: dict[tuple[Any, ...], tuple[Any, str, str]] = {}
 
 
 def shared_json(seen: PlayerView) -> str:
