@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from rummykit.core import handset
-from rummykit.core.cards import format_card
+from rummykit.core.cards import JOKER, format_card
 from rummykit.core.melds import TableMeld, format_placed
 from rummykit.core.views import PlayerView
 from rummykit.server.render import result_out, view_out
@@ -35,18 +35,35 @@ _FIELDS = PlayerView._fields
 _FAMILY = slice(_FIELDS.index("revealed") + 1, _FIELDS.index("discarded"))
 
 
+#: each card (an int up to the joker's) in notation as a JSON string
+_QUOTED = tuple(_dumps(format_card(c)) for c in range(JOKER + 1))
+
+
 @lru_cache(maxsize=65536)
 def cards_json(hand: int) -> str:
     """A hand (bit set) as the JSON list of its cards in notation, sorted."""
-    return _dumps([format_card(c) for c in handset.cards(hand)])
+    return "[" + ",".join([_QUOTED[c] for c in handset.cards(hand)]) + "]"
 
 
-@lru_cache(maxsize=16384)
 def meld_json(number: int, meld: TableMeld) -> str:
-    """Meld ``number`` (from 1) on the table as ``MeldOut`` JSON (as ``view_out`` has it)."""
-    return MeldOut.model_construct(number=number, kind=meld.kind,
-                                   cards=[format_placed(c) for c in meld.cards],
-                                   placed_by=list(meld.placed_by)).model_dump_json()
+    """Meld ``number`` (from 1) on the table as ``MeldOut`` JSON (as ``view_out`` has it),
+    kept by the meld's identity (a meld stays the same object while nobody lays off on
+    it; hashing it costs more than the rest)."""
+    key = (id(meld), number)
+    found = _MELDS.get(key)
+    if found is None or found[0] is not meld:
+        text = MeldOut.model_construct(number=number, kind=meld.kind,
+                                       cards=[format_placed(c) for c in meld.cards],
+                                       placed_by=list(meld.placed_by)).model_dump_json()
+        if len(_MELDS) >= 16384:
+            _MELDS.clear()
+        found = _MELDS[key] = (meld, text)
+    return found[1]
+
+
+#: :func:`meld_json` by the meld's identity and number (with the meld, kept alive while
+#: cached)
+_MELDS: dict[tuple[int, int], tuple[TableMeld, str]] = {}
 
 
 def _family_parts(seen: PlayerView) -> tuple[str, str]:
@@ -75,16 +92,16 @@ def shared_json(seen: PlayerView) -> str:
     down, tail = _family_parts(seen)
     result = seen.result
     melds = ",".join([meld_json(i + 1, m) for i, m in enumerate(seen.table)])
-    discard = _dumps([format_card(c) for c in seen.discard])
+    discard = ",".join([_QUOTED[c] for c in seen.discard])
     known = ",".join([cards_json(k) for k in seen.known])
     discarded = ",".join([cards_json(d) for d in seen.discarded])
     revealed = "[" + ",".join([cards_json(h) for h in seen.revealed]) + "]" \
         if seen.revealed else "null"
     sizes = ",".join([str(n) for n in seen.hand_sizes])
-    taken = "null" if seen.taken < 0 else f'"{format_card(seen.taken)}"'
+    taken = "null" if seen.taken < 0 else _QUOTED[seen.taken]
     return (f'"rules":{_dumps(seen.rules.name)},"hand_number":{seen.deal_index},'
             f'"dealer":{seen.dealer},"to_move":{seen.to_move},"phase":{_dumps(seen.phase)},'
-            f'"hand_sizes":[{sizes}],"table":[{melds}],"discard":{discard},'
+            f'"hand_sizes":[{sizes}],"table":[{melds}],"discard":[{discard}],'
             f'"stock_size":{seen.stock_size},"known":[{known}],"discarded":[{discarded}],'
             f'"taken":{taken},"turn_count":{seen.turn_count},"rebuilds":{seen.rebuilds},'
             f'"down":{down},"result":'
