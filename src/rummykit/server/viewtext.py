@@ -22,11 +22,14 @@ from rummykit.core.views import PlayerView
 from rummykit.server.render import result_out, view_out
 from rummykit.server.wire import MeldOut, ViewOut
 
-#: ViewOut's fields in order, as written here
+#: ViewOut's fields in order up to ``revealed``, as written here; the fields after it (the
+#: family's: the contract, the facts) are written by ``view_out`` (:func:`_family_parts`)
 VIEW_FIELDS = ("rules", "seat", "hand_number", "dealer", "to_move", "phase", "hand",
                "hand_sizes", "table", "discard", "stock_size", "known", "discarded", "taken",
-               "turn_count", "rebuilds", "down", "result", "revealed", "contract", "facts")
-WRITTEN_HERE = tuple(ViewOut.model_fields) == VIEW_FIELDS and \
+               "turn_count", "rebuilds", "down", "result", "revealed")
+_OUT = tuple(ViewOut.model_fields)
+_TAIL = set(_OUT[len(VIEW_FIELDS):])
+WRITTEN_HERE = _OUT[:len(VIEW_FIELDS)] == VIEW_FIELDS and bool(_TAIL) and \
     tuple(MeldOut.model_fields) == ("number", "kind", "cards", "placed_by")
 #: JSON as pydantic writes it: compact, non-ASCII characters as they are
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -75,7 +78,7 @@ def _family_parts(seen: PlayerView) -> tuple[str, str]:
     if found is None or found[0] is not seen.rules:
         out = view_out(seen)
         found = (seen.rules, _dumps(out.down),
-                 out.model_dump_json(include={"contract", "facts"})[1:-1])
+                 out.model_dump_json(include=_TAIL)[1:-1])
         if len(_FAMILY_SEEN) >= 4096:
             _FAMILY_SEEN.clear()
         _FAMILY_SEEN[key] = found
