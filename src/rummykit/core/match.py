@@ -14,6 +14,7 @@ Draw()
 
 from __future__ import annotations
 
+import _random
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,7 +29,9 @@ from rummykit.core.rules import Rules, find_rules
 from rummykit.variants.base import Hand, MatchScorer, RulesLike
 from rummykit.variants.registry import AnyVariant, variant_of
 
-__all__ = ["FamilyMatch", "HandLog", "Match", "SeatResult", "find_rules"]
+__all__ = ["FamilyMatch", "ForkedRandom", "HandLog", "Match", "SeatResult", "find_rules"]
+#: the generator's own methods, under the Python ones of :class:`ForkedRandom`
+_CoreRandom = _random.Random
 
 #: the match's rules type and hand type: core ``Rules`` and ``HandState``, or a family's own
 R = TypeVar("R", bound=RulesLike)
@@ -94,6 +97,57 @@ class SeatResult:
     lost: bool  # what a statistics store records as a loss (a drawn match: every seat)
 
 
+class ForkedRandom(random.Random):
+    """A generator that goes on from ``base`` as it stands now, taking ``base``'s state
+    only when it first draws (or is seeded, or given a state). Nothing may draw from
+    ``base`` itself any more: :meth:`FamilyMatch.copy` gives the original and the copy
+    one fork each. Without ``base``: a generator seeded from the OS."""
+
+    def __init__(self, base: random.Random | None = None) -> None:
+        self.base: random.Random | None = base
+        if base is None:
+            super().__init__()
+        else:
+            self.gauss_next = getattr(base, "gauss_next", None)
+
+    def _own(self) -> None:
+        """Take the base's state (once) and draw on directly from then on."""
+        base, self.base = self.base, None
+        if base is not None:
+            _, internal, _ = base.getstate()
+            _CoreRandom.setstate(self, internal)
+        self.random = _CoreRandom.random.__get__(self)  # type: ignore[method-assign]
+        self.getrandbits = _CoreRandom.getrandbits.__get__(self)  # type: ignore[method-assign]
+
+    def random(self) -> float:
+        """The next float in [0, 1)."""
+        self._own()
+        return self.random()
+
+    def getrandbits(self, k: int, /) -> int:
+        """An int with ``k`` random bits."""
+        self._own()
+        return self.getrandbits(k)
+
+    def seed(self, *args: Any, **kwargs: Any) -> None:
+        """Seed as ``random.Random.seed`` (the base is no longer followed)."""
+        if getattr(self, "base", None) is not None:
+            self._own()
+        super().seed(*args, **kwargs)
+
+    def getstate(self) -> tuple[Any, ...]:
+        """The state, as ``random.Random.getstate`` gives it."""
+        if self.base is None:
+            return super().getstate()
+        _, internal, _ = self.base.getstate()
+        return (self.VERSION, internal, self.gauss_next)
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        """Take ``state`` (the base is no longer followed)."""
+        self._own()
+        super().setstate(state)
+
+
 class FamilyMatch(Generic[R, H]):
     """A whole match of any family: deals hands, keeps the totals and decides the winners.
 
@@ -125,8 +179,14 @@ class FamilyMatch(Generic[R, H]):
         new.variant = self.variant
         new.players = self.players[:]
         new.seed = self.seed
-        new.rng = random.Random.__new__(random.Random)  # no seeding from the OS: ~40x faster
-        new.rng.setstate(self.rng.getstate())
+        # both go on from the generator as it stands, whose state is taken only by the one
+        # that draws first (copying a generator's state is most of a copy's cost)
+        base = self.rng
+        if isinstance(base, ForkedRandom) and base.base is not None:
+            base = base.base  # a fork that has not drawn stands where its base does
+        self.rng, new.rng = ForkedRandom(base), ForkedRandom(base)
+        if isinstance(self.state, HandState) and self.state.rng is not None:
+            self.state.rng = self.rng
         new.first_dealer = self.first_dealer
         new.hands = self.hands[:]
         new.states = self.states[:]

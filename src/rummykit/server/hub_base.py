@@ -65,7 +65,7 @@ class HubBase:
         #: otherwise (PostgreSQL, or SQLite syncing every commit) on the storage thread
         inline = settings.database_url.startswith("sqlite") and \
             settings.sqlite_synchronous == "NORMAL"
-        self._writer = GroupWriter(storage, self._on_loop if inline else self.db)
+        self._writer = GroupWriter(storage, self.db, inline=inline)
         self._bots = BotRunner(settings.bot_processes)
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._timers: dict[tuple[str, int], asyncio.Task[None]] = {}
@@ -107,13 +107,6 @@ class HubBase:
         """Run a storage call on the storage thread; a storage failure is ``unavailable``.
         (Typed: ``call``'s arguments are checked against its signature.)"""
         return await self._run(self._db, call, functools.partial(call, *args, **kwargs))
-
-    @staticmethod
-    async def _on_loop(call: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
-        """Run a short storage call on the event loop, after the other tasks ready now
-        (so that the commits they make join the same batch)."""
-        await asyncio.sleep(0)
-        return call(*args, **kwargs)
 
     async def read(self, call: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """Run a storage call that only reads on a reading thread (``unavailable`` as

@@ -5,7 +5,6 @@ table that does not replay quarantined."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import time
 
@@ -26,7 +25,7 @@ class HubCommits(HubTimers):
         """Store ``change``, then adopt it and tell everyone. When storage refuses it the
         table stays as it was (``unavailable``) and is checked against storage later."""
         draft = change.draft or table
-        row = dataclasses.replace(draft.row)
+        row = draft.row.copy()
         try:
             await self._writer.commit((row, change.rows, change.finished))
         except Exception as error:

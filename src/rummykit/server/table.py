@@ -11,7 +11,7 @@ import json
 import random
 import time
 from collections import deque
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from rummykit.core.cards import format_card, parse_card
@@ -20,6 +20,7 @@ from rummykit.core.match import FamilyMatch, Match
 from rummykit.core.record import HandRecord, Record, dumps, options_of, record_of, replay
 from rummykit.core.rules import Rules
 from rummykit.server.errors import ServerError, from_engine
+from rummykit.server.eventtext import EventText
 from rummykit.server.faces import SPECTATOR, Event, TableFace, face_for
 from rummykit.server.render import match_out
 from rummykit.server.storage import EventRow, Finished, SeatResult, SeatRow, StoredTable, TableRow
@@ -36,8 +37,9 @@ def event_head(version: int, kind: str, seat: int | None, move: str | None,
     """The part of an ``event`` message every viewer shares (the fields before ``view``,
     as :class:`EventOut` orders them); ``match`` is the match's ``MatchOut`` JSON."""
     return (f'{{"type":"event","version":{version},"kind":{json.dumps(kind)},'
-            f'"seat":{json.dumps(seat)},"move":{json.dumps(move)},'
-            f'"bot":{json.dumps(bot)},"match":{match}')
+            f'"seat":{"null" if seat is None else int(seat)},'
+            f'"move":{"null" if move is None else json.dumps(move)},'
+            f'"bot":{"true" if bot else "false"},"match":{match}')
 
 
 @dataclass(slots=True)
@@ -159,7 +161,7 @@ class LiveTable:
         """A copy to make a step on: its own row, match and logs; seats and history shared
         (seats change through their own commits, history only with adopted changes)."""
         new = LiveTable.__new__(LiveTable)
-        new.row = replace(self.row)
+        new.row = self.row.copy()
         new.seats = self.seats
         new.rules = self.rules
         new.face = self.face
@@ -223,8 +225,13 @@ class LiveTable:
                               f"it is seat {self.match.state.to_move}'s turn, not seat {seat}'s")
         new = self.draft()
         assert new.match is not None
+        known = self._listed_move(seat, text)
         try:
-            move = new.match.play(text)
+            if known is not None:  # one of the moves the last event listed: legal
+                new.match.push(known)
+                move = known
+            else:
+                move = new.match.play(text)
         except RummyError as error:
             raise from_engine(error) from None
         change = Change([], [], None, new)
@@ -233,6 +240,14 @@ class LiveTable:
             data["bot"] = True
         new._log(change, "move", seat, str(move), data)
         return new._deal_until_playing(change)
+
+    def _listed_move(self, seat: int, text: str) -> Any:
+        """The move ``text`` writes when it is one of the legal moves the last event gave
+        ``seat`` (in canonical notation), else None (the move is then checked)."""
+        last = self.history[-1] if self.history else None
+        if isinstance(last, EventText) and last.version == self.row.version:
+            return last.legal_move(seat, text)
+        return None
 
     def _deal_until_playing(self, change: Change) -> Change:
         match = self.match

@@ -15,22 +15,54 @@ DbCall = Callable[..., Awaitable[None]]
 
 
 class GroupWriter:
-    """Batches commits for :meth:`Storage.commit_many`, one batch at a time."""
+    """Batches commits for :meth:`Storage.commit_many`, one batch at a time.
 
-    def __init__(self, storage: Storage, run: DbCall, most: int = 256) -> None:
+    ``inline``: the batches are written on the event loop itself, in a callback made once
+    the tasks ready now have run (so that the commits they make join the batch), without
+    a task or a thread (SQLite without a sync per commit: a short append to its log);
+    otherwise by ``run`` (a storage call off the event loop), from a task."""
+
+    def __init__(self, storage: Storage, run: DbCall, most: int = 256,
+                 inline: bool = False) -> None:
         self.storage = storage
         self.run = run  # runs a storage call off the event loop
         self.most = most
+        self.inline = inline
         self.pending: list[tuple[Commit, asyncio.Future[None]]] = []
         self.task: asyncio.Task[None] | None = None
+        self._soon: asyncio.Handle | None = None
 
     async def commit(self, item: Commit) -> None:
         """Write ``item``; returns once it is committed (raises if it could not be)."""
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
         self.pending.append((item, done))
-        if self.task is None or self.task.done():
+        if self.inline:
+            if self._soon is None:
+                self._soon = loop.call_soon(self._drain_here)
+        elif self.task is None or self.task.done():
             self.task = asyncio.create_task(self._drain())
         await done
+
+    def _drain_here(self) -> None:
+        """Write every pending batch now, on the event loop."""
+        self._soon = None
+        while self.pending:
+            batch, self.pending = self.pending[:self.most], self.pending[self.most:]
+            try:
+                self.storage.commit_many([item for item, _ in batch])
+            except Exception:  # retry one by one: one bad commit must not fail the rest
+                log.warning("a batch of %d commits failed; retrying one by one", len(batch))
+                for item, done in batch:
+                    try:
+                        self.storage.commit_many([item])
+                    except Exception as error:
+                        _settle(done, error)
+                    else:
+                        _settle(done, None)
+                continue
+            for _, done in batch:
+                _settle(done, None)
 
     async def _drain(self) -> None:
         while self.pending:
