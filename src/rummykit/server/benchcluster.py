@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import shutil
 import signal
@@ -29,7 +30,7 @@ from sqlalchemy import create_engine, text
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from rummykit.server.benchkit import choose, cpu_seconds, free_port, start_server
+from rummykit.server.benchkit import choose, free_port, start_server, tree_cpu_seconds
 
 
 @dataclass
@@ -45,6 +46,7 @@ class Counts:
     resumed: dict[str, float] = field(default_factory=dict)  # table: first ack after kill
     reconnects: int = 0
     refusals: dict[str, int] = field(default_factory=dict)  # error code: how many
+    rejoined: dict[str, float] = field(default_factory=dict)  # table: first welcome after kill
 
 
 @dataclass
@@ -53,6 +55,8 @@ class Clock:
 
     killed_at: float | None = None
     dead: set[int] = field(default_factory=set)
+    #: each node's CPU seconds (with its workers) when last sampled (alive)
+    node_cpu: list[float] = field(default_factory=list)
 
 
 async def seat_client(urls: list[str], node: int, table: str, token: str, stop_at: float,
@@ -113,6 +117,9 @@ async def _play(ws: Any, table: str, stop_at: float, drain_until: float, think: 
             sent = None
         elif kind == "welcome":
             welcomed = True
+            if clock.killed_at is not None and table in counts.cut \
+                    and table not in counts.rejoined:
+                counts.rejoined[table] = time.monotonic() - clock.killed_at
         elif kind == "error":
             counts.refusals[message["code"]] = counts.refusals.get(message["code"], 0) + 1
             if not welcomed:  # the hello was refused (the table is changing hands)
@@ -173,14 +180,25 @@ async def play(bases: list[str], tables: int, duration: float, think: float, dra
         if kill_at is None:
             return
         await asyncio.sleep(kill_at)
+        clock.node_cpu[0] = tree_cpu_seconds(processes[0].pid) or clock.node_cpu[0]
         processes[0].send_signal(signal.SIGKILL)
         clock.killed_at = time.monotonic()
         clock.dead.add(0)
 
+    async def sampler() -> None:
+        while True:
+            for i, process in enumerate(processes):
+                if i not in clock.dead:
+                    clock.node_cpu[i] = tree_cpu_seconds(process.pid) or clock.node_cpu[i]
+            await asyncio.sleep(0.5)
+
+    clock.node_cpu = [tree_cpu_seconds(p.pid) or 0.0 for p in processes]
+    watch = asyncio.create_task(sampler())
     results = await asyncio.gather(
         killer(), *(seat_client(urls, node, table, token, stop_at, stop_at + drain, think,
                                 counts, clock) for table, token, node in seats),
         return_exceptions=True)
+    watch.cancel()
     counts.errors += [repr(r) for r in results if isinstance(r, BaseException)]
     return counts, clock, started
 
@@ -240,11 +258,14 @@ def run_cluster(args: argparse.Namespace) -> int:
                  for i, p in enumerate(ports)]
     bases = [f"http://127.0.0.1:{p}" for p in ports]
     try:
-        cpu_before = [cpu_seconds(p.pid) for p in processes]
-        counts, _, started = asyncio.run(play(bases, args.tables, args.duration,
+        cpu_before = [tree_cpu_seconds(p.pid) or 0.0 for p in processes]
+        load_before = os.getloadavg()
+        client_before = time.process_time()
+        counts, clock, started = asyncio.run(play(bases, args.tables, args.duration,
                                                   args.think, args.drain, args.target,
                                                   args.kill_at, processes, args.rules))
-        cpu_after = [cpu_seconds(p.pid) for p in processes]
+        client_cpu = time.process_time() - client_before
+        load_after = os.getloadavg()
         elapsed = time.monotonic() - started
         figures = audit(database_url, counts)
     finally:
@@ -266,8 +287,9 @@ def run_cluster(args: argparse.Namespace) -> int:
         return round(scale * values[min(len(values) - 1, int(q * len(values)))], 2) \
             if values else 0.0
 
-    survivors_cpu = sum(a - b for a, b in zip(cpu_after, cpu_before, strict=True)
-                        if a is not None and b is not None)
+    servers_cpu = [a - b for a, b in zip(clock.node_cpu, cpu_before, strict=True)]
+    moves = max(figures["acked_moves"], 1)
+    rejoins = sorted(counts.rejoined.values())
     report = {
         "processes": args.cluster, "tables": args.tables, "connections": 2 * args.tables,
         "seconds": round(elapsed, 1), "think_seconds": args.think,
@@ -281,8 +303,13 @@ def run_cluster(args: argparse.Namespace) -> int:
         "tables_cut_by_the_kill": len(counts.cut), "tables_resumed": len(counts.resumed),
         "resume_seconds": {"p50": pct(resumes, 0.5, 1), "p99": pct(resumes, 0.99, 1),
                            "max": pct(resumes, 1.0, 1)},
-        "surviving_servers_cpu_ms_per_move": round(
-            1000 * survivors_cpu / max(figures["acked_moves"], 1), 2),
+        "rejoin_seconds": {"p50": pct(rejoins, 0.5, 1), "p99": pct(rejoins, 0.99, 1),
+                           "max": pct(rejoins, 1.0, 1)},
+        "servers_cpu_seconds": [round(c, 1) for c in servers_cpu],
+        "clients_cpu_seconds": round(client_cpu, 1),
+        "servers_cpu_ms_per_move": round(1000 * sum(servers_cpu) / moves, 2),
+        "clients_cpu_ms_per_move": round(1000 * client_cpu / moves, 2),
+        "load_average_before_after": [round(load_before[0], 2), round(load_after[0], 2)],
         "logs": str(folder),
     }
     print(json.dumps(report, indent=2))

@@ -1,6 +1,6 @@
-"""What the server's benchmarks share: the clients' move choice, a process's CPU time, free
-loopback ports, and ``rummykit serve`` started in a child process with the per-address
-limits lifted."""
+"""What the server's benchmarks share: the clients' move choice, a process's CPU time (alone
+or with its descendants), free loopback ports, and ``rummykit serve`` started in a child
+process with the per-address limits lifted."""
 
 from __future__ import annotations
 
@@ -63,6 +63,36 @@ def cpu_seconds(pid: int | None) -> float | None:
     except (OSError, IndexError):
         return None
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process and of its live descendants (its bot and replay
+    workers) plus what its waited-for children used (Linux), or None once it is gone."""
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        times[int(entry.name)] = sum(int(f) for f in fields[11:15]) / tick
+    if pid not in times:
+        return None
+    total, family = 0.0, {pid}
+    grew = True
+    while grew:
+        grew = False
+        for child, parent in parents.items():
+            if parent in family and child not in family:
+                family.add(child)
+                grew = True
+    for member in family:
+        total += times[member]
+    return total
 
 
 #: ports taken by this process's servers (a port is not reused before its server binds)
