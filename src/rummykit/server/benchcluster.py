@@ -65,15 +65,18 @@ async def seat_client(urls: list[str], node: int, table: str, token: str, stop_a
     pause = random.Random(token)
     version: int | None = None
     over = False
+    failures = 0  # reconnections in a row that did not get a welcome
     while time.monotonic() < drain_until:
+        welcomed = False
         try:
             async with connect(urls[node], max_size=2**22, open_timeout=10) as ws:
                 await ws.send(json.dumps({"type": "hello", "token": token,
                                           "version": version}))
                 if version is not None:
                     await ws.send(json.dumps({"type": "sync"}))
-                done, version, over = await _play(ws, table, stop_at, drain_until, think,
-                                                  pause, counts, clock, version, over)
+                done, version, over, welcomed = await _play(
+                    ws, table, stop_at, drain_until, think, pause, counts, clock, version,
+                    over)
                 if done:
                     return
         except (ConnectionClosed, OSError, InvalidStatus, TimeoutError):
@@ -85,31 +88,38 @@ async def seat_client(urls: list[str], node: int, table: str, token: str, stop_a
         counts.reconnects += 1
         alive = [i for i in range(len(urls)) if i not in clock.dead and i != node]
         node = random.choice(alive or [node])
-        await asyncio.sleep(0.05)
+        failures = 0 if welcomed else failures + 1
+        await asyncio.sleep(backoff(failures, pause))
+
+
+def backoff(failures: int, rng: random.Random) -> float:
+    """Seconds to wait before reconnecting after ``failures`` failed tries in a row:
+    0.05 s doubling up to 1 s, jittered by half either way (the clients of a dead node
+    do not all come back in the same instant, nor again and again)."""
+    return min(1.0, 0.05 * 2.0 ** failures) * rng.uniform(0.5, 1.5)
 
 
 async def _play(ws: Any, table: str, stop_at: float, drain_until: float, think: float,
                 pause: random.Random, counts: Counts, clock: Clock, version: int | None,
-                over: bool) -> tuple[bool, int | None, bool]:
+                over: bool) -> tuple[bool, int | None, bool, bool]:
     ack = 0
     welcomed = False
     sent: tuple[float, str] | None = None
     latest: dict[str, Any] | None = None
     while True:
         if time.monotonic() >= drain_until:
-            return True, version, over
+            return True, version, over, welcomed
         wait = max(stop_at - time.monotonic(), 0) + 8.0
         try:
             raw = await asyncio.wait_for(ws.recv(), wait)
         except TimeoutError:
             if sent is not None:
                 counts.errors.append(f"{table}: no reply to a move within 8 s")
-            return True, version, over
+            return True, version, over, welcomed
         message = json.loads(raw)
         kind = message["type"]
         if kind == "ack" and sent is not None:
-            now = time.perf_counter()
-            counts.trips.append((now, now - sent[0]))
+            counts.trips.append((time.monotonic(), time.perf_counter() - sent[0]))
             counts.acked.append((table, message["version"], sent[1]))
             if clock.killed_at is not None and table in counts.cut \
                     and table not in counts.resumed:
@@ -123,7 +133,7 @@ async def _play(ws: Any, table: str, stop_at: float, drain_until: float, think: 
         elif kind == "error":
             counts.refusals[message["code"]] = counts.refusals.get(message["code"], 0) + 1
             if not welcomed:  # the hello was refused (the table is changing hands)
-                return False, version, over
+                return False, version, over, welcomed
             if message["code"] not in ("stale_version", "unavailable"):
                 counts.errors.append(f"{message['code']}: {message['message']}")
             elif sent is not None:  # the table moved or storage failed: start again from
@@ -141,7 +151,7 @@ async def _play(ws: Any, table: str, stop_at: float, drain_until: float, think: 
                     if time.monotonic() < stop_at:
                         await ws.send(json.dumps({"type": "rematch"}))
         if time.monotonic() >= stop_at and sent is None and over:
-            return True, version, over
+            return True, version, over, welcomed
         if latest is not None and latest["legal"] and sent is None \
                 and latest["version"] == version:
             move = choose(latest["legal"], latest["view"])
@@ -280,7 +290,11 @@ def run_cluster(args: argparse.Namespace) -> int:
         if redis is not None:
             redis.terminate()
             redis.wait(timeout=10)
-    trips = sorted(t for _, t in counts.trips)
+    # the move round trip over the timed window (the kill in it), and over the whole run
+    # (the drain too, when every client moves at once with little thought)
+    stop_at = started + args.duration
+    trips = sorted(t for at, t in counts.trips if at <= stop_at)
+    every_trip = sorted(t for _, t in counts.trips)
     resumes = sorted(counts.resumed.values())
 
     def pct(values: list[float], q: float, scale: float = 1000) -> float:
@@ -296,6 +310,8 @@ def run_cluster(args: argparse.Namespace) -> int:
         "killed_at_seconds": args.kill_at, "reconnects": counts.reconnects,
         "round_trip_ms": {"p50": pct(trips, 0.5), "p90": pct(trips, 0.9),
                           "p99": pct(trips, 0.99), "max": pct(trips, 1.0)},
+        "round_trip_ms_with_the_drain": {"p50": pct(every_trip, 0.5),
+                                         "p99": pct(every_trip, 0.99)},
         "errors": len(counts.errors), "error_samples": counts.errors[:5],
         "refusals": counts.refusals,
         "matches_started": len(counts.started), "matches_completed": len(counts.completed),

@@ -4,6 +4,8 @@ process with the per-address limits lifted."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
 import socket
 import subprocess
@@ -21,18 +23,25 @@ from rummykit.variants.registry import rule_set_names
 DEFAULT_RULES = rule_set_names()[0]
 
 
+@functools.cache
+def _rank_and_suit(card: str) -> tuple[int, str]:
+    """A natural card's rank and suit letter (memoised: the clients look the same few
+    dozen texts up again and again)."""
+    return rank_of(parse_card(card)), card[0]
+
+
 def partners(card: str, hand: list[str]) -> int:
     """How many cards of ``hand`` could share a meld with ``card`` (a joker: 99, kept)."""
     if card.startswith("JK"):
         return 99
-    mine = parse_card(card)
+    rank, suit = _rank_and_suit(card)
     score = 0
     for other in hand:
         if other != card and not other.startswith("JK"):
-            theirs = parse_card(other)
-            if rank_of(theirs) == rank_of(mine):
+            theirs, their_suit = _rank_and_suit(other)
+            if theirs == rank:
                 score += 2
-            elif other[0] == card[0] and abs(rank_of(theirs) - rank_of(mine)) <= 2:
+            elif their_suit == suit and abs(theirs - rank) <= 2:
                 score += 1
     return score
 
@@ -52,7 +61,7 @@ def choose(legal: list[str], view: dict[str, Any]) -> str:
     discards = [m for m in legal if m.startswith("discard")]
     if discards:
         return min(discards, key=lambda m: (partners(m.split()[1], hand),
-                                            -rank_of(parse_card(m.split()[1])), m))
+                                            -_rank_and_suit(m.split()[1])[0], m))
     return legal[0]
 
 
@@ -66,32 +75,26 @@ def cpu_seconds(pid: int | None) -> float | None:
 
 
 def tree_cpu_seconds(pid: int) -> float | None:
-    """User + system CPU time of a process and of its live descendants (its bot and replay
-    workers) plus what its waited-for children used (Linux), or None once it is gone."""
-    parents: dict[int, int] = {}
-    times: dict[int, float] = {}
+    """User + system CPU time of a process, of its live descendants (its bot and replay
+    workers) and of the children it waited for (Linux), or None once it is gone."""
+    total, todo, seen = 0.0, [pid], set()
     tick = os.sysconf("SC_CLK_TCK")
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
+    while todo:
+        member = todo.pop()
+        if member in seen:
             continue
+        seen.add(member)
         try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+            threads = list(Path(f"/proc/{member}/task").iterdir())
         except (OSError, IndexError):
+            if member == pid:
+                return None
             continue
-        parents[int(entry.name)] = int(fields[1])
-        times[int(entry.name)] = sum(int(f) for f in fields[11:15]) / tick
-    if pid not in times:
-        return None
-    total, family = 0.0, {pid}
-    grew = True
-    while grew:
-        grew = False
-        for child, parent in parents.items():
-            if parent in family and child not in family:
-                family.add(child)
-                grew = True
-    for member in family:
-        total += times[member]
+        total += sum(int(f) for f in fields[11:15]) / tick
+        for thread in threads:
+            with contextlib.suppress(OSError):
+                todo += [int(c) for c in (thread / "children").read_text().split()]
     return total
 
 
