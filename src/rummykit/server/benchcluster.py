@@ -57,6 +57,8 @@ class Clock:
     dead: set[int] = field(default_factory=set)
     #: each node's CPU seconds (with its workers) when last sampled (alive)
     node_cpu: list[float] = field(default_factory=list)
+    #: (when, CPU seconds of the nodes but the first) every quarter of a second
+    samples: list[tuple[float, float]] = field(default_factory=list)
 
 
 async def seat_client(urls: list[str], node: int, table: str, token: str, stop_at: float,
@@ -70,10 +72,10 @@ async def seat_client(urls: list[str], node: int, table: str, token: str, stop_a
         welcomed = False
         try:
             async with connect(urls[node], max_size=2**22, open_timeout=10) as ws:
+                # back after a lost connection: a full sync (one message), rather than
+                # the missed events, which may be none when it is this seat's turn
                 await ws.send(json.dumps({"type": "hello", "token": token,
-                                          "version": version}))
-                if version is not None:
-                    await ws.send(json.dumps({"type": "sync"}))
+                                          "version": None}))
                 done, version, over, welcomed = await _play(
                     ws, table, stop_at, drain_until, think, pause, counts, clock, version,
                     over)
@@ -200,7 +202,8 @@ async def play(bases: list[str], tables: int, duration: float, think: float, dra
             for i, process in enumerate(processes):
                 if i not in clock.dead:
                     clock.node_cpu[i] = tree_cpu_seconds(process.pid) or clock.node_cpu[i]
-            await asyncio.sleep(0.5)
+            clock.samples.append((time.monotonic(), sum(clock.node_cpu[1:])))
+            await asyncio.sleep(0.25)
 
     clock.node_cpu = [tree_cpu_seconds(p.pid) or 0.0 for p in processes]
     watch = asyncio.create_task(sampler())
@@ -211,6 +214,20 @@ async def play(bases: list[str], tables: int, duration: float, think: float, dra
     watch.cancel()
     counts.errors += [repr(r) for r in results if isinstance(r, BaseException)]
     return counts, clock, started
+
+
+def takeover_cpu(clock: Clock, seconds: float) -> float | None:
+    """CPU seconds the surviving nodes used from the kill to ``seconds`` after it (what
+    resuming every table cost them, with the play going on: on an idle machine with a
+    core for them, about how long the takeover takes)."""
+    if clock.killed_at is None or not clock.samples:
+        return None
+    end = clock.killed_at + seconds
+
+    def at(moment: float) -> float:
+        return min(clock.samples, key=lambda s: abs(s[0] - moment))[1]
+
+    return round(at(end) - at(clock.killed_at), 2)
 
 
 def audit(database_url: str, counts: Counts) -> dict[str, int]:
@@ -302,6 +319,7 @@ def run_cluster(args: argparse.Namespace) -> int:
             if values else 0.0
 
     servers_cpu = [a - b for a, b in zip(clock.node_cpu, cpu_before, strict=True)]
+    takeover = takeover_cpu(clock, max(counts.resumed.values(), default=0.0))
     moves = max(figures["acked_moves"], 1)
     rejoins = sorted(counts.rejoined.values())
     report = {
@@ -321,6 +339,7 @@ def run_cluster(args: argparse.Namespace) -> int:
                            "max": pct(resumes, 1.0, 1)},
         "rejoin_seconds": {"p50": pct(rejoins, 0.5, 1), "p99": pct(rejoins, 0.99, 1),
                            "max": pct(rejoins, 1.0, 1)},
+        "survivors_cpu_seconds_from_the_kill_to_the_last_resume": takeover,
         "servers_cpu_seconds": [round(c, 1) for c in servers_cpu],
         "clients_cpu_seconds": round(client_cpu, 1),
         "servers_cpu_ms_per_move": round(1000 * sum(servers_cpu) / moves, 2),
