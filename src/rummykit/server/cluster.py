@@ -152,7 +152,8 @@ class Cluster:
         self._alive: dict[str, tuple[float, bool]] = {}
         #: node: since when its channel has had no listener (monotonic seconds)
         self._silent: dict[str, float] = {}
-        #: nodes seen dead (they do not come back: a restarted process is a new node)
+        #: nodes seen dead lately (a live node wrongly seen dead, its pub/sub connection
+        #: down a while, leaves it once seen alive again)
         self.dead: set[str] = set()
         self.lease_ms = int(lease_seconds * 1000)
         self.beat = lease_seconds / 3
@@ -295,6 +296,7 @@ class Cluster:
         while not self._stopped.wait(self.beat):
             try:
                 self._sync.set(node_key(self.node), "1", px=self.lease_ms)
+                self._sync.sadd(NODES_KEY, self.node)  # again: Redis may have restarted
                 owned = _keys(self.hub.tables)
                 if not owned:
                     continue
@@ -333,14 +335,17 @@ class Cluster:
         nodes = members | {n for n, _ in self.remote} | \
             {owner for _, owner in self.attached.values()}
         nodes.discard(self.node)
-        names = sorted(nodes - self.dead)
+        names = sorted(nodes)
         if not names:
             return set()
         alive = await self._liveness(names)
         dead = {n for n, up in zip(names, alive, strict=True) if not up}
+        self.dead -= {n for n, up in zip(names, alive, strict=True) if up}
         if not dead:
             return set()
-        log.info("nodes %s are gone", ", ".join(sorted(dead)))
+        newly = dead - self.dead
+        if newly:
+            log.info("nodes %s are gone", ", ".join(sorted(newly)))
         self.dead |= dead
         await self.redis.srem(NODES_KEY, *dead)
         for (node, conn_id), outbox in list(self.remote.items()):
@@ -353,7 +358,7 @@ class Cluster:
                           conn.table_id)
                 self.attached.pop(conn_id, None)
                 _drop(conn)
-        return dead
+        return newly
 
     # -- messages -----------------------------------------------------------------
     def post(self, node: str, message: dict[str, Any]) -> None:
@@ -423,8 +428,6 @@ class Cluster:
         """Whether ``node`` is alive (checked at most every 0.2 s; see :meth:`_liveness`)."""
         if node == self.node:
             return True
-        if node in self.dead:
-            return False
         now = asyncio.get_running_loop().time()
         checked = self._alive.get(node)
         if checked is None or now - checked[0] > 0.2:
