@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import re
 import secrets
 import sys
@@ -17,8 +18,9 @@ from typing import Any, cast
 import httpx
 import pytest
 import redis.asyncio as aioredis
+from sqlalchemy import event
 
-from rummykit.server.adoption import load_many
+from rummykit.server.adoption import BatchLoads, load_many
 from rummykit.server.cluster import (
     SILENT_SECONDS,
     Cluster,
@@ -26,10 +28,11 @@ from rummykit.server.cluster import (
     lease_key,
     node_key,
 )
+from rummykit.server.hub import Hub
 from rummykit.server.resumebench import store
-from rummykit.server.storage import EventRow, SqlStorage
+from rummykit.server.storage import EventRow, SqlStorage, StoredTable
 from test_server_cluster import Node, redis_url
-from test_server_support import BACKENDS, POSTGRES_URL, fresh_postgres_schema
+from test_server_support import BACKENDS, POSTGRES_URL, fresh_postgres_schema, settings_for
 
 __all__ = ["redis_url"]  # the fixture, shared with test_server_cluster
 
@@ -53,6 +56,33 @@ def test_load_many_reads_what_load_reads(backend: str, tmp_path: Path) -> None:
         assert load_many(storage, []) == {}
     finally:
         storage.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_loads_asked_for_together_are_read_together(backend: str, tmp_path: Path) -> None:
+    settings = settings_for(backend, tmp_path, bot_processes=0, replay_processes=0)
+    storage = SqlStorage(settings.database_url)
+    ids, _ = store(storage, 6, "basic", 20)
+    queries: list[str] = []
+    event.listen(storage.engine, "before_cursor_execute",
+                 lambda *args: queries.append(args[2]))
+    hub = Hub(settings, storage)
+
+    async def scenario() -> list[StoredTable | None]:
+        loads = BatchLoads(hub)
+        try:
+            return await asyncio.gather(*(loads.load(t) for t in [*ids, "nope"] * 10))
+        finally:
+            await hub.stop()
+
+    found = asyncio.run(scenario())
+    reads = [q for q in queries if q.lstrip().upper().startswith("SELECT")]
+    assert len(reads) == 3, reads  # 70 asks, one batch: tables, seats, events
+    again = SqlStorage(settings.database_url)
+    try:
+        assert found == [again.load(t) for t in [*ids, "nope"] * 10]
+    finally:
+        again.close()
 
 
 def test_a_silent_channel_means_a_dead_node_and_its_leases_are_taken(redis_url: str) -> None:
@@ -123,3 +153,22 @@ def test_a_killed_nodes_tables_go_on_long_before_its_leases_run_out(
     finally:
         for node in (doomed, survivor):
             node.stop()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
+@pytest.mark.skipif(POSTGRES_URL is None, reason="needs RUMMYKIT_TEST_POSTGRES_URL")
+def test_the_cluster_benchmark_kills_a_node_and_counts_nothing_lost(
+        redis_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from rummykit.server.loadbench import main
+    code = main(["--cluster", "2", "--database-url", fresh_postgres_schema(),
+                 "--redis-url", redis_url, "--tables", "6", "--duration", "6",
+                 "--kill-at", "3", "--drain", "90", "--target", "20", "--think", "0.05"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0, report
+    assert report["errors"] == report["lost_moves"] == report["duplicated_moves"] == 0
+    assert report["tables_cut_by_the_kill"] == report["tables_resumed"] == 6
+    assert report["matches_started"] == report["matches_completed"] == report[
+        "matches_stored"] > 0
+    assert all(cpu > 0 for cpu in report["servers_cpu_seconds"])
+    assert report["clients_cpu_seconds"] > 0
+    assert 0 < report["resume_seconds"]["max"] < 30

@@ -111,3 +111,41 @@ async def load_batch(hub: Hub, table_ids: list[str]) -> int:
             if hub._loading.get(table_id) is future:
                 del hub._loading[table_id]
     return served
+
+
+class BatchLoads:
+    """The loads of single tables asked for at about the same moment (the clients of a
+    dead node reconnecting at once, each asking for its table) read together: one
+    :func:`load_many` for up to :data:`BATCH` of them, one batch read at a time."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self._asked: dict[str, list[asyncio.Future[StoredTable | None]]] = {}
+        self._reader: asyncio.Task[None] | None = None
+
+    async def load(self, table_id: str) -> StoredTable | None:
+        """A table as ``Storage.load`` reads it (``unavailable`` when storage fails)."""
+        future: asyncio.Future[StoredTable | None] = \
+            asyncio.get_running_loop().create_future()
+        self._asked.setdefault(table_id, []).append(future)
+        if self._reader is None or self._reader.done():
+            self._reader = asyncio.create_task(self._read())
+        return await future
+
+    async def _read(self) -> None:
+        while self._asked:
+            await asyncio.sleep(0)  # gather the asks of this turn of the loop
+            ids = list(self._asked)[:BATCH]
+            batch = {t: self._asked.pop(t) for t in ids}
+            try:
+                found = await self.hub.read(load_many, self.hub.storage, ids)
+            except ServerError as error:
+                for futures in batch.values():
+                    for future in futures:
+                        if not future.done():
+                            future.set_exception(error)
+                continue
+            for table_id, futures in batch.items():
+                for future in futures:
+                    if not future.done():
+                        future.set_result(found.get(table_id))

@@ -47,6 +47,7 @@ class Counts:
     reconnects: int = 0
     refusals: dict[str, int] = field(default_factory=dict)  # error code: how many
     rejoined: dict[str, float] = field(default_factory=dict)  # table: first welcome after kill
+    lost_connections: dict[str, int] = field(default_factory=dict)  # why: how many
 
 
 @dataclass
@@ -81,8 +82,8 @@ async def seat_client(urls: list[str], node: int, table: str, token: str, stop_a
                     over)
                 if done:
                     return
-        except (ConnectionClosed, OSError, InvalidStatus, TimeoutError):
-            pass
+        except (ConnectionClosed, OSError, InvalidStatus, TimeoutError) as error:
+            counts.lost_connections[why(error)] = counts.lost_connections.get(why(error), 0) + 1
         if time.monotonic() >= stop_at and over:
             return
         if clock.killed_at is not None:
@@ -92,6 +93,15 @@ async def seat_client(urls: list[str], node: int, table: str, token: str, stop_a
         node = random.choice(alive or [node])
         failures = 0 if welcomed else failures + 1
         await asyncio.sleep(backoff(failures, pause))
+
+
+def why(error: Exception) -> str:
+    """What ended a connection: the close code, the HTTP status or the error's kind."""
+    if isinstance(error, ConnectionClosed):
+        return f"closed {error.rcvd.code if error.rcvd is not None else 'abruptly'}"
+    if isinstance(error, InvalidStatus):
+        return f"refused {error.response.status_code}"
+    return type(error).__name__
 
 
 def backoff(failures: int, rng: random.Random) -> float:
@@ -113,7 +123,8 @@ async def _play(ws: Any, table: str, stop_at: float, drain_until: float, think: 
             return True, version, over, welcomed
         wait = max(stop_at - time.monotonic(), 0) + 8.0
         try:
-            raw = await asyncio.wait_for(ws.recv(), wait)
+            async with asyncio.timeout(wait):  # no task per message, as wait_for makes
+                raw = await ws.recv()
         except TimeoutError:
             if sent is not None:
                 counts.errors.append(f"{table}: no reply to a move within 8 s")
@@ -331,7 +342,7 @@ def run_cluster(args: argparse.Namespace) -> int:
         "round_trip_ms_with_the_drain": {"p50": pct(every_trip, 0.5),
                                          "p99": pct(every_trip, 0.99)},
         "errors": len(counts.errors), "error_samples": counts.errors[:5],
-        "refusals": counts.refusals,
+        "refusals": counts.refusals, "lost_connections": counts.lost_connections,
         "matches_started": len(counts.started), "matches_completed": len(counts.completed),
         **figures,
         "tables_cut_by_the_kill": len(counts.cut), "tables_resumed": len(counts.resumed),

@@ -20,7 +20,7 @@ import asyncio
 import logging
 import time
 
-from rummykit.server.adoption import adopt_orphans
+from rummykit.server.adoption import BatchLoads, adopt_orphans
 from rummykit.server.cluster import Cluster, OwnerGone, RemoteOutbox
 from rummykit.server.errors import ServerError
 from rummykit.server.hinting import advise
@@ -40,6 +40,9 @@ ADOPT_EVERY = 1.0
 class Hub(HubSeats):
     """Owns the live tables and talks to storage through one worker thread."""
 
+    #: as a node of a cluster: the loads of single tables, read in batches
+    cluster_loads: BatchLoads | None = None
+
     async def start(self) -> None:
         """Load every unfinished table back and let play continue (as one node of a
         cluster: join it; tables without an owner are adopted by the heartbeat). The
@@ -49,6 +52,7 @@ class Hub(HubSeats):
         if self.settings.redis_url is not None:
             self._trust_loads = True
             self.cluster = Cluster(self, self.settings.redis_url, self.settings.lease_seconds)
+            self.cluster_loads = BatchLoads(self)
             await self.cluster.start()
             self._sweeper = asyncio.create_task(self._sweep_forever())
             return
@@ -131,7 +135,10 @@ class Hub(HubSeats):
             table = self.tables.get(table_id)
             if table is not None:
                 return table
-        return await self.serve_stored(table_id, await self.read(self.storage.load, table_id))
+        # as a node: read together with the other tables asked for meanwhile
+        stored = await (self.cluster_loads.load(table_id) if self.cluster_loads is not None
+                        else self.read(self.storage.load, table_id))
+        return await self.serve_stored(table_id, stored)
 
     async def serve_stored(self, table_id: str, stored: StoredTable | None) -> LiveTable:
         """Serve a table loaded from storage (unless it was loaded meanwhile): restored,
