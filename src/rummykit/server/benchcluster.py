@@ -30,7 +30,14 @@ from sqlalchemy import create_engine, text
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from rummykit.server.benchkit import choose, free_port, start_server, tree_cpu_seconds
+from rummykit.server.benchkit import (
+    choose,
+    descendants,
+    end_orphans,
+    free_port,
+    start_server,
+    tree_cpu_seconds,
+)
 
 
 @dataclass
@@ -60,6 +67,8 @@ class Clock:
     node_cpu: list[float] = field(default_factory=list)
     #: (when, CPU seconds of the nodes but the first) every quarter of a second
     samples: list[tuple[float, float]] = field(default_factory=list)
+    #: what the killed node left running
+    orphans: list[int] = field(default_factory=list)
 
 
 async def seat_client(urls: list[str], node: int, table: str, token: str, stop_at: float,
@@ -180,9 +189,9 @@ async def _play(ws: Any, table: str, stop_at: float, drain_until: float, think: 
 
 async def play(bases: list[str], tables: int, duration: float, think: float, drain: float,
                target: int, kill_at: float | None, processes: list[subprocess.Popen[bytes]],
-               rules: str) -> tuple[Counts, Clock, float]:
+               rules: str, clock: Clock) -> tuple[Counts, float]:
     """Create the tables across the nodes and play them (killing the first node)."""
-    counts, clock = Counts(), Clock()
+    counts = Counts()
     urls = [b.replace("http", "ws", 1) + "/ws" for b in bases]
     body = {"rules": rules, "options": {"target_score": target},
             "seats": [{"kind": "human", "name": "North"}, {"kind": "human", "name": "South"}]}
@@ -204,6 +213,7 @@ async def play(bases: list[str], tables: int, duration: float, think: float, dra
             return
         await asyncio.sleep(kill_at)
         clock.node_cpu[0] = tree_cpu_seconds(processes[0].pid) or clock.node_cpu[0]
+        clock.orphans = descendants(processes[0].pid)  # its workers outlive its SIGKILL
         processes[0].send_signal(signal.SIGKILL)
         clock.killed_at = time.monotonic()
         clock.dead.add(0)
@@ -224,7 +234,7 @@ async def play(bases: list[str], tables: int, duration: float, think: float, dra
         return_exceptions=True)
     watch.cancel()
     counts.errors += [repr(r) for r in results if isinstance(r, BaseException)]
-    return counts, clock, started
+    return counts, started
 
 
 def takeover_cpu(clock: Clock, seconds: float) -> float | None:
@@ -292,22 +302,25 @@ def run_cluster(args: argparse.Namespace) -> int:
         time.sleep(0.5)
     ports = [free_port() for _ in range(args.cluster)]
     extra = {"RUMMYKIT_REDIS_URL": redis_url, "RUMMYKIT_LEASE_SECONDS": "2"}
-    processes = [start_server(database_url, p, folder / f"node{i}.log", extra)
-                 for i, p in enumerate(ports)]
+    processes: list[subprocess.Popen[bytes]] = []
     bases = [f"http://127.0.0.1:{p}" for p in ports]
+    clock = Clock()
     try:
+        for i, port in enumerate(ports):
+            processes.append(start_server(database_url, port, folder / f"node{i}.log", extra))
         cpu_before = [tree_cpu_seconds(p.pid) or 0.0 for p in processes]
         load_before = os.getloadavg()
         client_before = time.process_time()
-        counts, clock, started = asyncio.run(play(bases, args.tables, args.duration,
-                                                  args.think, args.drain, args.target,
-                                                  args.kill_at, processes, args.rules))
+        counts, started = asyncio.run(play(bases, args.tables, args.duration, args.think,
+                                           args.drain, args.target, args.kill_at,
+                                           processes, args.rules, clock))
         client_cpu = time.process_time() - client_before
         load_after = os.getloadavg()
         elapsed = time.monotonic() - started
         figures = audit(database_url, counts)
     finally:
         for process in processes:
+            clock.orphans += descendants(process.pid)  # any left by a stop cut short
             if process.poll() is None:
                 process.send_signal(signal.SIGINT)
         for process in processes:
@@ -315,6 +328,7 @@ def run_cluster(args: argparse.Namespace) -> int:
                 process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 process.kill()
+        end_orphans(clock.orphans)
         if redis is not None:
             redis.terminate()
             redis.wait(timeout=10)

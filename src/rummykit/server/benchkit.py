@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -74,28 +75,46 @@ def cpu_seconds(pid: int | None) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def descendants(pid: int) -> list[int]:
+    """The live descendants of a process (its bot and replay workers, their forkserver),
+    from ``/proc/PID/task/*/children`` (Linux; none elsewhere)."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        member = todo.pop()
+        with contextlib.suppress(OSError):
+            for thread in Path(f"/proc/{member}/task").iterdir():
+                with contextlib.suppress(OSError):
+                    children = [int(c) for c in (thread / "children").read_text().split()]
+                    found += children
+                    todo += children
+    return found
+
+
 def tree_cpu_seconds(pid: int) -> float | None:
     """User + system CPU time of a process, of its live descendants (its bot and replay
     workers) and of the children it waited for (Linux), or None once it is gone."""
-    total, todo, seen = 0.0, [pid], set()
+    total = 0.0
     tick = os.sysconf("SC_CLK_TCK")
-    while todo:
-        member = todo.pop()
-        if member in seen:
-            continue
-        seen.add(member)
+    for member in [pid, *descendants(pid)]:
         try:
             fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
-            threads = list(Path(f"/proc/{member}/task").iterdir())
         except (OSError, IndexError):
             if member == pid:
                 return None
             continue
         total += sum(int(f) for f in fields[11:15]) / tick
-        for thread in threads:
-            with contextlib.suppress(OSError):
-                todo += [int(c) for c in (thread / "children").read_text().split()]
     return total
+
+
+def end_orphans(pids: list[int]) -> None:
+    """Stop what a SIGKILLed server left running (its workers outlive it): those of
+    ``pids`` still running this interpreter (a number reused since is left alone)."""
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            if argv[0].decode(errors="replace") == sys.executable:
+                os.kill(pid, signal.SIGTERM)
 
 
 #: ports taken by this process's servers (a port is not reused before its server binds)
@@ -146,4 +165,7 @@ def start_server(database_url: str, port: int, log: Path,
             time.sleep(0.1)
         if process.poll() is not None:
             break
+    if process.poll() is None:
+        process.kill()
+        process.wait(timeout=30)
     raise SystemExit(f"the server did not start; see {log}")
