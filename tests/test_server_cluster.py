@@ -21,6 +21,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from rummykit.server.benchkit import descendants, end_orphans
 from rummykit.server.identity import COOKIE
 from rummykit.server.loadbench import free_port
 from test_server_crash import RealSocket, command
@@ -89,16 +90,20 @@ class Node:
             time.sleep(0.1)
 
     def kill(self) -> None:
+        workers = descendants(self.process.pid)  # they outlive its SIGKILL: ended after
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=30)
+        end_orphans(workers)
 
     def stop(self) -> None:
+        workers = descendants(self.process.pid)
         if self.process.poll() is None:
             self.process.terminate()
             try:
                 self.process.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+        end_orphans(workers)
 
 
 @pytest.fixture(scope="module")

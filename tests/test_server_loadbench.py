@@ -35,3 +35,4 @@ def test_the_resume_benchmark_loads_tables_both_ways(capsys: pytest.CaptureFixtu
     report = json.loads(capsys.readouterr().out)
     assert report["tables"] == 3 and report["moves_stored"] > 30
     assert report["checked_cpu_seconds"] > 0 and report["trusted_cpu_seconds"] > 0
+    assert report["trusted_batched_ms_per_table"] > 0

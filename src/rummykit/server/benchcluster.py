@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import shutil
 import signal
@@ -29,7 +30,14 @@ from sqlalchemy import create_engine, text
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from rummykit.server.benchkit import choose, cpu_seconds, free_port, start_server
+from rummykit.server.benchkit import (
+    choose,
+    descendants,
+    end_orphans,
+    free_port,
+    start_server,
+    tree_cpu_seconds,
+)
 
 
 @dataclass
@@ -45,6 +53,8 @@ class Counts:
     resumed: dict[str, float] = field(default_factory=dict)  # table: first ack after kill
     reconnects: int = 0
     refusals: dict[str, int] = field(default_factory=dict)  # error code: how many
+    rejoined: dict[str, float] = field(default_factory=dict)  # table: first welcome after kill
+    lost_connections: dict[str, int] = field(default_factory=dict)  # why: how many
 
 
 @dataclass
@@ -53,6 +63,12 @@ class Clock:
 
     killed_at: float | None = None
     dead: set[int] = field(default_factory=set)
+    #: each node's CPU seconds (with its workers) when last sampled (alive)
+    node_cpu: list[float] = field(default_factory=list)
+    #: (when, CPU seconds of the nodes but the first) every quarter of a second
+    samples: list[tuple[float, float]] = field(default_factory=list)
+    #: what the killed node left running
+    orphans: list[int] = field(default_factory=list)
 
 
 async def seat_client(urls: list[str], node: int, table: str, token: str, stop_at: float,
@@ -61,19 +77,22 @@ async def seat_client(urls: list[str], node: int, table: str, token: str, stop_a
     pause = random.Random(token)
     version: int | None = None
     over = False
+    failures = 0  # reconnections in a row that did not get a welcome
     while time.monotonic() < drain_until:
+        welcomed = False
         try:
             async with connect(urls[node], max_size=2**22, open_timeout=10) as ws:
+                # back after a lost connection: a full sync (one message), rather than
+                # the missed events, which may be none when it is this seat's turn
                 await ws.send(json.dumps({"type": "hello", "token": token,
-                                          "version": version}))
-                if version is not None:
-                    await ws.send(json.dumps({"type": "sync"}))
-                done, version, over = await _play(ws, table, stop_at, drain_until, think,
-                                                  pause, counts, clock, version, over)
+                                          "version": None}))
+                done, version, over, welcomed = await _play(
+                    ws, table, stop_at, drain_until, think, pause, counts, clock, version,
+                    over)
                 if done:
                     return
-        except (ConnectionClosed, OSError, InvalidStatus, TimeoutError):
-            pass
+        except (ConnectionClosed, OSError, InvalidStatus, TimeoutError) as error:
+            counts.lost_connections[why(error)] = counts.lost_connections.get(why(error), 0) + 1
         if time.monotonic() >= stop_at and over:
             return
         if clock.killed_at is not None:
@@ -81,31 +100,48 @@ async def seat_client(urls: list[str], node: int, table: str, token: str, stop_a
         counts.reconnects += 1
         alive = [i for i in range(len(urls)) if i not in clock.dead and i != node]
         node = random.choice(alive or [node])
-        await asyncio.sleep(0.05)
+        failures = 0 if welcomed else failures + 1
+        await asyncio.sleep(backoff(failures, pause))
+
+
+def why(error: Exception) -> str:
+    """What ended a connection: the close code, the HTTP status or the error's kind."""
+    if isinstance(error, ConnectionClosed):
+        return f"closed {error.rcvd.code if error.rcvd is not None else 'abruptly'}"
+    if isinstance(error, InvalidStatus):
+        return f"refused {error.response.status_code}"
+    return type(error).__name__
+
+
+def backoff(failures: int, rng: random.Random) -> float:
+    """Seconds to wait before reconnecting after ``failures`` failed tries in a row:
+    0.05 s doubling up to 1 s, jittered by half either way (the clients of a dead node
+    do not all come back in the same instant, nor again and again)."""
+    return min(1.0, 0.05 * 2.0 ** failures) * rng.uniform(0.5, 1.5)
 
 
 async def _play(ws: Any, table: str, stop_at: float, drain_until: float, think: float,
                 pause: random.Random, counts: Counts, clock: Clock, version: int | None,
-                over: bool) -> tuple[bool, int | None, bool]:
+                over: bool) -> tuple[bool, int | None, bool, bool]:
     ack = 0
     welcomed = False
     sent: tuple[float, str] | None = None
     latest: dict[str, Any] | None = None
     while True:
         if time.monotonic() >= drain_until:
-            return True, version, over
+            return True, version, over, welcomed
         wait = max(stop_at - time.monotonic(), 0) + 8.0
         try:
-            raw = await asyncio.wait_for(ws.recv(), wait)
+            async with asyncio.timeout(wait):  # no task per message, as wait_for makes
+                raw = await ws.recv()
         except TimeoutError:
             if sent is not None:
                 counts.errors.append(f"{table}: no reply to a move within 8 s")
-            return True, version, over
+            return True, version, over, welcomed
         message = json.loads(raw)
         kind = message["type"]
         if kind == "ack" and sent is not None:
-            now = time.perf_counter()
-            counts.trips.append((now, now - sent[0]))
+            counts.trips.append((time.monotonic(), time.perf_counter() - sent[0]))
             counts.acked.append((table, message["version"], sent[1]))
             if clock.killed_at is not None and table in counts.cut \
                     and table not in counts.resumed:
@@ -113,10 +149,13 @@ async def _play(ws: Any, table: str, stop_at: float, drain_until: float, think: 
             sent = None
         elif kind == "welcome":
             welcomed = True
+            if clock.killed_at is not None and table in counts.cut \
+                    and table not in counts.rejoined:
+                counts.rejoined[table] = time.monotonic() - clock.killed_at
         elif kind == "error":
             counts.refusals[message["code"]] = counts.refusals.get(message["code"], 0) + 1
             if not welcomed:  # the hello was refused (the table is changing hands)
-                return False, version, over
+                return False, version, over, welcomed
             if message["code"] not in ("stale_version", "unavailable"):
                 counts.errors.append(f"{message['code']}: {message['message']}")
             elif sent is not None:  # the table moved or storage failed: start again from
@@ -134,7 +173,7 @@ async def _play(ws: Any, table: str, stop_at: float, drain_until: float, think: 
                     if time.monotonic() < stop_at:
                         await ws.send(json.dumps({"type": "rematch"}))
         if time.monotonic() >= stop_at and sent is None and over:
-            return True, version, over
+            return True, version, over, welcomed
         if latest is not None and latest["legal"] and sent is None \
                 and latest["version"] == version:
             move = choose(latest["legal"], latest["view"])
@@ -150,9 +189,9 @@ async def _play(ws: Any, table: str, stop_at: float, drain_until: float, think: 
 
 async def play(bases: list[str], tables: int, duration: float, think: float, drain: float,
                target: int, kill_at: float | None, processes: list[subprocess.Popen[bytes]],
-               rules: str) -> tuple[Counts, Clock, float]:
+               rules: str, clock: Clock) -> tuple[Counts, float]:
     """Create the tables across the nodes and play them (killing the first node)."""
-    counts, clock = Counts(), Clock()
+    counts = Counts()
     urls = [b.replace("http", "ws", 1) + "/ws" for b in bases]
     body = {"rules": rules, "options": {"target_score": target},
             "seats": [{"kind": "human", "name": "North"}, {"kind": "human", "name": "South"}]}
@@ -173,16 +212,43 @@ async def play(bases: list[str], tables: int, duration: float, think: float, dra
         if kill_at is None:
             return
         await asyncio.sleep(kill_at)
+        clock.node_cpu[0] = tree_cpu_seconds(processes[0].pid) or clock.node_cpu[0]
+        clock.orphans = descendants(processes[0].pid)  # its workers outlive its SIGKILL
         processes[0].send_signal(signal.SIGKILL)
         clock.killed_at = time.monotonic()
         clock.dead.add(0)
 
+    async def sampler() -> None:
+        while True:
+            for i, process in enumerate(processes):
+                if i not in clock.dead:
+                    clock.node_cpu[i] = tree_cpu_seconds(process.pid) or clock.node_cpu[i]
+            clock.samples.append((time.monotonic(), sum(clock.node_cpu[1:])))
+            await asyncio.sleep(0.25)
+
+    clock.node_cpu = [tree_cpu_seconds(p.pid) or 0.0 for p in processes]
+    watch = asyncio.create_task(sampler())
     results = await asyncio.gather(
         killer(), *(seat_client(urls, node, table, token, stop_at, stop_at + drain, think,
                                 counts, clock) for table, token, node in seats),
         return_exceptions=True)
+    watch.cancel()
     counts.errors += [repr(r) for r in results if isinstance(r, BaseException)]
-    return counts, clock, started
+    return counts, started
+
+
+def takeover_cpu(clock: Clock, seconds: float) -> float | None:
+    """CPU seconds the surviving nodes used from the kill to ``seconds`` after it (what
+    resuming every table cost them, with the play going on: on an idle machine with a
+    core for them, about how long the takeover takes)."""
+    if clock.killed_at is None or not clock.samples:
+        return None
+    end = clock.killed_at + seconds
+
+    def at(moment: float) -> float:
+        return min(clock.samples, key=lambda s: abs(s[0] - moment))[1]
+
+    return round(at(end) - at(clock.killed_at), 2)
 
 
 def audit(database_url: str, counts: Counts) -> dict[str, int]:
@@ -236,19 +302,25 @@ def run_cluster(args: argparse.Namespace) -> int:
         time.sleep(0.5)
     ports = [free_port() for _ in range(args.cluster)]
     extra = {"RUMMYKIT_REDIS_URL": redis_url, "RUMMYKIT_LEASE_SECONDS": "2"}
-    processes = [start_server(database_url, p, folder / f"node{i}.log", extra)
-                 for i, p in enumerate(ports)]
+    processes: list[subprocess.Popen[bytes]] = []
     bases = [f"http://127.0.0.1:{p}" for p in ports]
+    clock = Clock()
     try:
-        cpu_before = [cpu_seconds(p.pid) for p in processes]
-        counts, _, started = asyncio.run(play(bases, args.tables, args.duration,
-                                                  args.think, args.drain, args.target,
-                                                  args.kill_at, processes, args.rules))
-        cpu_after = [cpu_seconds(p.pid) for p in processes]
+        for i, port in enumerate(ports):
+            processes.append(start_server(database_url, port, folder / f"node{i}.log", extra))
+        cpu_before = [tree_cpu_seconds(p.pid) or 0.0 for p in processes]
+        load_before = os.getloadavg()
+        client_before = time.process_time()
+        counts, started = asyncio.run(play(bases, args.tables, args.duration, args.think,
+                                           args.drain, args.target, args.kill_at,
+                                           processes, args.rules, clock))
+        client_cpu = time.process_time() - client_before
+        load_after = os.getloadavg()
         elapsed = time.monotonic() - started
         figures = audit(database_url, counts)
     finally:
         for process in processes:
+            clock.orphans += descendants(process.pid)  # any left by a stop cut short
             if process.poll() is None:
                 process.send_signal(signal.SIGINT)
         for process in processes:
@@ -256,33 +328,48 @@ def run_cluster(args: argparse.Namespace) -> int:
                 process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 process.kill()
+        end_orphans(clock.orphans)
         if redis is not None:
             redis.terminate()
             redis.wait(timeout=10)
-    trips = sorted(t for _, t in counts.trips)
+    # the move round trip over the timed window (the kill in it), and over the whole run
+    # (the drain too, when every client moves at once with little thought)
+    stop_at = started + args.duration
+    trips = sorted(t for at, t in counts.trips if at <= stop_at)
+    every_trip = sorted(t for _, t in counts.trips)
     resumes = sorted(counts.resumed.values())
 
     def pct(values: list[float], q: float, scale: float = 1000) -> float:
         return round(scale * values[min(len(values) - 1, int(q * len(values)))], 2) \
             if values else 0.0
 
-    survivors_cpu = sum(a - b for a, b in zip(cpu_after, cpu_before, strict=True)
-                        if a is not None and b is not None)
+    servers_cpu = [a - b for a, b in zip(clock.node_cpu, cpu_before, strict=True)]
+    takeover = takeover_cpu(clock, max(counts.resumed.values(), default=0.0))
+    moves = max(figures["acked_moves"], 1)
+    rejoins = sorted(counts.rejoined.values())
     report = {
         "processes": args.cluster, "tables": args.tables, "connections": 2 * args.tables,
         "seconds": round(elapsed, 1), "think_seconds": args.think,
         "killed_at_seconds": args.kill_at, "reconnects": counts.reconnects,
         "round_trip_ms": {"p50": pct(trips, 0.5), "p90": pct(trips, 0.9),
                           "p99": pct(trips, 0.99), "max": pct(trips, 1.0)},
+        "round_trip_ms_with_the_drain": {"p50": pct(every_trip, 0.5),
+                                         "p99": pct(every_trip, 0.99)},
         "errors": len(counts.errors), "error_samples": counts.errors[:5],
-        "refusals": counts.refusals,
+        "refusals": counts.refusals, "lost_connections": counts.lost_connections,
         "matches_started": len(counts.started), "matches_completed": len(counts.completed),
         **figures,
         "tables_cut_by_the_kill": len(counts.cut), "tables_resumed": len(counts.resumed),
         "resume_seconds": {"p50": pct(resumes, 0.5, 1), "p99": pct(resumes, 0.99, 1),
                            "max": pct(resumes, 1.0, 1)},
-        "surviving_servers_cpu_ms_per_move": round(
-            1000 * survivors_cpu / max(figures["acked_moves"], 1), 2),
+        "rejoin_seconds": {"p50": pct(rejoins, 0.5, 1), "p99": pct(rejoins, 0.99, 1),
+                           "max": pct(rejoins, 1.0, 1)},
+        "survivors_cpu_seconds_from_the_kill_to_the_last_resume": takeover,
+        "servers_cpu_seconds": [round(c, 1) for c in servers_cpu],
+        "clients_cpu_seconds": round(client_cpu, 1),
+        "servers_cpu_ms_per_move": round(1000 * sum(servers_cpu) / moves, 2),
+        "clients_cpu_ms_per_move": round(1000 * client_cpu / moves, 2),
+        "load_average_before_after": [round(load_before[0], 2), round(load_after[0], 2)],
         "logs": str(folder),
     }
     print(json.dumps(report, indent=2))

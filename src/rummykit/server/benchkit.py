@@ -1,10 +1,13 @@
-"""What the server's benchmarks share: the clients' move choice, a process's CPU time, free
-loopback ports, and ``rummykit serve`` started in a child process with the per-address
-limits lifted."""
+"""What the server's benchmarks share: the clients' move choice, a process's CPU time (alone
+or with its descendants), free loopback ports, and ``rummykit serve`` started in a child
+process with the per-address limits lifted."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -21,18 +24,25 @@ from rummykit.variants.registry import rule_set_names
 DEFAULT_RULES = rule_set_names()[0]
 
 
+@functools.cache
+def _rank_and_suit(card: str) -> tuple[int, str]:
+    """A natural card's rank and suit letter (memoised: the clients look the same few
+    dozen texts up again and again)."""
+    return rank_of(parse_card(card)), card[0]
+
+
 def partners(card: str, hand: list[str]) -> int:
     """How many cards of ``hand`` could share a meld with ``card`` (a joker: 99, kept)."""
     if card.startswith("JK"):
         return 99
-    mine = parse_card(card)
+    rank, suit = _rank_and_suit(card)
     score = 0
     for other in hand:
         if other != card and not other.startswith("JK"):
-            theirs = parse_card(other)
-            if rank_of(theirs) == rank_of(mine):
+            theirs, their_suit = _rank_and_suit(other)
+            if theirs == rank:
                 score += 2
-            elif other[0] == card[0] and abs(rank_of(theirs) - rank_of(mine)) <= 2:
+            elif their_suit == suit and abs(theirs - rank) <= 2:
                 score += 1
     return score
 
@@ -52,7 +62,7 @@ def choose(legal: list[str], view: dict[str, Any]) -> str:
     discards = [m for m in legal if m.startswith("discard")]
     if discards:
         return min(discards, key=lambda m: (partners(m.split()[1], hand),
-                                            -rank_of(parse_card(m.split()[1])), m))
+                                            -_rank_and_suit(m.split()[1])[0], m))
     return legal[0]
 
 
@@ -63,6 +73,48 @@ def cpu_seconds(pid: int | None) -> float | None:
     except (OSError, IndexError):
         return None
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def descendants(pid: int) -> list[int]:
+    """The live descendants of a process (its bot and replay workers, their forkserver),
+    from ``/proc/PID/task/*/children`` (Linux; none elsewhere)."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        member = todo.pop()
+        with contextlib.suppress(OSError):
+            for thread in Path(f"/proc/{member}/task").iterdir():
+                with contextlib.suppress(OSError):
+                    children = [int(c) for c in (thread / "children").read_text().split()]
+                    found += children
+                    todo += children
+    return found
+
+
+def tree_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process, of its live descendants (its bot and replay
+    workers) and of the children it waited for (Linux), or None once it is gone."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for member in [pid, *descendants(pid)]:
+        try:
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            if member == pid:
+                return None
+            continue
+        total += sum(int(f) for f in fields[11:15]) / tick
+    return total
+
+
+def end_orphans(pids: list[int]) -> None:
+    """Stop what a SIGKILLed server left running (its workers outlive it): those of
+    ``pids`` still running this interpreter (a number reused since is left alone)."""
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            if argv[0].decode(errors="replace") == sys.executable:
+                os.kill(pid, signal.SIGTERM)
 
 
 #: ports taken by this process's servers (a port is not reused before its server binds)
@@ -113,4 +165,7 @@ def start_server(database_url: str, port: int, log: Path,
             time.sleep(0.1)
         if process.poll() is not None:
             break
+    if process.poll() is None:
+        process.kill()
+        process.wait(timeout=30)
     raise SystemExit(f"the server did not start; see {log}")

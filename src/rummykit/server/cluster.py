@@ -9,9 +9,13 @@
   ``rk:to:{node}`` and waits for the reply on its own.
 - **Events**: the owner treats a client on another node as a :class:`RemoteOutbox`; what
   it sends goes, in order, over that node's channel to the client's socket.
-- **Failure**: nodes announce themselves (``rk:node:{node}``, renewed with the leases). A
-  node whose owner dies closes that owner's clients (code 1012: reconnect); the tables
-  of a dead node are claimed by the first node to need them or by the adoption sweep.
+- **Failure**: nodes announce themselves (``rk:node:{node}``, renewed with the leases, and
+  the members' set ``rk:nodes``). A node is dead once its key has expired, or as soon as
+  nobody listens on its channel any more (a killed process's Redis connections close at
+  once; :data:`SILENT_SECONDS` of silence, seen twice, to ride out a reconnect). Every node
+  watches the members (every :data:`WATCH_SECONDS`): a dead node's leases may be taken over
+  at once (:meth:`Cluster.take`, fenced by the versions as ever), its clients here are
+  closed (code 1012: reconnect) and its tables adopted in batches (:mod:`adoption`).
 """
 
 from __future__ import annotations
@@ -54,6 +58,21 @@ for i, key in ipairs(KEYS) do
 end
 return lost
 """
+#: take for ``ARGV[1]`` (for ``ARGV[2]`` ms) the lease of each table in ``KEYS`` that nobody
+#: holds or that a dead node (``ARGV[3:]``) holds; returns the keys taken
+_TAKE = """
+local dead = {}
+for i = 3, #ARGV do dead[ARGV[i]] = true end
+local taken = {}
+for i, key in ipairs(KEYS) do
+  local holder = redis.call('GET', key)
+  if not holder or dead[holder] then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+    table.insert(taken, key)
+  end
+end
+return taken
+"""
 #: delete ``KEYS[1]`` if ``ARGV[1]`` holds it
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -74,6 +93,16 @@ def summary_key(table_id: str) -> str:
 #: seconds a table's summary outlives its last update (the lobby reads storage first:
 #: a stale one only says who was connected)
 SUMMARY_SECONDS = 3600
+
+
+#: the set of the nodes that announced themselves (a dead one is removed by the first node
+#: to see it dead)
+NODES_KEY = "rk:nodes"
+#: seconds between two looks at the other nodes' liveness
+WATCH_SECONDS = 0.25
+#: seconds a live node's channel may go without a listener (its pub/sub connection
+#: reconnecting) before the node counts as dead
+SILENT_SECONDS = 0.3
 
 
 def node_key(node: str) -> str:
@@ -121,6 +150,11 @@ class Cluster:
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         #: node: (when checked, alive), so that waiting calls share one check
         self._alive: dict[str, tuple[float, bool]] = {}
+        #: node: since when its channel has had no listener (monotonic seconds)
+        self._silent: dict[str, float] = {}
+        #: nodes seen dead lately (a live node wrongly seen dead, its pub/sub connection
+        #: down a while, leaves it once seen alive again)
+        self.dead: set[str] = set()
         self.lease_ms = int(lease_seconds * 1000)
         self.beat = lease_seconds / 3
         #: local clients of tables owned elsewhere: conn id -> (connection, owner node)
@@ -144,17 +178,20 @@ class Cluster:
                                          name="rummykit-leases", daemon=True)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._release = self.redis.register_script(_RELEASE)
+        self._take = self.redis.register_script(_TAKE)
         self._pubsub = self.redis.pubsub()
 
     # -- life cycle ---------------------------------------------------------------
     async def start(self) -> None:
         """Announce this node, listen on its channel, start the heartbeat."""
+        await self._pubsub.subscribe(channel(self.node))  # listening before it is known
         await self.redis.set(node_key(self.node), "1", px=self.lease_ms)
-        await self._pubsub.subscribe(channel(self.node))
+        await self.redis.sadd(NODES_KEY, self.node)
         self._loop = asyncio.get_running_loop()
         self._renewer.start()
         self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._write()),
-                       asyncio.create_task(self._heartbeat())]
+                       asyncio.create_task(self._heartbeat()),
+                       asyncio.create_task(self._watch_nodes())]
         log.info("cluster node %s up", self.node)
 
     async def stop(self) -> None:
@@ -169,6 +206,7 @@ class Cluster:
             for table_id in list(self.hub.tables):
                 await self._release(keys=[lease_key(table_id)], args=[self.node])
             await self.redis.delete(node_key(self.node))
+            await self.redis.srem(NODES_KEY, self.node)
             await self._pubsub.aclose()  # type: ignore[no-untyped-call]
         await self.redis.aclose()
 
@@ -186,13 +224,28 @@ class Cluster:
                 return None
             if holder is not None and await self.node_alive(str(holder)):
                 return str(holder)
+            if holder is not None and await self.take([table_id], {str(holder)}):
+                return None  # a dead owner's lease, taken over
             now = asyncio.get_running_loop().time()
             if now > deadline:
                 raise ServerError("unavailable", "the table is changing hands: try again")
-            # a dead owner's lease: wait until it runs out rather than asking again and
-            # again (a node taking over many tables would flood Redis)
-            left = await self.redis.pttl(key) if holder is not None else 0
-            await asyncio.sleep(min(max(left / 1000, 0.02), 1.0, max(deadline - now, 0.02)))
+            await asyncio.sleep(0.02)  # it changed hands meanwhile: look again
+
+    async def take(self, table_ids: list[str], dead: set[str]) -> list[str]:
+        """Become the owner of those of ``table_ids`` whose lease nobody holds or a node
+        of ``dead`` holds (one script for all); the ones taken."""
+        if not table_ids:
+            return []
+        taken = await self._take(keys=[lease_key(t) for t in table_ids],
+                                 args=[self.node, self.lease_ms, *sorted(dead)])
+        return [str(key).split(":", 2)[2] for key in taken]
+
+    async def holders(self, table_ids: list[str]) -> list[str | None]:
+        """The node holding each table's lease (None: nobody)."""
+        if not table_ids:
+            return []
+        found = await self.redis.mget([lease_key(t) for t in table_ids])
+        return [None if h is None else str(h) for h in found]
 
     def summarise(self, table_id: str, text: str) -> None:
         """Keep the lobby's summary of a table owned here (in the background; the newest
@@ -243,6 +296,7 @@ class Cluster:
         while not self._stopped.wait(self.beat):
             try:
                 self._sync.set(node_key(self.node), "1", px=self.lease_ms)
+                self._sync.sadd(NODES_KEY, self.node)  # again: Redis may have restarted
                 owned = _keys(self.hub.tables)
                 if not owned:
                     continue
@@ -261,34 +315,50 @@ class Cluster:
             self.hub.drop(table_id)
 
     async def _beat(self) -> None:
-        await self._check_nodes()
         await self.hub.adopt_orphans()
 
-    async def _check_nodes(self) -> None:
-        """Forget clients of dead nodes; close local clients whose owner died."""
-        nodes = {n for n, _ in self.remote} | {owner for _, owner in self.attached.values()}
-        if not nodes:
-            return
+    async def _watch_nodes(self) -> None:
+        """Look at the other nodes every :data:`WATCH_SECONDS`; when one has died, forget
+        its clients, close ours of its tables and adopt its tables at once."""
+        while True:
+            await asyncio.sleep(WATCH_SECONDS)
+            try:
+                if await self._check_nodes():
+                    await self.hub.adopt_orphans(now=True)
+            except Exception:  # Redis down for a moment: the next look tries again
+                log.warning("watching the nodes failed", exc_info=True)
+
+    async def _check_nodes(self) -> set[str]:
+        """Forget clients of dead nodes; close local clients whose owner died; the nodes
+        newly seen dead."""
+        members = {str(n) for n in await self.redis.smembers(NODES_KEY)}
+        nodes = members | {n for n, _ in self.remote} | \
+            {owner for _, owner in self.attached.values()}
+        nodes.discard(self.node)
         names = sorted(nodes)
-        alive = await self.redis.mget([node_key(n) for n in names])
-        dead = {n for n, up in zip(names, alive, strict=True) if up is None}
+        if not names:
+            return set()
+        alive = await self._liveness(names)
+        dead = {n for n, up in zip(names, alive, strict=True) if not up}
+        self.dead -= {n for n, up in zip(names, alive, strict=True) if up}
+        if not dead:
+            return set()
+        newly = dead - self.dead
+        if newly:
+            log.info("nodes %s are gone", ", ".join(sorted(newly)))
+        self.dead |= dead
+        await self.redis.srem(NODES_KEY, *dead)
         for (node, conn_id), outbox in list(self.remote.items()):
             if node in dead:
                 self.remote.pop((node, conn_id), None)
                 self.hub.disconnect(outbox)
         for conn_id, (conn, owner) in list(self.attached.items()):
             if owner in dead:
-                log.info("owner node %s of table %s is gone: closing its client", owner,
-                         conn.table_id)
+                log.debug("owner node %s of table %s is gone: closing its client", owner,
+                          conn.table_id)
                 self.attached.pop(conn_id, None)
                 _drop(conn)
-
-    async def orphans(self, candidates: list[str]) -> list[str]:
-        """The tables among ``candidates`` whose lease nobody holds."""
-        if not candidates:
-            return []
-        held = await self.redis.mget([lease_key(t) for t in candidates])
-        return [t for t, h in zip(candidates, held, strict=True) if h is None]
+        return newly
 
     # -- messages -----------------------------------------------------------------
     def post(self, node: str, message: dict[str, Any]) -> None:
@@ -355,12 +425,36 @@ class Cluster:
         task.add_done_callback(self._running.discard)
 
     async def node_alive(self, node: str) -> bool:
-        """Whether ``node`` announced itself lately (checked at most every 0.2 s)."""
+        """Whether ``node`` is alive (checked at most every 0.2 s; see :meth:`_liveness`)."""
+        if node == self.node:
+            return True
         now = asyncio.get_running_loop().time()
         checked = self._alive.get(node)
         if checked is None or now - checked[0] > 0.2:
-            checked = self._alive[node] = (now, bool(await self.redis.exists(node_key(node))))
+            checked = self._alive[node] = (now, (await self._liveness([node]))[0])
         return checked[1]
+
+    async def _liveness(self, nodes: list[str]) -> list[bool]:
+        """Whether each node is alive: its key is there and someone listens on its channel
+        (or has been silent less than :data:`SILENT_SECONDS` since first seen silent)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for node in nodes:
+                pipe.exists(node_key(node))
+            pipe.pubsub_numsub(*(channel(n) for n in nodes))
+            found = await pipe.execute()
+        listeners = dict(found[-1])
+        now = asyncio.get_running_loop().time()
+        alive = []
+        for node, known in zip(nodes, found, strict=False):
+            if listeners.get(channel(node), 0):
+                self._silent.pop(node, None)
+            else:  # silent twice, SILENT_SECONDS to 2 s apart
+                since = self._silent.get(node)
+                if since is None or now - since > 2.0:
+                    self._silent[node] = since = now
+                known = known and now - since < SILENT_SECONDS
+            alive.append(bool(known))
+        return alive
 
     async def call(self, node: str, op: str, table_id: str, **args: Any) -> Any:
         """Ask the owner ``node`` to do ``op`` on a table; its reply, or its error."""

@@ -20,23 +20,28 @@ import asyncio
 import logging
 import time
 
+from rummykit.server.adoption import BatchLoads, adopt_orphans
 from rummykit.server.cluster import Cluster, OwnerGone, RemoteOutbox
 from rummykit.server.errors import ServerError
 from rummykit.server.hinting import advise
 from rummykit.server.hub_base import Outbox, hash_token
 from rummykit.server.hub_seats import HubSeats
+from rummykit.server.storage import StoredTable
 from rummykit.server.table import SPECTATOR, LiveTable
 from rummykit.server.wire import HintOut, TableOut, Welcome
 
-__all__ = ["ADOPT_AFTER", "Hub", "Outbox", "hash_token"]
+__all__ = ["ADOPT_EVERY", "Hub", "Outbox", "hash_token"]
 
 log = logging.getLogger("rummykit.server")
-#: seconds a table stays without an owner before a node's sweep adopts it
-ADOPT_AFTER = 2.0
+#: seconds between two of a node's sweeps for tables without a live owner
+ADOPT_EVERY = 1.0
 
 
 class Hub(HubSeats):
     """Owns the live tables and talks to storage through one worker thread."""
+
+    #: as a node of a cluster: the loads of single tables, read in batches
+    cluster_loads: BatchLoads | None = None
 
     async def start(self) -> None:
         """Load every unfinished table back and let play continue (as one node of a
@@ -47,6 +52,7 @@ class Hub(HubSeats):
         if self.settings.redis_url is not None:
             self._trust_loads = True
             self.cluster = Cluster(self, self.settings.redis_url, self.settings.lease_seconds)
+            self.cluster_loads = BatchLoads(self)
             await self.cluster.start()
             self._sweeper = asyncio.create_task(self._sweep_forever())
             return
@@ -129,7 +135,14 @@ class Hub(HubSeats):
             table = self.tables.get(table_id)
             if table is not None:
                 return table
-        stored = await self.read(self.storage.load, table_id)
+        # as a node: read together with the other tables asked for meanwhile
+        stored = await (self.cluster_loads.load(table_id) if self.cluster_loads is not None
+                        else self.read(self.storage.load, table_id))
+        return await self.serve_stored(table_id, stored)
+
+    async def serve_stored(self, table_id: str, stored: StoredTable | None) -> LiveTable:
+        """Serve a table loaded from storage (unless it was loaded meanwhile): restored,
+        started if every seat was taken, its timers and bots going."""
         table = self.tables.get(table_id)  # loaded meanwhile
         if table is not None:
             return table
@@ -145,30 +158,19 @@ class Hub(HubSeats):
         self._schedule_bot(table)
         return table
 
-    async def adopt_orphans(self) -> None:
-        """Claim the tables in play that no node owns (their owner died), about once a
-        second; their bots and timers go on here."""
+    async def adopt_orphans(self, now: bool = False) -> None:
+        """Adopt the tables in play that no live node owns (their owner died), about once
+        a second or ``now`` (a node was just seen dead), in batches
+        (:mod:`~rummykit.server.adoption`); their bots and timers go on here."""
         assert self.cluster is not None
-        now = time.monotonic()
-        if now - self._adopted_at < 1.0:
+        at = time.monotonic()
+        if not now and at - self._adopted_at < ADOPT_EVERY:
             return
-        self._adopted_at = now
-        playing = [t for t in await self.read(self.storage.playing) if t not in self.tables]
-        orphans = set(await self.cluster.orphans(playing))
-        # a table's own clients reconnect within moments and load it first; the sweep
-        # takes, one at a time, those still without an owner a while later (bots, seats
-        # waiting for their players), so that it does not replay every table at once
-        # ahead of the clients
-        self._orphaned = {t: self._orphaned.get(t, now) for t in orphans}
-        due = [t for t, since in self._orphaned.items() if now - since >= ADOPT_AFTER]
-        for table_id in due:
-            try:
-                await self.get(table_id)
-            except ServerError as error:
-                log.warning("table %s not adopted: %s", table_id, error.message)
-            self._orphaned.pop(table_id, None)
-        if due:
-            log.info("adopted %d tables without an owner", len(due))
+        self._adopted_at = at
+        adopted = await adopt_orphans(self)
+        if adopted:
+            log.info("adopted %d tables without a live owner in %.2f s", adopted,
+                     time.monotonic() - at)
 
     async def by_token(self, token: str, table_id: str | None = None) -> tuple[LiveTable, int]:
         """The table and seat of a secret token; ``bad_token`` if it sits at no table, or

@@ -94,8 +94,6 @@ class HubBase:
         #: (table, seat) pairs whose player is away: when (Unix seconds) that becomes a
         #: resignation (shown to the others as a countdown)
         self._away: dict[tuple[str, int], float] = {}
-        #: tables in play seen without an owner: since when (monotonic seconds)
-        self._orphaned: dict[str, float] = {}
         #: tables loaded (after the start) by a trusted replay, their checked replay
         #: running in a worker of their own (see :mod:`rummykit.server.trusted`)
         self._trust_loads = False

@@ -70,7 +70,8 @@ async def seat_client(url: str, table: str, token: str, stop_at: float, drain_un
                 return
             wait = max(stop_at - time.monotonic(), 0) + 5.0
             try:
-                raw = await asyncio.wait_for(ws.recv(), wait)
+                async with asyncio.timeout(wait):  # no task per message
+                    raw = await ws.recv()
             except TimeoutError:
                 if waiting:
                     totals.errors.append("no reply to a move within 5 s")

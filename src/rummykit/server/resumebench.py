@@ -4,9 +4,10 @@ Stores ``--tables`` tables of ``--players`` seats (2), each ``--moves`` moves in
 match (played with the load benchmark's heuristic, straight through :class:`LiveTable`),
 in a fresh SQLite file or ``--database-url``; then loads every one back as a node taking
 them over does (``Storage.load``, then :meth:`LiveTable.restore`), with the checked
-replay and with the trusted one (:mod:`rummykit.server.trusted`), and reports the CPU
-time (of this process: the figure does not depend on what else the machine runs) per
-table and in all.
+replay, with the trusted one (:mod:`rummykit.server.trusted`), and with the trusted one
+after reading them in batches as an adopting node does (:mod:`rummykit.server.adoption`);
+reports the CPU time (of this process: the figure does not depend on what else the
+machine runs) per table and in all.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import json
 import tempfile
 import time
 
+from rummykit.server.adoption import BATCH, load_many
 from rummykit.server.benchkit import DEFAULT_RULES, choose
 from rummykit.server.storage import EventRow, SeatRow, SqlStorage, TableRow
 from rummykit.server.table import LiveTable, table_rules
@@ -69,6 +71,17 @@ def measure(storage: SqlStorage, ids: list[str], trusted: bool) -> float:
     return time.process_time() - started
 
 
+def measure_batched(storage: SqlStorage, ids: list[str]) -> float:
+    """CPU seconds to read the tables in batches (as a node adopting them does:
+    :func:`~rummykit.server.adoption.load_many`) and restore them by the trusted replay."""
+    started = time.process_time()
+    for first in range(0, len(ids), BATCH):
+        for stored in load_many(storage, ids[first:first + BATCH]).values():
+            rules = table_rules(stored.table.rules, stored.table.options, 200)
+            LiveTable.restore(stored, rules, 64, True)
+    return time.process_time() - started
+
+
 def main(argv: list[str] | None = None) -> int:
     """Store, load back both ways, print the figures (JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -85,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         ids, moves = store(storage, args.tables, args.rules, args.moves, args.players)
         checked = measure(storage, ids, trusted=False)
         trusted = measure(storage, ids, trusted=True)
+        batched = measure_batched(storage, ids)
     finally:
         storage.close()
     print(json.dumps({
@@ -92,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         "checked_cpu_seconds": round(checked, 3), "trusted_cpu_seconds": round(trusted, 3),
         "checked_ms_per_table": round(1000 * checked / max(len(ids), 1), 2),
         "trusted_ms_per_table": round(1000 * trusted / max(len(ids), 1), 2),
+        "trusted_batched_ms_per_table": round(1000 * batched / max(len(ids), 1), 2),
         "speedup": round(checked / trusted, 1) if trusted else None}, indent=2))
     return 0
 

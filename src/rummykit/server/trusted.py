@@ -14,13 +14,21 @@ quarantined then.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from rummykit.core.match import Match
-from rummykit.core.moves import parse_move
+from rummykit.core.moves import Move, parse_move
 from rummykit.core.record import Record, replay
 from rummykit.core.rules import Rules
 from rummykit.server.storage import EventRow
+
+
+@functools.lru_cache(maxsize=8192)
+def parsed(text: str) -> Move:
+    """A stored move parsed (memoised: moves are immutable, and most texts recur from
+    table to table, so that a node adopting many tables parses each text once)."""
+    return parse_move(text)
 
 
 def chained(events: Sequence[EventRow], version: int) -> bool:
@@ -49,7 +57,7 @@ def trusted_match(record: Record, rules: Rules, events: Sequence[EventRow],
             for text in hand.moves:
                 if state.is_over or next(seats) != state.to_move:
                     return None
-                match.push(parse_move(text))
+                match.push(parsed(text))
     except Exception:  # a log that does not apply: the checked replay says why
         return None
     return match
