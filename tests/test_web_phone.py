@@ -1,0 +1,154 @@
+"""A phone (Chromium at 390 x 844 with touch, through Playwright, a real ``rummykit
+serve``) for every family: the gin table through the first-upcard offer, a knock with its
+arrangement choice, the defender's show with lay-offs and the hand report; the basic,
+traditional and contract tables and their end-of-hand summaries. At each step: no
+sideways scrolling, every control at least 44 x 44 px, the summary within one screen, and
+axe-core with no serious or critical violation."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from test_web_a11y import axe_source, serious
+from test_web_gin import MINE, Played, close_report, gin_table, take_turn
+from test_web_play import bots_table, paced, present, small_targets
+from web_helpers import (
+    HAND_OVER,
+    api,
+    artifacts,
+    browser,
+    legal,
+    needs_browser,
+    server,
+    wait_turn_or_end,
+)
+
+pytestmark = needs_browser
+__all__ = ["artifacts", "axe_source", "browser", "paced", "server"]  # fixtures used by name
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(browser: Browser, server: str) -> Iterator[Page]:
+    """A page on a phone-sized touch screen."""
+    context = browser.new_context(base_url=server, viewport=PHONE, has_touch=True,
+                                  is_mobile=True, device_scale_factor=2)
+    context.set_default_timeout(15000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors  # type: ignore[attr-defined]
+    yield page
+    context.close()
+
+
+def sideways(page: Page) -> list[str]:
+    """What sticks out to the right of the screen (the page scrolls sideways), or []."""
+    found: list[str] = page.evaluate("""() => {
+        const over = document.scrollingElement.scrollWidth - window.innerWidth;
+        if (over <= 0) return [];
+        return [`the page is ${over} px too wide`, ...[...document.querySelectorAll('body *')]
+            .filter(el => el.getBoundingClientRect().right > window.innerWidth + 1
+                          && el.offsetParent !== null)
+            .slice(0, 6).map(el => `${el.tagName.toLowerCase()}.${el.className} ` +
+                             `${Math.round(el.getBoundingClientRect().right)}`)];
+    }""")
+    return found
+
+
+def phone_problems(page: Page, axe: str, where: str) -> list[str]:
+    """Sideways scrolling, small targets and serious axe violations, each named."""
+    return [f"{where}: {p}" for p in sideways(page) + small_targets(page) + serious(page, axe)]
+
+
+def summary_height(page: Page) -> int:
+    height: int = page.evaluate(
+        "() => document.querySelector('.hand-summary')?.offsetHeight ?? 0")
+    return height
+
+
+def test_a_gin_hand_on_a_phone(phone: Page, server: str, axe_source: str,
+                               artifacts: Path) -> None:
+    """Offer, knock (the arrangements open), the defender's show and the report, each
+    checked when it first comes; screenshots of the knock and the report."""
+    token, _ = gin_table(server, "easy", target=400)
+    page = phone
+    page.goto(f"/#/play/{token}")
+    seen: dict[str, list[str]] = {}
+    played = Played()
+    deadline = time.monotonic() + 360
+    while time.monotonic() < deadline and len(seen) < 4:
+        page.wait_for_selector(f"{MINE}, {HAND_OVER}")
+        if page.locator(".overlay .dialog[aria-labelledby=summary-title]").count():
+            break
+        if page.locator(".hand-summary").count():
+            if "report" not in seen:
+                seen["report"] = phone_problems(page, axe_source, "report")
+                height = summary_height(page)
+                if height > PHONE["height"]:
+                    seen["report"].append(f"report: {height} px tall")
+                report = page.locator(".hand-summary")
+                report.scroll_into_view_if_needed()
+                report.screenshot(path=str(artifacts / "phone-gin-report.png"))
+            close_report(page, played)
+            continue
+        if not page.locator(MINE).count():
+            continue
+        phase = page.locator(".board.gin").get_attribute("data-phase")
+        if phase == "offer" and "offer" not in seen:
+            seen["offer"] = phone_problems(page, axe_source, "offer")
+        if "done" in legal(page) and "show" not in seen:
+            seen["show"] = phone_problems(page, axe_source, "show")
+        if page.locator(".gin-knocks button").count() and "knock" not in seen:
+            page.locator(".gin-knocks button").first.click()
+            page.wait_for_selector(".gin-arrangements .gin-choice button")
+            seen["knock"] = phone_problems(page, axe_source, "knock")
+            page.locator(".gin-arrangements").scroll_into_view_if_needed()
+            page.screenshot(path=str(artifacts / "phone-gin-knock.png"))
+            page.click("button[data-key='knock:cancel']")
+        take_turn(page, played, choose_other=False)
+    assert set(seen) == {"offer", "knock", "show", "report"}, (seen, played)
+    assert [p for found in seen.values() for p in found] == []
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def table_with_bots(server: str, rules: str, bots: int, **options: Any) -> str:
+    seats = [{"kind": "human", "name": "Tess"}] + [{"kind": "bot", "level": "easy"}] * bots
+    created = api(server, "POST", "/api/tables", {"rules": rules, "seats": seats,
+                                                  "options": options})
+    token: str = created["tokens"][0]["token"]
+    return token
+
+
+@pytest.mark.parametrize(("rules", "bots"), [("basic", 1), ("traditional", 2),
+                                             ("contract", 3)])
+def test_a_table_and_its_summary_on_a_phone(phone: Page, server: str, paced: str,
+                                            axe_source: str, artifacts: Path, rules: str,
+                                            bots: int) -> None:
+    page = phone
+    page.goto(f"/#/play/{table_with_bots(server, rules, bots)}")
+    assert wait_turn_or_end(page)
+    problems = phone_problems(page, axe_source, f"{rules} table")
+    page.locator(".hand-cards button.card").first.tap()  # a selection and its tip
+    problems += phone_problems(page, axe_source, f"{rules} selection")
+    # a spectator of bots on the same phone: the summary between two hands
+    options = {} if rules == "contract" else {"target_score": 1000}
+    page.goto(f"{paced}/#/watch/{bots_table(paced, rules, bots + 1, **options)}")
+    present(page, ".hand-summary", 60000)
+    page.wait_for_timeout(300)
+    problems += phone_problems(page, axe_source, f"{rules} summary")
+    height = summary_height(page)
+    assert height <= PHONE["height"], f"the {rules} summary is {height} px tall"
+    if rules == "basic":  # the page, not the panel: the bots redraw it all the time
+        page.evaluate("() => document.querySelector('.hand-summary').scrollIntoView()")
+        page.screenshot(path=str(artifacts / "phone-summary.png"), animations="disabled",
+                        timeout=60000)
+    assert problems == []
+    assert page.errors == []  # type: ignore[attr-defined]
