@@ -1,7 +1,8 @@
 """A phone (Chromium at 390 x 844 with touch, through Playwright, a real ``rummykit
 serve``) for every family: the gin table through the first-upcard offer, a knock with its
 arrangement choice, the defender's show with lay-offs and the hand report; the basic,
-traditional and contract tables and their end-of-hand summaries. At each step: no
+traditional and contract tables and their end-of-hand summaries; a basic and a
+traditional match played to its end by a person, and the rematch. At each step: no
 sideways scrolling, every control at least 44 x 44 px, the summary within one screen, and
 axe-core with no serious or critical violation."""
 
@@ -23,9 +24,12 @@ from web_helpers import (
     api,
     artifacts,
     browser,
+    hand_over,
     legal,
     needs_browser,
     server,
+    version,
+    wait_past,
     wait_turn_or_end,
 )
 
@@ -151,4 +155,61 @@ def test_a_table_and_its_summary_on_a_phone(phone: Page, server: str, paced: str
         page.screenshot(path=str(artifacts / "phone-summary.png"), animations="disabled",
                         timeout=60000)
     assert problems == []
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def tap_move(page: Page, move: str) -> None:
+    before = version(page)
+    page.locator(f'.actions button[data-move="{move}"]').tap()
+    wait_past(page, before)
+
+
+def tap_turn(page: Page) -> None:
+    """A turn as a thumb plays it: tap Draw; tap a possible meld; tap a card, then its
+    lay-off button; tap the first card, then Discard."""
+    tap_move(page, "draw")
+    if page.locator("text=Show possible melds").count():
+        page.locator("text=Show possible melds").tap()
+        before = version(page)
+        page.locator(".meld-list button").first.tap()
+        wait_past(page, before)
+    if hand_over(page):
+        return
+    lay = next((m for m in legal(page) if m.startswith("lay ")), None)
+    if lay is not None:
+        card = lay.split()[1].split("=")[0]
+        page.locator(f'.hand-cards button.card[data-card="{card}"]').first.tap()
+        tap_move(page, lay)
+        if hand_over(page):
+            return
+    page.locator(".hand-cards button.card").first.tap()
+    discard = page.locator('.actions button[data-move^="discard"]').first
+    tap_move(page, discard.get_attribute("data-move") or "")
+
+
+@pytest.mark.parametrize("rules", ["basic", "traditional"])
+def test_a_match_played_to_its_end_on_a_phone(phone: Page, server: str, axe_source: str,
+                                              rules: str) -> None:
+    """A person's whole match on the phone (to 1 point: the first hand decides), by taps
+    (a drag to a meld scrolled off the screen is no thumb's move): draw, meld, lay off,
+    discard; then the match-over dialog fits the screen,
+    passes axe, and its rematch deals again."""
+    page = phone
+    page.goto(f"/#/play/{table_with_bots(server, rules, 1, target_score=1)}")
+    turns = 0
+    while wait_turn_or_end(page):
+        if turns == 3:
+            assert phone_problems(page, axe_source, f"{rules} turn 4") == []
+        tap_turn(page)
+        turns += 1
+        assert turns < 600, "the match did not end"
+    dialog = page.locator(".overlay .dialog")
+    assert "Match over" in dialog.inner_text()
+    box = dialog.bounding_box()
+    assert box is not None and box["width"] <= PHONE["width"]
+    assert box["height"] <= PHONE["height"]  # it scrolls inside, the page does not
+    assert phone_problems(page, axe_source, f"{rules} match over") == []
+    page.click("text=Rematch")
+    page.wait_for_selector(".overlay", state="detached")
+    assert wait_turn_or_end(page) or hand_over(page)
     assert page.errors == []  # type: ignore[attr-defined]
