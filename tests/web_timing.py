@@ -7,7 +7,9 @@
 - move round trip: from a move's send (the click) to the page redrawn with its event, over
   a loop of draws and discards against a bot that moves at once.
 
-    .venv/bin/python tests/web_timing.py --port 18540 --starts 10 --moves 100
+    .venv/bin/python tests/web_timing.py --port 18540 --starts 10 --moves 100 [--waterfall]
+
+It prints the load average before and after: on a shared machine the figures follow it.
 """
 
 from __future__ import annotations
@@ -49,6 +51,32 @@ def cold_start(browser: Browser, url: str) -> float:
     ms: float = page.wait_for_function(PLAYABLE, polling="raf").json_value()
     context.close()
     return ms
+
+
+WATERFALL = """() => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    const rows = [['document', 0, nav.responseEnd, nav.transferSize, nav.encodedBodySize]];
+    for (const r of performance.getEntriesByType('resource'))
+        rows.push([r.name.replace(location.origin, ''), r.startTime, r.responseEnd,
+                   r.transferSize, r.encodedBodySize]);
+    const ready = nav.domContentLoadedEventEnd;
+    rows.push(['DOMContentLoaded', ready, ready, 0, 0]);
+    return rows;
+}"""
+
+
+def waterfall(browser: Browser, url: str) -> list[str]:
+    """One cold start's requests: path, start and end (ms from the navigation), bytes
+    transferred and body bytes; and when the hand was playable."""
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    page.goto(f"{url}/#/play/{create_table(url)}", wait_until="commit")
+    ms: float = page.wait_for_function(PLAYABLE, polling="raf").json_value()
+    rows: list[list[Any]] = page.evaluate(WATERFALL)
+    context.close()
+    lines = [f"{name[:60]:60} {start:7.1f} {end:7.1f} {sent:7d} {body:7d}"
+             for name, start, end, sent, body in sorted(rows, key=lambda r: r[1])]
+    return [*lines, f"{'playable':60} {ms:7.1f}"]
 
 
 def lobby_click(browser: Browser, url: str) -> float:
@@ -123,12 +151,18 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=18540)
     parser.add_argument("--starts", type=int, default=10)
     parser.add_argument("--moves", type=int, default=100)
+    parser.add_argument("--waterfall", action="store_true",
+                        help="print one cold start's requests (start, end, bytes)")
     args = parser.parse_args()
+    before = os.getloadavg()
     os.environ["RUMMYKIT_WEB_PORTS"] = f"{args.port}-{args.port + 9}"
     with tempfile.TemporaryDirectory() as folder, running_server(Path(folder), 0) as url, \
             sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         cold_start(browser, url)  # the server's first table warms its imports
+        if args.waterfall:
+            print(f"{'request':60} {'start':>7} {'end':>7} {'bytes':>7} {'body':>7}")
+            print("\n".join(waterfall(browser, url)))
         starts = [cold_start(browser, url) for _ in range(args.starts)]
         clicks = [lobby_click(browser, url) for _ in range(args.starts)]
         trips = move_round_trips(browser, url, args.moves)
@@ -140,6 +174,9 @@ def main() -> None:
     print(f"move round trip (click to redrawn), {len(trips)} moves: "
           f"median {statistics.median(trips):.1f} ms, p95 {p95(trips):.1f} ms, "
           f"max {max(trips):.1f} ms")
+    after = os.getloadavg()
+    print(f"load average (1, 5, 15 min) before {before[0]:.2f} {before[1]:.2f} {before[2]:.2f},"
+          f" after {after[0]:.2f} {after[1]:.2f} {after[2]:.2f} on {os.cpu_count()} CPUs")
 
 
 if __name__ == "__main__":

@@ -45,7 +45,8 @@ def policy_of(conn: HTTPConnection) -> SessionPolicy:
     settings = conn.app.state.settings
     return SessionPolicy(idle=settings.session_idle_seconds,
                          lifetime=settings.session_lifetime_seconds,
-                         guest_idle=settings.guest_idle_seconds)
+                         guest_idle=settings.guest_idle_seconds,
+                         guest_retention=settings.guest_retention_seconds)
 
 
 async def session_state(conn: HTTPConnection, hub: Hub) -> Session | Expired | None:

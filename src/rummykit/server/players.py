@@ -3,7 +3,8 @@
 A player is anonymous (a browser's session cookie is its only key) until it signs up;
 its display name is only a label, never a key. A guest whose browser signs in to an
 account is merged into it (:mod:`.guest_merge`). Sessions expire
-(:class:`SessionPolicy`). Bots are players too (``bot-LEVEL``), so that ratings count
+(:class:`SessionPolicy`); a guest left with nothing is pruned (:func:`prunable`). Bots
+are players too (``bot-LEVEL``), so that ratings count
 games against them. The calls block: the hub makes them on its
 storage thread (``Hub.db``); :func:`record_match` runs inside a match's commit.
 """
@@ -16,7 +17,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from sqlalchemy import Engine, delete, func, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Engine,
+    and_,
+    delete,
+    exists,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.engine import Connection, Row
 from sqlalchemy.exc import IntegrityError
 
@@ -68,9 +80,10 @@ class Expired:
 @dataclass(frozen=True, slots=True)
 class SessionPolicy:
     """How long sessions last (seconds): a signed-in one while used within ``idle`` and
-    for at most ``lifetime`` from signing in; a guest's while used within ``guest_idle``
+    for at most ``lifetime`` from signing in; a guest's while used within ``guest_idle``;
+    a guest with nothing to keep it is kept ``guest_retention`` after it was last seen
     (the settings ``session_idle_seconds``, ``session_lifetime_seconds``,
-    ``guest_idle_seconds``).
+    ``guest_idle_seconds``, ``guest_retention_seconds``).
 
     >>> policy = SessionPolicy(idle=10, lifetime=100, guest_idle=50)
     >>> policy.expired(True, created=0, last_seen=95, now=101), policy.expired(
@@ -84,6 +97,7 @@ class SessionPolicy:
     idle: float
     lifetime: float
     guest_idle: float
+    guest_retention: float = 30 * 86400.0
 
     def expired(self, signed_in: bool, created: float, last_seen: float, now: float
                 ) -> ExpiryReason | None:
@@ -104,6 +118,27 @@ class SessionPolicy:
 #: back is told why it plays as a guest again), at most every PURGE_EVERY seconds
 PURGE_AFTER = 24 * 3600.0
 PURGE_EVERY = 600.0
+#: guests pruned in one transaction, and the most batches one purge runs (the rest wait
+#: for the next purge)
+PRUNE_BATCH = 500
+PRUNE_BATCHES = 20
+
+
+def prunable(cutoff: float) -> ColumnElement[bool]:
+    """Which ``players`` rows may be deleted: guests (human, no account) last seen before
+    ``cutoff`` with no result (no statistics line, never rated), no session left and no
+    seat at a table that is not over; a merged guest only while no seat at all names it
+    (its pointer to the account is not in use)."""
+    players, seats, tables = schema.players, schema.seats, schema.tables
+    named = seats.c.player_id == players.c.id
+    in_play = select(seats.c.table_id).join(tables, tables.c.id == seats.c.table_id) \
+        .where(named, tables.c.status != "over")
+    return and_(players.c.last_seen < cutoff, players.c.kind == "human",
+                players.c.account.is_(None), players.c.rated == 0,
+                ~exists().where(schema.sessions.c.player_id == players.c.id),
+                ~exists().where(schema.player_stats.c.player_id == players.c.id),
+                ~in_play.exists(),
+                or_(players.c.merged_into.is_(None), ~exists().where(named)))
 
 
 def bot_player(level: str) -> str:
@@ -117,9 +152,15 @@ def _player(row: Row[Any]) -> PlayerRow:
 
 def _new_player(db: Connection, player_id: str, kind: str, name: str) -> None:
     mu, sigma = ratings.START
+    now = time.time()
     db.execute(insert(schema.players).values(id=player_id, kind=kind, name=name,
-                                             created=time.time(), mu=mu, sigma=sigma,
-                                             rated=0))
+                                             created=now, last_seen=now, mu=mu,
+                                             sigma=sigma, rated=0))
+
+
+def _seen(db: Connection, player_id: str, now: float) -> None:
+    db.execute(update(schema.players).where(schema.players.c.id == player_id)
+               .values(last_seen=now))
 
 
 def _bump(db: Connection, player_id: str, rules: str, won: bool, lost: bool) -> None:
@@ -152,8 +193,13 @@ def _seat_player(db: Connection, seat: Row[Any]) -> str | None:
     """Who is rated for a seat: its player, or the bot level's player (made on first
     use); None for a human seat no player was known for."""
     if seat.kind != "bot":  # a merged guest's seat counts for its account
-        return None if seat.player_id is None else \
-            guest_merge.current_player(db, str(seat.player_id))
+        if seat.player_id is None:
+            return None
+        row = db.execute(select(schema.players.c.merged_into)
+                         .where(schema.players.c.id == seat.player_id)).first()
+        if row is None:  # a pruned guest's seat, played again (a rematch)
+            return None
+        return str(row.merged_into or seat.player_id)
     player_id = bot_player(seat.level or "medium")
     if db.execute(select(schema.players.c.id)
                   .where(schema.players.c.id == player_id)).first() is None:
@@ -240,6 +286,7 @@ class PlayerStore:
                 db.execute(update(schema.sessions)
                            .where(schema.sessions.c.token_hash == token_hash)
                            .values(last_seen=now))
+                _seen(db, row.id, now)
             return Session(_player(row), row.csrf)
 
     def purge_sessions(self, policy: SessionPolicy, now: float,
@@ -260,10 +307,39 @@ class PlayerStore:
         self._purged = now
         return int(done)
 
+    def prune_guests(self, retention: float, now: float, batch: int = PRUNE_BATCH,
+                     batches: int = PRUNE_BATCHES) -> int:
+        """Delete the guests :func:`prunable` (last seen ``retention`` seconds before
+        ``now``), ``batch`` per transaction, at most ``batches`` transactions; their seats
+        at finished tables keep the seat name only. How many were deleted."""
+        players, seats, tables = schema.players, schema.seats, schema.tables
+        done = 0
+        for _ in range(batches):
+            with self.engine.begin() as db:
+                found = select(players.c.id).where(prunable(now - retention)) \
+                    .order_by(players.c.last_seen, players.c.id).limit(batch)
+                ids = list(db.execute(found).scalars())
+                if not ids:
+                    break
+                gone = list(db.execute(delete(players).where(
+                    players.c.id.in_(ids), prunable(now - retention))
+                    .returning(players.c.id)).scalars())
+                over = select(tables.c.id).where(tables.c.status == "over")
+                if gone:
+                    db.execute(update(seats).where(
+                        seats.c.player_id.in_(gone),
+                        seats.c.table_id.in_(over.scalar_subquery())).values(player_id=None))
+                done += len(gone)
+            if len(ids) < batch:
+                break
+        return done
+
     def purge_due(self, policy: SessionPolicy, now: float) -> None:
-        """Purge expired sessions if the last purge was :data:`PURGE_EVERY` ago."""
+        """Purge expired sessions, then prune guests, if the last purge was
+        :data:`PURGE_EVERY` ago."""
         if now - self._purged >= PURGE_EVERY:
             self.purge_sessions(policy, now)
+            self.prune_guests(policy.guest_retention, now)
 
     def create_anonymous(self, token_hash: str, csrf: str) -> PlayerRow:
         """A new anonymous player with its first session."""
@@ -338,7 +414,10 @@ class PlayerStore:
                            .where(schema.sessions.c.token_hash == old_hash))
                 if was is not None:
                     merged = guest_merge.merge_guest(db, str(was), player_id)
+                    if merged:  # its pointer is kept a retention period from now
+                        _seen(db, str(was), time.time())
             self._open(db, player_id, new_hash, csrf)
+            _seen(db, player_id, time.time())
         return merged
 
     # -- records --------------------------------------------------------------------

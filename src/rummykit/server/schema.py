@@ -96,6 +96,9 @@ players = Table(
     Column("rated", Integer, nullable=False, server_default="0", index=True),
     #: a guest merged into an account when its browser signed in: that account's id
     Column("merged_into", String(32), nullable=True),
+    #: when the player was last seen (a session used; created, merged, signed in): a
+    #: guest unseen for ``guest_retention_seconds`` with nothing to keep it is pruned
+    Column("last_seen", Float, nullable=True, index=True),
 )
 
 #: a browser's session (its cookie's SHA-256) and the CSRF token its writes must carry

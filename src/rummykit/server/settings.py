@@ -130,3 +130,6 @@ class Settings(BaseSettings):
     session_lifetime_seconds: float = Field(default=180 * 86400.0, gt=0)
     #: seconds a guest's session (the anonymous player's only key) may go unused
     guest_idle_seconds: float = Field(default=400 * 86400.0, gt=0)
+    #: seconds a guest (no account) with no results, no session left and no seat in a
+    #: match in play is kept after it was last seen; then it is deleted
+    guest_retention_seconds: float = Field(default=30 * 86400.0, gt=0)
