@@ -87,3 +87,11 @@ def test_sampled_down_hands_hold_few_cards_the_table_takes() -> None:
 def test_nobody_down_weighs_nothing() -> None:
     state = _hand(4, 2, 9)
     assert contract_worlds.weigh_for(view(state, state.to_move)) is None
+
+
+def test_where_the_points_go_has_a_line_per_deal() -> None:
+    from rummykit.benchmark.contract_bots import where
+
+    lines = where(["greedy"], 4, 2, 1)
+    assert len(lines) == 8 and [line.split()[0] for line in lines[1:]] == list("1234567")
+    assert all("|" in line for line in lines[1:])
