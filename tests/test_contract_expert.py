@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from rummykit.bots import contract_shape
-from rummykit.bots.contract_expert import Skill, skill_for
+from rummykit.bots import contract_levels, contract_shape
+from rummykit.bots.contract_expert import Skill, ranked, skill_for
 from rummykit.bots.expert import ExpertBot
 from rummykit.bots.greedy_contract import choose_contract
 from rummykit.core.cards import parse_cards
@@ -113,11 +113,14 @@ def test_all_greedy_seventh_deals_end_by_going_out() -> None:
 
 
 def test_levels_differ_by_what_they_know() -> None:
-    skills = [skill_for(ExpertBot.for_level(level).budget)
+    levels = [contract_levels.level_for(ExpertBot.for_level(level).budget)
               for level in ("medium", "hard", "expert")]
-    assert skills == [Skill(True, False, False), Skill(True, True, False),
-                      Skill(True, True, True)]
-    # hard and expert take the top S2 (it pairs with the loose D2); medium and greedy draw
+    # the pairing takes and the race discards measured no better (module docstrings)
+    assert all(level.skill == Skill(True, False, False) for level in levels)
+    assert [level.draw_worlds for level in levels] == [0, 8, 24]
+    assert skill_for(ExpertBot.for_level("expert").budget) == Skill(True, True, True)
+    # medium and greedy draw (the top S2 only pairs with the loose D2); the searching
+    # levels weigh the take in sampled worlds and may take it
     hand = parse_cards("C8 D8 H8 CK DK S4 D2 H5 C9 SJ")
     state = HandState.from_deal(CONTRACT, 2, [hand, parse_cards("CJ CQ DJ DQ SJ SQ C9 D9 S9 DT"),
                                               parse_cards("CT ST C5 D5 S5 C6 D6 S6 CA DA")],
@@ -125,14 +128,15 @@ def test_levels_differ_by_what_they_know() -> None:
     seen = view(state, 0)
     moves = [ExpertBot.for_level(level).choose(seen, random.Random(1))
              for level in ("medium", "hard", "expert")]
-    assert [str(m) for m in moves] == ["draw", "take", "take"]
+    assert str(moves[0]) == "draw" and all(str(m) in ("draw", "take") for m in moves)
     assert str(choose_contract(seen)) == "draw"
 
 
 def test_expert_race_discards_shed_points_without_feeding() -> None:
     """Seats 1 and 2 are down (sets of 9s and Js on the table): greedy throws H9 (a card
-    they can lay off), medium and hard its low loose C3, expert its highest loose card
-    that feeds nobody (CK, breaking the K pair)."""
+    they can lay off), the levels their low loose C3; the race discards (shed the highest
+    loose card that feeds nobody: CK, breaking the K pair) are no level's any more (they
+    measured worse in deals 1 and 4), but stay in the heuristics (``Skill``)."""
     from rummykit.bots import make_bot
 
     state = HandState.from_deal(
@@ -154,4 +158,5 @@ def test_expert_race_discards_shed_points_without_feeding() -> None:
     found = {level: str(make_bot(level).choose(seen, random.Random(1)))
              for level in ("greedy", "medium", "hard", "expert")}
     assert found == {"greedy": "discard H9", "medium": "discard C3", "hard": "discard C3",
-                     "expert": "discard CK"}
+                     "expert": "discard C3"}
+    assert str(ranked(seen, Skill(True, True, True))[0][0]) == "discard CK"

@@ -15,6 +15,11 @@ deals (``--only 1,2,...``, default all seven) played once per seat rotation of t
 deal of each bot, the paired difference of the first two with its standard error, and the
 deals each bot won.
 
+``--where BOTS --sets N`` shows where the points go: N seeded deals of each deal number
+(1-7) of the lineup, and per deal number how often a seat went out, the turns, the turn of
+the first going down, the digs, and the penalty of the seats that did not go out, split
+into seats that never went down and seats that did, with their cards left.
+
 ``--ends BOTS --matches N`` plays N seeded whole matches (every deal of the schedule) of
 the lineup and counts how the deals ended: by going out, by the blocked-deal rule
 (RULES.md §4.8.1) or by the turn valve (§1.10), with the most turns a deal took.
@@ -26,13 +31,16 @@ import argparse
 import random
 import statistics
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 
 from rummykit.bots import make_bot
 from rummykit.bots.contract_playout import fast_move
 from rummykit.bots.greedy_contract import choose_contract
+from rummykit.core import handset
+from rummykit.core.cards import JOKER, NUM_RANKS
 from rummykit.core.engine import HandState
 from rummykit.core.match import Match
+from rummykit.core.moves import Meld, Take
 from rummykit.core.outcome import MAX_TURNS
 from rummykit.core.views import view
 from rummykit.variants import CONTRACT
@@ -102,6 +110,59 @@ def table(lineup: list[str], players: int, deals: list[int], sets: int,
     return found
 
 
+def where(lineup: list[str], players: int, sets: int, seed: int) -> list[str]:
+    """Per deal number, the lines of :func:`main`'s ``--where`` table."""
+    names = lineup + [lineup[-1]] * (players - len(lineup))
+    lines = ["deal out% turns first-down digs | penalty a loser: all, never down (n), "
+             "down (n); cards left, jokers, aces"]
+    for deal in range(7):
+        got = _where_deal(names, deal, sets, seed)
+
+        def mean(key: str, got: dict[str, list[float]] = got) -> float:
+            return statistics.mean(got[key]) if got[key] else 0.0
+
+        lines.append(
+            f"{deal + 1} {mean('out'):4.0%} {mean('turns'):5.1f} {mean('first'):5.1f} "
+            f"{sum(got['digs']) / sets:4.2f} | {mean('penalty'):5.1f}, "
+            f"{mean('up'):5.1f} ({len(got['up'])}), {mean('down'):5.1f} "
+            f"({len(got['down'])}); {mean('cards'):4.1f}, {mean('jokers'):.2f}, "
+            f"{mean('aces'):.2f}")
+    return lines
+
+
+def _where_deal(names: list[str], deal: int, sets: int, seed: int) -> dict[str, list[float]]:
+    players = len(names)
+    got: dict[str, list[float]] = defaultdict(list)
+    for number in range(sets):
+        bots = [make_bot(n) for n in names]
+        rng = random.Random(seed * 1000 + number * 7 + deal)
+        state = HandState.deal(CONTRACT, players, dealer=number % players, deal_index=deal,
+                               rng=random.Random(seed * 7919 + number * 31 + deal))
+        first = 0
+        while state.result is None:
+            move = bots[state.to_move].choose(view(state, state.to_move), rng)
+            if isinstance(move, Take) and move.count > 1:
+                got["digs"].append(1)
+            if isinstance(move, Meld) and not first:
+                first = state.turn_count
+            state.push(move)
+        result = state.result
+        down = view(state, 0).down
+        got["out"].append(float(result.winner is not None))
+        got["turns"].append(state.turn_count)
+        got["first"].append(first or state.turn_count)
+        for s in range(players):
+            if s == result.winner:
+                continue
+            cards = handset.cards(state.hands[s])
+            got["penalty"].append(result.scores[s])
+            got["down" if down >> s & 1 else "up"].append(result.scores[s])
+            got["cards"].append(len(cards))
+            got["jokers"].append(cards.count(JOKER))
+            got["aces"].append(sum(1 for c in cards if c != JOKER and c % NUM_RANKS == 0))
+    return got
+
+
 def ends(lineup: list[str], players: int, matches: int, seed: int) -> Counter[str]:
     """How the deals of ``matches`` seeded whole matches ended: ``out``, ``blocked``,
     ``valve`` or another reason, and ``longest`` (the most turns a deal took)."""
@@ -160,7 +221,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ends", metavar="BOTS",
                         help="how the deals of whole matches of this lineup end")
     parser.add_argument("--matches", type=int, default=10, help="matches for --ends")
+    parser.add_argument("--where", metavar="BOTS", help="where the points go (--sets deals "
+                        "of each deal number)")
     args = parser.parse_args(argv)
+    if args.where:
+        print("\n".join(where(args.where.split(","), args.players, args.sets, args.seed)))
+        return
     if args.ends:
         found = ends(args.ends.split(","), args.players, args.matches, args.seed)
         longest = found.pop("longest", 0)

@@ -1,7 +1,9 @@
-"""The contract play of the search levels (RULES.md §4), on a :class:`PlayerView` only.
+"""The contract heuristics of the search levels (RULES.md §4), on a :class:`PlayerView` only.
 
 A heuristic policy sharper than the greedy one (:mod:`rummykit.bots.greedy_contract`),
-shared by ``medium``, ``hard`` and ``expert``:
+shared by ``medium``, ``hard`` and ``expert`` (:func:`ranked`; what each level plays is
+:mod:`rummykit.bots.contract_levels`, the hint is :func:`analyse`; :func:`choose` and
+:func:`skill_for` are the levels of the previous session, kept for comparison):
 
 - **Going down** as soon as the contract is made (the way placing the most points); a
   level that searches enough (:func:`weighs_waiting`) plays going down against waiting a

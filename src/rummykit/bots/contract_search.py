@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from rummykit.bots import contract_playout
 from rummykit.bots.analysis import Analysis, Candidate
+from rummykit.bots.contract_worlds import weigh_for
 from rummykit.core.engine import HandState
 from rummykit.core.moves import Move
 from rummykit.core.views import PlayerView, resample
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
 
 PLAYOUT_TURNS = 120  # turns a playout runs before it is scored as it stands
 CUT_WEIGHT = 0.5  # how much a hand still going counts of its points-in-hand difference
+WEIGHED = True  # sample down seats' hands as :mod:`rummykit.bots.contract_worlds` says
 WORLDS_DIVISOR = 4  # contract playouts are longer than basic's: a quarter of the worlds
 
 
@@ -58,8 +60,9 @@ def search(view_: PlayerView, candidates: list[Move], rng: random.Random,
     worlds = 0
     turns = min(PLAYOUT_TURNS, budget.max_turns)
     wanted = worlds_for(budget) if worlds_wanted is None else worlds_wanted
+    weigh = weigh_for(view_) if WEIGHED else None
     for _ in range(wanted):
-        world = resample(view_, rng)
+        world = resample(view_, rng, weigh)
         for i, move in enumerate(candidates):
             state = world.copy()
             state.push(move)

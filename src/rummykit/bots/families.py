@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rummykit.bots import contract_expert
+from rummykit.bots import contract_expert, contract_levels
 from rummykit.bots.analysis import Analysis
 from rummykit.bots.greedy_contract import choose_contract
 from rummykit.core.errors import RummyError
@@ -41,7 +41,7 @@ class FamilyPolicies:
 
 #: the families with their own bots, by family name
 FAMILY_POLICIES: dict[str, FamilyPolicies] = {
-    CONTRACT_FAMILY.name: FamilyPolicies(choose_contract, contract_expert.choose,
+    CONTRACT_FAMILY.name: FamilyPolicies(choose_contract, contract_levels.choose,
                                          contract_expert.analyse),
 }
 

@@ -1,0 +1,146 @@
+"""The stronger contract policy of ``medium`` and above (RULES.md §4), on a view only.
+
+The shared heuristics of :mod:`rummykit.bots.contract_expert` (:func:`ranked`), with the
+draw of a seat that is down chosen by what it adds (:func:`down_draw`): a seat that is
+down keeps its card count and sheds its highest card every turn, so the discard top is
+worth taking when it is lower than what the stock is expected to leave, counting a stock
+card it could lay off as one card fewer. Deals 1 and 4 (sets only) mostly end blocked
+(§4.8.1) with every hand scored; there the points held are all that counts.
+
+>>> import random
+>>> from rummykit.core.match import Match
+>>> from rummykit.variants import CONTRACT
+>>> from rummykit.core.views import view
+>>> match = Match(CONTRACT, ["a", "b", "c"], seed=2)
+>>> state = match.start_hand()
+>>> seen = view(state, state.to_move)
+>>> choose(seen) in seen.legal
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from rummykit.bots import contract_search
+from rummykit.bots.contract_expert import FULL, Skill, ranked, unseen
+from rummykit.bots.contract_worlds import layable as _layable
+from rummykit.bots.greedy_contract import all_at_once, card_values, greedy_draw
+from rummykit.core import handset
+from rummykit.core.engine import DRAW_PHASE
+from rummykit.core.moves import Discard, Draw, Meld, Move, Take
+from rummykit.core.views import PlayerView
+
+if TYPE_CHECKING:
+    from rummykit.bots.expert import Budget
+
+CARD_WORTH = 8.0  # penalty points one card fewer in hand is worth (a stock card laid off)
+TAKE_MARGIN = 0.0  # points the discard top must save over the stock's expectation
+
+
+def is_down(view: PlayerView) -> bool:
+    """Whether the seat to decide has gone down (read in one place: the view's fields)."""
+    return bool(view.down >> view.seat & 1)
+
+
+def choose(view: PlayerView, skill: Skill = FULL) -> Move:
+    """The policy's move: always one of ``view.legal``."""
+    if (view.phase == DRAW_PHASE and len(view.legal) > 1 and not all_at_once(view)
+            and is_down(view)):
+        return down_draw(view)
+    return ranked(view, skill)[0][0]
+
+
+def searched(view: PlayerView, rng: random.Random, budget: Budget, worlds: int, margin: float,
+             skill: Skill = FULL, waits: bool = True, draws: bool = True) -> Move:
+    """:func:`choose`, searched (:mod:`rummykit.bots.contract_search`, ``worlds`` worlds
+    shared by the candidates) against going down a turn later (``waits``) or against the
+    other draws of a seat not down (``draws``); the policy's move is kept unless another
+    measured more than ``margin`` points better."""
+    move = choose(view, skill)
+    if all_at_once(view) or len(view.legal) == 1:
+        return move
+    moves = [move]
+    if waits and isinstance(move, Meld):
+        moves.extend(_discards_first(view))
+    elif draws and view.phase == DRAW_PHASE and not is_down(view):
+        for other in _other_draws(view.legal):
+            if other not in moves:
+                moves.append(other)
+    if len(moves) == 1:
+        return move
+    found = contract_search.search(view, moves, rng, budget, worlds)
+    values = {c.move: c.value for c in found.candidates}
+    best = max(moves, key=lambda m: values[m])
+    return best if values[best] > values[move] + margin else move
+
+
+def _other_draws(legal: tuple[Move, ...]) -> list[Move]:
+    """The stock draw, the discard top and the shallowest dig, those legal."""
+    found: list[Move] = []
+    found.extend([m for m in legal if isinstance(m, Draw)][:1])
+    found.extend([m for m in legal if isinstance(m, Take) and m.count == 1][:1])
+    digs = [m for m in legal if isinstance(m, Take) and m.count > 1]
+    if digs:
+        found.append(min(digs, key=lambda m: m.count))
+    return found
+
+
+def _discards_first(view: PlayerView) -> list[Move]:
+    """The discard a seat that could go down makes to wait a turn (none when it may not
+    discard)."""
+    discards = tuple(m for m in view.legal if isinstance(m, Discard))
+    if not discards:
+        return []
+    return [ranked(view._replace(legal=discards), FULL)[0][0]]
+
+
+def down_draw(view: PlayerView) -> Move:
+    """A seat that is down: greedy's draw (a top or dig it can lay off), else the discard
+    top when keeping it and shedding the highest card is expected to leave fewer points
+    than the stock (:func:`stock_cost`)."""
+    legal = view.legal
+    move = greedy_draw(view, legal)
+    top = view.discard_top
+    if not isinstance(move, Draw) or top is None:
+        return move
+    single = next((m for m in legal if isinstance(m, Take) and m.count == 1), None)
+    hand = handset.cards(view.hand)
+    if single is None or all(c == top for c in hand):
+        return move
+    values = card_values(view)
+    highest = max(values[c] for c in hand)
+    kept = values[top] - max(highest, values[top])
+    expected = stock_cost(view, highest)
+    return single if expected is not None and kept < expected - TAKE_MARGIN else move
+
+
+def stock_cost(view: PlayerView, highest: int) -> float | None:
+    """The expected change in penalty held of drawing from the stock and shedding the
+    highest card (``highest`` points), over the cards the seat has not seen less those
+    the seats that are down hold (cards they could not lay off); a card it could lay off
+    counts as its highest card gone and :data:`CARD_WORTH` more."""
+    left = unseen(view)
+    values = card_values(view)
+    layable = 0
+    dead = 0.0
+    cost = 0.0
+    for card, copies in enumerate(left):
+        if not copies:
+            continue
+        if _layable(card, view.table):
+            layable += copies
+        else:
+            dead += copies
+            cost += copies * (values[card] - max(highest, values[card]))
+    held = sum(n for seat, n in enumerate(view.hand_sizes)
+               if seat != view.seat and view.down >> seat & 1)
+    stock_dead = max(0.0, dead - held)
+    if not layable + stock_dead:
+        return None
+    mean_dead = cost / dead if dead else 0.0
+    return (stock_dead * mean_dead - layable * (highest + CARD_WORTH)) / (layable + stock_dead)
+
+
+__all__ = ["CARD_WORTH", "choose", "down_draw", "is_down", "stock_cost"]

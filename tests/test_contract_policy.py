@@ -1,0 +1,97 @@
+"""The stronger contract policy (bots.contract_policy) and the search's sampled worlds
+(bots.contract_worlds): legal moves, the down seat's draw, down seats' sampled hands."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from rummykit.bots import contract_policy, contract_worlds
+from rummykit.bots.greedy_contract import card_values, choose_contract
+from rummykit.core import handset
+from rummykit.core.engine import HandState
+from rummykit.core.moves import Take
+from rummykit.core.views import resample, view
+from rummykit.variants import CONTRACT
+
+RULES = dataclasses.replace(CONTRACT, max_turns_per_hand=200)
+
+
+def _hand(players: int, deal: int, seed: int) -> HandState:
+    return HandState.deal(RULES, players, dealer=seed % players, rng=random.Random(seed),
+                          deal_index=deal)
+
+
+def test_policy_moves_are_legal_in_every_deal() -> None:
+    for players in (3, 4):
+        for deal in range(7):
+            state = _hand(players, deal, 40 * players + deal)
+            while not state.is_over:
+                seen = view(state, state.to_move)
+                move = contract_policy.choose(seen) if state.to_move % 2 == 0 \
+                    else choose_contract(seen)
+                assert move in seen.legal
+                state.play(move)
+
+
+def test_a_down_seat_takes_only_a_top_lower_than_its_highest_card() -> None:
+    """Over seeded deals 1 and 4, every top a down seat takes that it cannot lay off is
+    worth fewer points than its highest card, and it draws from the stock at least once
+    when the top is low too (the stock may bring a card it lays off)."""
+    takes = draws = 0
+    for seed in range(12):
+        state = _hand(4, (0, 3)[seed % 2], 500 + seed)
+        while not state.is_over:
+            seen = view(state, state.to_move)
+            move = contract_policy.choose(seen)
+            top = seen.discard_top
+            if (seen.phase == "draw" and contract_policy.is_down(seen) and top is not None
+                    and not contract_worlds.layable(top, seen.table)):
+                values = card_values(seen)
+                highest = max(values[c] for c in handset.cards(seen.hand))
+                if isinstance(move, Take):
+                    assert values[top] < highest
+                    takes += 1
+                elif values[top] < highest:
+                    draws += 1
+            state.play(move)
+    assert takes > 0 and draws > 0
+
+
+def test_sampled_down_hands_hold_few_cards_the_table_takes() -> None:
+    """Once a seat is down, the search's worlds give it cards the table would take far
+    less often than uniform sampling does."""
+    state = _hand(4, 0, 7)
+    seen = view(state, state.to_move)
+    while not (seen.down & ~1 and seen.to_move == 0 and seen.phase == "draw"):
+        state.play(choose_contract(seen))
+        seen = view(state, state.to_move)
+    weigh = contract_worlds.weigh_for(seen)
+    assert weigh is not None
+    down = [s for s in range(1, 4) if seen.down >> s & 1]
+
+    def layable_held(weighed: bool) -> int:
+        rng = random.Random(3)
+        found = 0
+        for _ in range(200):
+            world = resample(seen, rng, weigh if weighed else None)
+            found += sum(contract_worlds.layable(c, seen.table)
+                         for s in down for c in handset.cards(world.hands[s]))
+        return found
+
+    assert layable_held(True) * 3 < layable_held(False)
+    for seat in set(range(1, 4)) - set(down):  # a seat not down: every card as likely
+        assert weigh(seat, 0) == 1.0
+
+
+def test_nobody_down_weighs_nothing() -> None:
+    state = _hand(4, 2, 9)
+    assert contract_worlds.weigh_for(view(state, state.to_move)) is None
+
+
+def test_where_the_points_go_has_a_line_per_deal() -> None:
+    from rummykit.benchmark.contract_bots import where
+
+    lines = where(["greedy"], 4, 2, 1)
+    assert len(lines) == 8 and [line.split()[0] for line in lines[1:]] == list("1234567")
+    assert all("|" in line for line in lines[1:])
