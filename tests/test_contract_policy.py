@@ -1,3 +1,4 @@
+
 """The stronger contract policy (bots.contract_policy) and the search's sampled worlds
 (bots.contract_worlds): legal moves, the down seat's draw, down seats' sampled hands."""
 
@@ -13,6 +14,7 @@ from rummykit.core.engine import HandState
 from rummykit.core.moves import Take
 from rummykit.core.views import resample, view
 from rummykit.variants import CONTRACT
+from rummykit.variants.contract.view import seats_down
 
 RULES = dataclasses.replace(CONTRACT, max_turns_per_hand=200)
 
@@ -63,12 +65,12 @@ def test_sampled_down_hands_hold_few_cards_the_table_takes() -> None:
     less often than uniform sampling does."""
     state = _hand(4, 0, 7)
     seen = view(state, state.to_move)
-    while not (seen.down & ~1 and seen.to_move == 0 and seen.phase == "draw"):
+    while not (seats_down(seen) & ~1 and seen.to_move == 0 and seen.phase == "draw"):
         state.play(choose_contract(seen))
         seen = view(state, state.to_move)
     weigh = contract_worlds.weigh_for(seen)
     assert weigh is not None
-    down = [s for s in range(1, 4) if seen.down >> s & 1]
+    down = [s for s in range(1, 4) if seats_down(seen) >> s & 1]
 
     def layable_held(weighed: bool) -> int:
         rng = random.Random(3)

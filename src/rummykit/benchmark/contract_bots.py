@@ -44,6 +44,7 @@ from rummykit.core.moves import Meld, Take
 from rummykit.core.outcome import MAX_TURNS
 from rummykit.core.views import view
 from rummykit.variants import CONTRACT
+from rummykit.variants.contract.view import seats_down
 
 SEARCHED = 0.005  # seconds: a decision slower than this ran a search
 PLAYOUT_TURNS = 300  # turns a measured playout runs at most
@@ -147,7 +148,7 @@ def _where_deal(names: list[str], deal: int, sets: int, seed: int) -> dict[str, 
                 first = state.turn_count
             state.push(move)
         result = state.result
-        down = view(state, 0).down
+        down = seats_down(view(state, 0))
         got["out"].append(float(result.winner is not None))
         got["turns"].append(state.turn_count)
         got["first"].append(first or state.turn_count)

@@ -31,6 +31,7 @@ from rummykit.core import handset
 from rummykit.core.engine import DRAW_PHASE
 from rummykit.core.moves import Discard, Draw, Meld, Move, Take
 from rummykit.core.views import PlayerView
+from rummykit.variants.contract.view import seats_down
 
 if TYPE_CHECKING:
     from rummykit.bots.expert import Budget
@@ -41,7 +42,7 @@ TAKE_MARGIN = 0.0  # points the discard top must save over the stock's expectati
 
 def is_down(view: PlayerView) -> bool:
     """Whether the seat to decide has gone down (read in one place: the view's fields)."""
-    return bool(view.down >> view.seat & 1)
+    return bool(seats_down(view) >> view.seat & 1)
 
 
 def choose(view: PlayerView, skill: Skill = FULL) -> Move:
@@ -134,8 +135,9 @@ def stock_cost(view: PlayerView, highest: int) -> float | None:
         else:
             dead += copies
             cost += copies * (values[card] - max(highest, values[card]))
+    down = seats_down(view)
     held = sum(n for seat, n in enumerate(view.hand_sizes)
-               if seat != view.seat and view.down >> seat & 1)
+               if seat != view.seat and down >> seat & 1)
     stock_dead = max(0.0, dead - held)
     if not layable + stock_dead:
         return None

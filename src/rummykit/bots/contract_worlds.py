@@ -21,6 +21,7 @@ from __future__ import annotations
 from rummykit.core.cards import JOKER, Card
 from rummykit.core.melds import RUN, TableMeld
 from rummykit.core.views import PlayerView, Weigh
+from rummykit.variants.contract.view import seats_down
 
 LAYABLE_WEIGHT = 0.02  # a card the table takes, in a down seat's sampled hand (1 = any card)
 
@@ -35,7 +36,7 @@ def layable(card: Card, table: tuple[TableMeld, ...]) -> bool:
 def weigh_for(view: PlayerView) -> Weigh | None:
     """The sampling weight of a card in another seat's hand, or ``None`` when no other
     seat is down (every card as likely)."""
-    down = view.down & ~(1 << view.seat)
+    down = seats_down(view) & ~(1 << view.seat)
     if not down:
         return None
     table = view.table
