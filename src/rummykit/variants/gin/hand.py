@@ -30,6 +30,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from rummykit.core.cards import Card, cards_of, format_cards
 from rummykit.core.errors import AmbiguousMoveError, IllegalMoveError, RecordError
@@ -44,6 +45,7 @@ from rummykit.variants.gin.deadwood import (
     implied_arrangement,
     is_set,
     knock_discards,
+    loose_value,
     mask_value,
     melds_in,
     min_deadwood,
@@ -86,7 +88,10 @@ __all__ = [
 
 _DRAW, _TAKE, _PASS, _DONE = Draw(), Take(), Pass(), Done()
 _DISCARDS = tuple(Discard(c) for c in range(52))
+_BITS = tuple(1 << c for c in range(52))
 _SUIT = (1 << 13) - 1
+#: the largest card value (a ten or a face card)
+MAX_CARD_VALUE = 10
 
 
 def _suit_discards(suit: int) -> tuple[tuple[Discard, ...], ...]:
@@ -114,6 +119,8 @@ def _discards_of(cards: int) -> list[GinMove]:
     return [*clubs[cards & _SUIT], *diamonds[cards >> 13 & _SUIT],
             *hearts[cards >> 26 & _SUIT], *spades[cards >> 39]]
 _ZERO = (0, 0)
+#: the kinds of undo record (see push)
+_UNDO_DISCARD, _UNDO_DRAW, _UNDO_TAKE, _UNDO_FULL = 0, 1, 2, 3
 
 
 #: the knock's and the show's fields, which only a knock or a show move changes
@@ -124,6 +131,11 @@ _Show = tuple[int | None, int, int, Arrangement, int, tuple[int, ...], int, Arra
 _Snapshot = tuple[
     int, str, int, int, int, int, bool, bool, int, int, tuple[int, int], tuple[int, int],
     HandResult | None, GinOutcome | None, int, int, int, int, _Show | None]
+#: an undo record: its kind first, then for a discard (seat, card, phase, taken, stock_only,
+#: echo, turn_count, known, discarded), for a draw (seat, card, phase,
+#: taken), for a take (seat, phase, taken, take_count, known), for any other move the
+#: :data:`_Snapshot` (Any: the kinds are told apart by the first field, not by type)
+_Undo = tuple[Any, ...]
 
 
 class GinHand:
@@ -176,7 +188,7 @@ class GinHand:
         self.discarded = _ZERO  # per seat: cards discarded face up this hand
         self.result: HandResult | None = None
         self.outcome: GinOutcome | None = None
-        self._undo: list[_Snapshot] = []
+        self._undo: list[_Undo] = []
 
     # -- dealing ------------------------------------------------------------------
     @classmethod
@@ -217,9 +229,16 @@ class GinHand:
     def deal(cls, rules: GinRules, dealer: int, rng: random.Random, *,
              deal_index: int = 0) -> GinHand:
         """A hand dealt from a deck shuffled with ``rng``."""
+        if dealer not in (0, 1):
+            raise RecordError(f"dealer {dealer!r}: expected seat 0 or 1")
         deck = list(range(52))
         rng.shuffle(deck)
-        return cls.from_deck(rules, dealer, deck, deal_index=deal_index)
+        # the deal of from_deck, without its checks (a shuffled deck passes them all)
+        bits = _BITS
+        first = sum(map(bits.__getitem__, deck[0:20:2]))
+        second = sum(map(bits.__getitem__, deck[1:20:2]))
+        hands = (first, second) if dealer else (second, first)  # [1 - dealer]: first
+        return cls(rules, dealer, hands, deck[20], deck[:20:-1], deal_index)
 
     # -- queries --------------------------------------------------------------------
     @property
@@ -254,7 +273,8 @@ class GinHand:
         taken = self.taken
         banned = 1 << taken if taken >= 0 and self.rules.rediscard_ban else 0
         moves = _discards_of(hand & ~banned)
-        moves.extend(self._knocks(hand, banned))
+        if loose_value(hand) <= self.knock_limit + MAX_CARD_VALUE:
+            moves.extend(self._knocks(hand, banned))
         return moves
 
     def iter_legal_moves(self) -> Iterator[GinMove]:
@@ -283,7 +303,12 @@ class GinHand:
             yield from self._show_moves()
 
     def _knocks(self, hand: int, banned: int) -> Iterator[GinMove]:
+        """The knocks of the 11 cards ``hand``. None when the cards in no meld are worth
+        more than the limit plus the largest card value: every discard then leaves
+        deadwood over the limit, and big gin needs every card in a meld."""
         limit = self.knock_limit
+        if loose_value(hand) > limit + MAX_CARD_VALUE:
+            return
         rules = self.rules
         discards = knock_discards(hand, limit, banned)
         big = rules.big_gin_bonus is not None and min_deadwood(hand) == 0
@@ -376,6 +401,8 @@ class GinHand:
 
 
     # -- unchecked play with undo ---------------------------------------------------
+    # An undo record starts with its kind: a draw, a discard and a take (most moves) save
+    # only the fields they change; every other move saves the whole snapshot.
     def _snapshot(self, show: bool) -> _Snapshot:
         return (self.to_move, self.phase, self.hands[0], self.hands[1], self.offer_step,
                 self.taken, self.stock_only, self.echo, self.take_count, self.turn_count,
@@ -388,10 +415,35 @@ class GinHand:
 
     def pop(self) -> None:
         """Undo the last :meth:`push`."""
+        record = self._undo.pop()
+        kind = record[0]
+        if kind == _UNDO_DISCARD:
+            (_, seat, card, self.phase, self.taken, self.stock_only, self.echo,
+             self.turn_count, self.known, self.discarded) = record
+            self.result = self.outcome = None  # push plays on a hand not over
+            self.to_move = seat
+            self.hands[seat] |= 1 << card
+            self.discard.pop()
+        elif kind == _UNDO_DRAW:
+            _, seat, card, self.phase, self.taken = record
+            self.hands[seat] &= ~(1 << card)
+            self.stock.append(card)
+        elif kind == _UNDO_TAKE:
+            _, seat, phase, taken, self.take_count, self.known = record
+            if self.result is None:  # the card left the pile (no take-limit draw)
+                card = self.taken
+                self.hands[seat] &= ~(1 << card)
+                self.discard.append(card)
+            self.phase, self.taken = phase, taken
+            self.result = self.outcome = None
+        else:
+            self._restore(record[1])
+
+    def _restore(self, snapshot: _Snapshot) -> None:
         (self.to_move, self.phase, h0, h1, self.offer_step, self.taken, self.stock_only,
          self.echo, self.take_count, self.turn_count, self.known, self.discarded,
          self.result, self.outcome, stock_len, stock_top, discard_len, top,
-         show) = self._undo.pop()
+         show) = snapshot
         if show is not None:
             (self.knocker, self.kind, self.knock_card, self.knock_groups,
              self.knocker_deadwood, self.table, self.laid, self.defender_groups,
@@ -408,19 +460,25 @@ class GinHand:
 
     def push(self, move: GinMove) -> None:
         """Play a canonical legal ``move`` without checking it (undo with :meth:`pop`)."""
-        plain = isinstance(move, (Discard, Draw, Take, Pass))
-        self._undo.append(self._snapshot(not plain))
         seat = self.to_move
-        if isinstance(move, Discard):
-            self._discard(seat, move.card)
-        elif isinstance(move, Draw):
+        kind = move.__class__
+        if kind is Discard:
+            self._discard(seat, move.card)  # type: ignore[union-attr,arg-type]
+            return
+        if kind is Draw:
             card = self.stock.pop()
+            self._undo.append((_UNDO_DRAW, seat, card, self.phase, self.taken))
             self.hands[seat] |= 1 << card
             self.taken = -1
             self.phase = DISCARD_STEP
-        elif isinstance(move, Take):
+            return
+        if kind is Take:
+            self._undo.append((_UNDO_TAKE, seat, self.phase, self.taken, self.take_count,
+                               self.known))
             self._take(seat)
-        elif isinstance(move, Pass):
+            return
+        self._undo.append((_UNDO_FULL, self._snapshot(kind is not Pass)))
+        if isinstance(move, Pass):
             self._pass(seat)
         elif isinstance(move, (Knock, Gin, BigGin)):
             self._knock(seat, move)
@@ -438,6 +496,7 @@ class GinHand:
         elif isinstance(move, Done):
             self._score()
         else:  # pragma: no cover - push takes canonical moves only
+            self._undo.pop()
             raise IllegalMoveError(f"{move!r}: not a gin move")
 
     def _leave(self, seat: int, cards: int) -> None:
@@ -460,9 +519,8 @@ class GinHand:
         bit = 1 << card
         self.hands[seat] |= bit
         self.taken = card
-        known = list(self.known)
-        known[seat] |= bit
-        self.known = (known[0], known[1])
+        known = self.known
+        self.known = (known[0], known[1] | bit) if seat else (known[0] | bit, known[1])
         self.phase = WALL_KNOCK if phase == WALL else DISCARD_STEP
 
     def _pass(self, seat: int) -> None:
@@ -478,19 +536,24 @@ class GinHand:
             self.stock_only = True
 
     def _discard(self, seat: int, card: Card) -> None:
+        known = self.known
+        discarded = self.discarded
+        taken = self.taken
+        self._undo.append((_UNDO_DISCARD, seat, card, self.phase, taken, self.stock_only,
+                           self.echo, self.turn_count, known, discarded))
         bit = 1 << card
         self.hands[seat] &= ~bit
         self.discard.append(card)
-        known = self.known
-        discarded = self.discarded
         if seat:
-            self.known = (known[0], known[1] & ~bit)
+            if known[1] & bit:
+                self.known = (known[0], known[1] & ~bit)
             self.discarded = (discarded[0], discarded[1] | bit)
         else:
-            self.known = (known[0] & ~bit, known[1])
+            if known[0] & bit:
+                self.known = (known[0] & ~bit, known[1])
             self.discarded = (discarded[0] | bit, discarded[1])
         rules = self.rules
-        echo = card == self.taken
+        echo = card == taken
         self.taken = -1
         self.stock_only = False
         if echo and self.echo and rules.repeated_move_draw:
