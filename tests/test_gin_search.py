@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -21,7 +22,13 @@ from rummykit.bots.gin_outs import (
 )
 from rummykit.bots.gin_playout import playout, policy_move
 from rummykit.bots.gin_sampling import card_weights, determinize
-from rummykit.bots.gin_search import GinSearchBot, SearchLevel, candidates, decision_kind
+from rummykit.bots.gin_search import (
+    SEARCH_LEVELS,
+    GinSearchBot,
+    SearchLevel,
+    candidates,
+    decision_kind,
+)
 from rummykit.core.cards import parse_card, parse_cards
 from rummykit.core.errors import IllegalMoveError, RummyError
 from rummykit.core.moves import Discard
@@ -248,3 +255,17 @@ def test_two_draws_reorder_only_the_best_discards() -> None:
     assert [v for v, _ in two[:head]] == sorted(v for v, _ in two[:head])
     deep = SearchLevel("deep", worlds=2, searched=frozenset(), draws=2)
     assert GinSearchBot(deep).choose(seen, random.Random(0)) in seen.legal
+
+
+def test_each_gin_level_searches_at_least_what_the_one_below_does() -> None:
+    levels = list(SEARCH_LEVELS.values())
+    assert [level.name for level in levels] == ["medium", "hard", "expert"]
+    for lower, upper in itertools.pairwise(levels):
+        assert upper.worlds > lower.worlds
+        assert upper.searched >= lower.searched
+        assert upper.discards >= lower.discards
+        assert upper.arrangements >= lower.arrangements
+        assert upper.margin <= lower.margin
+        # more worlds alone did not tell hard and expert apart: each level adds more
+        widths = ("searched", "discards", "arrangements", "margin", "feed", "draws")
+        assert any(getattr(upper, f) != getattr(lower, f) for f in widths)
