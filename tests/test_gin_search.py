@@ -11,15 +11,7 @@ import pytest
 from gin_hand_helpers import dealt
 from rummykit.bots import FAMILY_BOTS, make_bot_for
 from rummykit.bots.gin_hints import GIN_HINT_LEVELS, gin_hint, gin_hint_json, gin_hint_lines
-from rummykit.bots.gin_outs import (
-    TWO_DRAW_DISCARDS,
-    discard_order,
-    expected_deadwood,
-    expected_deadwood_two,
-    feed_chance,
-    lookahead_move,
-    unseen_cards,
-)
+from rummykit.bots.gin_outs import feed_chance, lookahead_move, unseen_cards
 from rummykit.bots.gin_playout import playout, policy_move
 from rummykit.bots.gin_sampling import card_weights, determinize
 from rummykit.bots.gin_search import (
@@ -229,34 +221,6 @@ def test_a_hint_needs_the_seat_to_move_and_a_known_level() -> None:
         gin_hint(gin_view(hand, 1), "wizard", random.Random(0))
 
 
-def test_two_draws_of_lookahead_never_expect_more_deadwood_than_one() -> None:
-    rng = random.Random(8)
-    for _ in range(40):
-        cards = rng.sample(range(52), 10 + 12)
-        hand = sum(1 << c for c in cards[:10])
-        unseen = cards[10:]
-        one = expected_deadwood(hand, unseen)
-        two = expected_deadwood_two(hand, unseen)
-        assert two <= one + 1e-9
-        assert two >= 0
-    melded = sum(1 << c for c in parse_cards("C2 D2 H2 S5 S6 S7 H9 HT HJ HQ"))
-    assert expected_deadwood_two(melded, parse_cards("CK DK D9 S2")) == 0
-
-
-def test_two_draws_reorder_only_the_best_discards() -> None:
-    seen = next(v for v in _views(openspiel_profile(), range(3)) if v.phase == "discard")
-    banned = 1 << seen.taken if seen.taken >= 0 else 0
-    unseen = unseen_cards(seen)
-    one = discard_order(seen.hand, banned, unseen)
-    two = discard_order(seen.hand, banned, unseen, draws=2)
-    head = TWO_DRAW_DISCARDS
-    assert sorted(c for _, c in two[:head]) == sorted(c for _, c in one[:head])
-    assert two[head:] == one[head:]
-    assert [v for v, _ in two[:head]] == sorted(v for v, _ in two[:head])
-    deep = SearchLevel("deep", worlds=2, searched=frozenset(), draws=2)
-    assert GinSearchBot(deep).choose(seen, random.Random(0)) in seen.legal
-
-
 def test_each_gin_level_searches_at_least_what_the_one_below_does() -> None:
     levels = list(SEARCH_LEVELS.values())
     assert [level.name for level in levels] == ["medium", "hard", "expert"]
@@ -267,5 +231,5 @@ def test_each_gin_level_searches_at_least_what_the_one_below_does() -> None:
         assert upper.arrangements >= lower.arrangements
         assert upper.margin <= lower.margin
         # more worlds alone did not tell hard and expert apart: each level adds more
-        widths = ("searched", "discards", "arrangements", "margin", "feed", "draws")
+        widths = ("searched", "discards", "arrangements", "margin", "feed")
         assert any(getattr(upper, f) != getattr(lower, f) for f in widths)

@@ -59,40 +59,15 @@ def expected_deadwood(hand: int, unseen: list[Card]) -> float:
     return total / len(unseen)
 
 
-def expected_deadwood_two(hand: int, unseen: list[Card]) -> float:
-    """Two draws ahead: the mean, over the next card drawn from ``unseen``, of
-    :func:`expected_deadwood` of the 10 cards kept after throwing the card that leaves the
-    least deadwood (the second draw from the cards still unseen)."""
-    if len(unseen) < 2:
-        return expected_deadwood(hand, unseen)
-    total = 0.0
-    for index, card in enumerate(unseen):
-        grown = hand | 1 << card
-        kept = grown & ~(1 << best_discard(grown, 0)[1])
-        total += expected_deadwood(kept, unseen[:index] + unseen[index + 1:])
-    return total / len(unseen)
-
-
-#: how many of the best discards by one draw of lookahead a two-draw lookahead re-scores
-TWO_DRAW_DISCARDS = 5
-
-
-def discard_order(hand: int, banned: int, unseen: list[Card],
-                  draws: int = 1) -> list[tuple[float, Card]]:
+def discard_order(hand: int, banned: int, unseen: list[Card]) -> list[tuple[float, Card]]:
     """The discards of the 11 cards ``hand`` (not in ``banned``), best first, each with
-    the expected deadwood it leaves (ties: the higher card value first). With ``draws``
-    2 the :data:`TWO_DRAW_DISCARDS` best are re-scored by :func:`expected_deadwood_two`
-    and put first in that order."""
+    the expected deadwood it leaves (ties: the higher card value first)."""
     found = []
     rest = hand & ~banned
     for card in cards_of(rest):
         left = hand & ~(1 << card)
         found.append((expected_deadwood(left, unseen), -CARD_VALUES[card], card))
     found.sort()
-    if draws >= 2:
-        head = sorted((expected_deadwood_two(hand & ~(1 << card), unseen), tie, card)
-                      for _, tie, card in found[:TWO_DRAW_DISCARDS])
-        found[:TWO_DRAW_DISCARDS] = head
     return [(value, card) for value, _, card in found]
 
 
@@ -132,7 +107,7 @@ def feed_chance(seen: GinView, card: Card, unseen: list[Card]) -> float:
     return 1.0 - miss
 
 
-def lookahead_move(seen: GinView, feed: float, draws: int = 1) -> GinMove:
+def lookahead_move(seen: GinView, feed: float) -> GinMove:
     """The lookahead policy's move for the seat to move in ``seen``: take the discard top
     when the deadwood after taking and throwing the best card is below the expected
     deadwood after a draw; knock as the greedy bot does (gin first, least deadwood);
@@ -148,18 +123,17 @@ def lookahead_move(seen: GinView, feed: float, draws: int = 1) -> GinMove:
             return _TAKE
         return _PASS if phase == OFFER else _DRAW
     if phase == DISCARD_STEP and not any(isinstance(m, (Knock, Gin, BigGin)) for m in legal):
-        return Discard(best_discards(seen, feed, 1, draws)[0])
+        return Discard(best_discards(seen, feed, 1)[0])
     return greedy_gin_move(seen)
 
 
-def best_discards(seen: GinView, feed: float, count: int, draws: int = 1) -> list[Card]:
+def best_discards(seen: GinView, feed: float, count: int) -> list[Card]:
     """The ``count`` best discards of the seat to move after its draw, best first (by
-    expected deadwood ``draws`` draws ahead plus ``feed`` times the chance of feeding the
-    opponent a meld)."""
+    expected deadwood plus ``feed`` times the chance of feeding the opponent a meld)."""
     taken = seen.taken
     banned = 1 << taken if taken >= 0 and seen.rules.rediscard_ban else 0
     unseen = unseen_cards(seen)
-    order = discard_order(seen.hand, banned, unseen, draws)[:max(count, 5)]
+    order = discard_order(seen.hand, banned, unseen)[:max(count, 5)]
     if feed:
         order.sort(key=lambda pair: pair[0] + feed * feed_chance(seen, pair[1], unseen))
     return [card for _, card in order[:count]]

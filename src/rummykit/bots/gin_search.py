@@ -63,8 +63,7 @@ class SearchLevel:
     for the decisions in ``searched`` a search over ``worlds`` worlds per decision that
     overrides the policy's move only when another candidate's mean score beats it by
     ``margin`` points; ``discards`` discards are compared; ``inference`` weights the
-    opponent's unknown cards; ``arrangements`` knock arrangements are compared; ``draws``
-    the policy's lookahead for discards (1 or 2 draws, :func:`.gin_outs.discard_order`)."""
+    opponent's unknown cards; ``arrangements`` knock arrangements are compared."""
 
     name: str
     worlds: int
@@ -74,7 +73,6 @@ class SearchLevel:
     inference: bool = True
     arrangements: int = 3
     margin: float = 1.0
-    draws: int = 1
 
 
 #: the search levels, weakest first (``easy`` is the greedy bot)
@@ -165,14 +163,14 @@ def candidates(seen: GinView, level: SearchLevel) -> list[GinMove]:
     move outside the discard step; there every knock (with, for the best plain knock,
     ``level.arrangements - 1`` other arrangements) and the ``level.discards`` best
     discards of the lookahead policy."""
-    first = lookahead_move(seen, level.feed, level.draws)
+    first = lookahead_move(seen, level.feed)
     legal = list(seen.legal)
     if seen.phase != DISCARD_STEP:
         return [first, *(m for m in legal if m != first)]
     hand = seen.hand
     knocks = [m for m in legal if isinstance(m, (Knock, Gin, BigGin))]
     kept: list[GinMove] = [first, *(m for m in knocks if m != first)]
-    kept += [Discard(c) for c in best_discards(seen, level.feed, level.discards, level.draws)
+    kept += [Discard(c) for c in best_discards(seen, level.feed, level.discards)
              if Discard(c) not in kept]
     plain = [m for m in knocks if isinstance(m, Knock)]
     if plain and level.arrangements > 1:
@@ -206,7 +204,7 @@ class GinSearchBot:
         if seen.phase == SHOW:
             return policy_move(resample(seen, rng))
         if decision_kind(seen) not in self.level.searched:
-            return lookahead_move(seen, self.level.feed, self.level.draws)
+            return lookahead_move(seen, self.level.feed)
         found = self.analyse(seen, rng)
         first = next(c for c in found.candidates if c.move == found.policy_move)
         if found.candidates[0].value > first.value + self.level.margin:
