@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -13,7 +14,13 @@ from rummykit.bots.gin_hints import GIN_HINT_LEVELS, gin_hint, gin_hint_json, gi
 from rummykit.bots.gin_outs import feed_chance, lookahead_move, unseen_cards
 from rummykit.bots.gin_playout import playout, policy_move
 from rummykit.bots.gin_sampling import card_weights, determinize
-from rummykit.bots.gin_search import GinSearchBot, SearchLevel, candidates, decision_kind
+from rummykit.bots.gin_search import (
+    SEARCH_LEVELS,
+    GinSearchBot,
+    SearchLevel,
+    candidates,
+    decision_kind,
+)
 from rummykit.core.cards import parse_card, parse_cards
 from rummykit.core.errors import IllegalMoveError, RummyError
 from rummykit.core.moves import Discard
@@ -212,3 +219,17 @@ def test_a_hint_needs_the_seat_to_move_and_a_known_level() -> None:
         gin_hint(gin_view(hand, 0), "medium", random.Random(0))
     with pytest.raises(ValueError, match="unknown hint level 'wizard'"):
         gin_hint(gin_view(hand, 1), "wizard", random.Random(0))
+
+
+def test_each_gin_level_searches_at_least_what_the_one_below_does() -> None:
+    levels = list(SEARCH_LEVELS.values())
+    assert [level.name for level in levels] == ["medium", "hard", "expert"]
+    for lower, upper in itertools.pairwise(levels):
+        assert upper.worlds > lower.worlds
+        assert upper.searched >= lower.searched
+        assert upper.discards >= lower.discards
+        assert upper.arrangements >= lower.arrangements
+        assert upper.margin <= lower.margin
+        # more worlds alone did not tell hard and expert apart: each level adds more
+        widths = ("searched", "discards", "arrangements", "margin", "feed")
+        assert any(getattr(upper, f) != getattr(lower, f) for f in widths)

@@ -80,7 +80,10 @@ SEARCH_LEVELS: dict[str, SearchLevel] = {
     "medium": SearchLevel("medium", worlds=16, searched=frozenset({KNOCK}), feed=0.0,
                           arrangements=1, inference=False, margin=3.0),
     "hard": SearchLevel("hard", worlds=40, searched=frozenset({KNOCK, WALL_CHOICE})),
-    "expert": SearchLevel("expert", worlds=80, searched=frozenset({KNOCK, WALL_CHOICE})),
+    # expert: hard's searches over twice the worlds, with more candidates (5 discards to
+    # play on with, 5 knock arrangements) and no margin for the policy's move
+    "expert": SearchLevel("expert", worlds=80, searched=frozenset({KNOCK, WALL_CHOICE}),
+                          discards=5, arrangements=5, margin=0.0),
 }
 
 

@@ -135,6 +135,41 @@ def meldable(hand: int) -> int:
     return runs | (triples * RANK_COLUMN & hand)
 
 
+def _suit_in_runs() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per one-suit 13-bit mask: its cards that lie in a run of 3+ within it, and the
+    value of its other cards."""
+    runs, rest = [], []
+    for mask in range(1 << 13):
+        starts = mask & mask >> 1 & mask >> 2
+        in_runs = starts | starts << 1 | starts << 2
+        runs.append(in_runs)
+        rest.append(_SUIT_VALUE[mask & ~in_runs])
+    return tuple(runs), tuple(rest)
+
+
+#: built at the first use (not at import)
+_IN_RUNS: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+
+
+def loose_value(hand: int) -> int:
+    """The value of the cards of ``hand`` in no meld within it (deadwood in every
+    arrangement): :func:`mask_value` of ``hand & ~meldable(hand)``, by per-suit tables."""
+    runs, off_runs = _IN_RUNS if _IN_RUNS[0] else _in_runs_table()
+    a, b, c, d = hand & SUIT_BITS, hand >> 13 & SUIT_BITS, hand >> 26 & SUIT_BITS, hand >> 39
+    triples = (a & b & (c | d)) | (c & d & (a | b))
+    if not triples:
+        return off_runs[a] + off_runs[b] + off_runs[c] + off_runs[d]
+    v = _SUIT_VALUE
+    return (v[a & ~(runs[a] | triples)] + v[b & ~(runs[b] | triples)]
+            + v[c & ~(runs[c] | triples)] + v[d & ~(runs[d] | triples)])
+
+
+def _in_runs_table() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    global _IN_RUNS
+    _IN_RUNS = _suit_in_runs()
+    return _IN_RUNS
+
+
 def _runs_only(hand: int) -> int:
     t = _RUN_DEADWOOD or _run_deadwood_table()
     return t[hand & SUIT_BITS] + t[hand >> 13 & SUIT_BITS] + t[hand >> 26 & SUIT_BITS] + t[

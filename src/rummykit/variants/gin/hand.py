@@ -28,10 +28,9 @@ rummykit.core.errors.IllegalMoveError: cannot draw: the first upcard is on offer
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterator, Sequence
 
-from rummykit.core.cards import Card, cards_of, format_cards
+from rummykit.core.cards import Card, cards_of
 from rummykit.core.errors import AmbiguousMoveError, IllegalMoveError, RecordError
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Take
 from rummykit.core.outcome import ABORTED, DRAW, WIN, HandResult
@@ -44,10 +43,20 @@ from rummykit.variants.gin.deadwood import (
     implied_arrangement,
     is_set,
     knock_discards,
+    loose_value,
     mask_value,
     melds_in,
     min_deadwood,
     os_min_deadwood,
+)
+from rummykit.variants.gin.hand_tables import (
+    CARD_BITS,
+    MAX_CARD_VALUE,
+    Snapshot,
+    Undo,
+    check_deal,
+    discards_of,
+    run_ends,
 )
 from rummykit.variants.gin.moves import (
     BigGin,
@@ -85,45 +94,9 @@ __all__ = [
 ]
 
 _DRAW, _TAKE, _PASS, _DONE = Draw(), Take(), Pass(), Done()
-_DISCARDS = tuple(Discard(c) for c in range(52))
-_SUIT = (1 << 13) - 1
-
-
-def _suit_discards(suit: int) -> tuple[tuple[Discard, ...], ...]:
-    table: list[tuple[Discard, ...]] = [()] * (1 << 13)
-    for mask in range(1, 1 << 13):
-        low = mask & -mask
-        table[mask] = (_DISCARDS[13 * suit + low.bit_length() - 1], *table[mask ^ low])
-    return tuple(table)
-
-
-#: per suit, per 13-bit mask of that suit: the discards of those cards in code order; built
-#: at the first discard step (35 ms: not at import)
-_SUIT_DISCARDS: tuple[tuple[tuple[Discard, ...], ...], ...] = ()
-
-
-def _suit_tables() -> tuple[tuple[tuple[Discard, ...], ...], ...]:
-    global _SUIT_DISCARDS
-    _SUIT_DISCARDS = tuple(_suit_discards(suit) for suit in range(4))
-    return _SUIT_DISCARDS
-
-
-def _discards_of(cards: int) -> list[GinMove]:
-    """The discard of every card of the bit set ``cards``, in code order."""
-    clubs, diamonds, hearts, spades = _SUIT_DISCARDS or _suit_tables()
-    return [*clubs[cards & _SUIT], *diamonds[cards >> 13 & _SUIT],
-            *hearts[cards >> 26 & _SUIT], *spades[cards >> 39]]
 _ZERO = (0, 0)
-
-
-#: the knock's and the show's fields, which only a knock or a show move changes
-_Show = tuple[int | None, int, int, Arrangement, int, tuple[int, ...], int, Arrangement, bool]
-#: what push saves for pop: the turn's scalar fields, the stock's and the pile's length and
-#: top card (a move changes each list by at most one card at its top), then the show's
-#: fields for a knock or show move (None for a draw, take, pass or discard)
-_Snapshot = tuple[
-    int, str, int, int, int, int, bool, bool, int, int, tuple[int, int], tuple[int, int],
-    HandResult | None, GinOutcome | None, int, int, int, int, _Show | None]
+#: the kinds of undo record (see push)
+_UNDO_DISCARD, _UNDO_DRAW, _UNDO_TAKE, _UNDO_FULL = 0, 1, 2, 3
 
 
 class GinHand:
@@ -176,7 +149,7 @@ class GinHand:
         self.discarded = _ZERO  # per seat: cards discarded face up this hand
         self.result: HandResult | None = None
         self.outcome: GinOutcome | None = None
-        self._undo: list[_Snapshot] = []
+        self._undo: list[Undo] = []
 
     # -- dealing ------------------------------------------------------------------
     @classmethod
@@ -184,18 +157,7 @@ class GinHand:
                   upcard: Card, stock_top_first: Sequence[Card], *,
                   deal_index: int = 0) -> GinHand:
         """A hand from the record form ``deal`` (FORMATS.md §4.2): one list per seat."""
-        if dealer not in (0, 1):
-            raise RecordError(f"dealer {dealer!r}: expected seat 0 or 1")
-        if len(hands) != 2 or any(len(h) != HAND_SIZE for h in hands):
-            raise RecordError("deal: expected two hands of 10 cards")
-        if len(stock_top_first) != STOCK_SIZE:
-            raise RecordError(f"deal: expected a stock of 31 cards, got {len(stock_top_first)}")
-        every = [*hands[0], *hands[1], upcard, *stock_top_first]
-        if any(not isinstance(c, int) or not 0 <= c < 52 for c in every):
-            raise RecordError("deal: gin uses one 52-card deck without jokers")
-        if len(set(every)) != 52:
-            twice = sorted(c for c, n in Counter(every).items() if n > 1)
-            raise RecordError(f"deal: {format_cards(twice)} dealt twice")
+        check_deal(dealer, hands, upcard, stock_top_first)
         masks = [sum(1 << c for c in h) for h in hands]
         return cls(rules, dealer, masks, upcard, list(reversed(stock_top_first)), deal_index)
 
@@ -217,9 +179,16 @@ class GinHand:
     def deal(cls, rules: GinRules, dealer: int, rng: random.Random, *,
              deal_index: int = 0) -> GinHand:
         """A hand dealt from a deck shuffled with ``rng``."""
+        if dealer not in (0, 1):
+            raise RecordError(f"dealer {dealer!r}: expected seat 0 or 1")
         deck = list(range(52))
         rng.shuffle(deck)
-        return cls.from_deck(rules, dealer, deck, deal_index=deal_index)
+        # the deal of from_deck, without its checks (a shuffled deck passes them all)
+        bits = CARD_BITS
+        first = sum(map(bits.__getitem__, deck[0:20:2]))
+        second = sum(map(bits.__getitem__, deck[1:20:2]))
+        hands = (first, second) if dealer else (second, first)  # [1 - dealer]: first
+        return cls(rules, dealer, hands, deck[20], deck[:20:-1], deal_index)
 
     # -- queries --------------------------------------------------------------------
     @property
@@ -253,8 +222,9 @@ class GinHand:
         hand = self.hands[self.to_move]
         taken = self.taken
         banned = 1 << taken if taken >= 0 and self.rules.rediscard_ban else 0
-        moves = _discards_of(hand & ~banned)
-        moves.extend(self._knocks(hand, banned))
+        moves = discards_of(hand & ~banned)
+        if loose_value(hand) <= self.knock_limit + MAX_CARD_VALUE:
+            moves.extend(self._knocks(hand, banned))
         return moves
 
     def iter_legal_moves(self) -> Iterator[GinMove]:
@@ -263,7 +233,7 @@ class GinHand:
         if phase == DISCARD_STEP:
             hand = self.hands[self.to_move]
             banned = 1 << self.taken if self.taken >= 0 and self.rules.rediscard_ban else 0
-            yield from _discards_of(hand & ~banned)
+            yield from discards_of(hand & ~banned)
             yield from self._knocks(hand, banned)
         elif phase == DRAW_STEP:
             yield _DRAW
@@ -283,7 +253,12 @@ class GinHand:
             yield from self._show_moves()
 
     def _knocks(self, hand: int, banned: int) -> Iterator[GinMove]:
+        """The knocks of the 11 cards ``hand``. None when the cards in no meld are worth
+        more than the limit plus the largest card value: every discard then leaves
+        deadwood over the limit, and big gin needs every card in a meld."""
         limit = self.knock_limit
+        if loose_value(hand) > limit + MAX_CARD_VALUE:
+            return
         rules = self.rules
         discards = knock_discards(hand, limit, banned)
         big = rules.big_gin_bonus is not None and min_deadwood(hand) == 0
@@ -350,8 +325,8 @@ class GinHand:
                     found.append(number)
                 continue
             if openspiel:
-                meld |= self.laid & _ends(meld)
-            if bit & _ends(meld):
+                meld |= self.laid & run_ends(meld)
+            if bit & run_ends(meld):
                 found.append(number)
         return found
 
@@ -376,7 +351,9 @@ class GinHand:
 
 
     # -- unchecked play with undo ---------------------------------------------------
-    def _snapshot(self, show: bool) -> _Snapshot:
+    # An undo record starts with its kind: a draw, a discard and a take (most moves) save
+    # only the fields they change; every other move saves the whole snapshot.
+    def _snapshot(self, show: bool) -> Snapshot:
         return (self.to_move, self.phase, self.hands[0], self.hands[1], self.offer_step,
                 self.taken, self.stock_only, self.echo, self.take_count, self.turn_count,
                 self.known, self.discarded, self.result, self.outcome,
@@ -388,10 +365,35 @@ class GinHand:
 
     def pop(self) -> None:
         """Undo the last :meth:`push`."""
+        record = self._undo.pop()
+        kind = record[0]
+        if kind == _UNDO_DISCARD:
+            (_, seat, card, self.phase, self.taken, self.stock_only, self.echo,
+             self.turn_count, self.known, self.discarded) = record
+            self.result = self.outcome = None  # push plays on a hand not over
+            self.to_move = seat
+            self.hands[seat] |= 1 << card
+            self.discard.pop()
+        elif kind == _UNDO_DRAW:
+            _, seat, card, self.phase, self.taken = record
+            self.hands[seat] &= ~(1 << card)
+            self.stock.append(card)
+        elif kind == _UNDO_TAKE:
+            _, seat, phase, taken, self.take_count, self.known = record
+            if self.result is None:  # the card left the pile (no take-limit draw)
+                card = self.taken
+                self.hands[seat] &= ~(1 << card)
+                self.discard.append(card)
+            self.phase, self.taken = phase, taken
+            self.result = self.outcome = None
+        else:
+            self._restore(record[1])
+
+    def _restore(self, snapshot: Snapshot) -> None:
         (self.to_move, self.phase, h0, h1, self.offer_step, self.taken, self.stock_only,
          self.echo, self.take_count, self.turn_count, self.known, self.discarded,
          self.result, self.outcome, stock_len, stock_top, discard_len, top,
-         show) = self._undo.pop()
+         show) = snapshot
         if show is not None:
             (self.knocker, self.kind, self.knock_card, self.knock_groups,
              self.knocker_deadwood, self.table, self.laid, self.defender_groups,
@@ -408,19 +410,25 @@ class GinHand:
 
     def push(self, move: GinMove) -> None:
         """Play a canonical legal ``move`` without checking it (undo with :meth:`pop`)."""
-        plain = isinstance(move, (Discard, Draw, Take, Pass))
-        self._undo.append(self._snapshot(not plain))
         seat = self.to_move
-        if isinstance(move, Discard):
-            self._discard(seat, move.card)
-        elif isinstance(move, Draw):
+        kind = move.__class__
+        if kind is Discard:
+            self._discard(seat, move.card)  # type: ignore[union-attr,arg-type]
+            return
+        if kind is Draw:
             card = self.stock.pop()
+            self._undo.append((_UNDO_DRAW, seat, card, self.phase, self.taken))
             self.hands[seat] |= 1 << card
             self.taken = -1
             self.phase = DISCARD_STEP
-        elif isinstance(move, Take):
+            return
+        if kind is Take:
+            self._undo.append((_UNDO_TAKE, seat, self.phase, self.taken, self.take_count,
+                               self.known))
             self._take(seat)
-        elif isinstance(move, Pass):
+            return
+        self._undo.append((_UNDO_FULL, self._snapshot(kind is not Pass)))
+        if isinstance(move, Pass):
             self._pass(seat)
         elif isinstance(move, (Knock, Gin, BigGin)):
             self._knock(seat, move)
@@ -438,6 +446,7 @@ class GinHand:
         elif isinstance(move, Done):
             self._score()
         else:  # pragma: no cover - push takes canonical moves only
+            self._undo.pop()
             raise IllegalMoveError(f"{move!r}: not a gin move")
 
     def _leave(self, seat: int, cards: int) -> None:
@@ -460,9 +469,8 @@ class GinHand:
         bit = 1 << card
         self.hands[seat] |= bit
         self.taken = card
-        known = list(self.known)
-        known[seat] |= bit
-        self.known = (known[0], known[1])
+        known = self.known
+        self.known = (known[0], known[1] | bit) if seat else (known[0] | bit, known[1])
         self.phase = WALL_KNOCK if phase == WALL else DISCARD_STEP
 
     def _pass(self, seat: int) -> None:
@@ -478,19 +486,24 @@ class GinHand:
             self.stock_only = True
 
     def _discard(self, seat: int, card: Card) -> None:
+        known = self.known
+        discarded = self.discarded
+        taken = self.taken
+        self._undo.append((_UNDO_DISCARD, seat, card, self.phase, taken, self.stock_only,
+                           self.echo, self.turn_count, known, discarded))
         bit = 1 << card
         self.hands[seat] &= ~bit
         self.discard.append(card)
-        known = self.known
-        discarded = self.discarded
         if seat:
-            self.known = (known[0], known[1] & ~bit)
+            if known[1] & bit:
+                self.known = (known[0], known[1] & ~bit)
             self.discarded = (discarded[0], discarded[1] | bit)
         else:
-            self.known = (known[0] & ~bit, known[1])
+            if known[0] & bit:
+                self.known = (known[0] & ~bit, known[1])
             self.discarded = (discarded[0] | bit, discarded[1])
         rules = self.rules
-        echo = card == self.taken
+        echo = card == taken
         self.taken = -1
         self.stock_only = False
         if echo and self.echo and rules.repeated_move_draw:
@@ -580,15 +593,3 @@ class GinHand:
         return (f"GinHand({self.rules.name}, dealer={self.dealer}, phase={self.phase!r}, "
                 f"to_move={self.to_move}, stock={len(self.stock)})")
 
-
-
-def _ends(run: int) -> int:
-    """The cards one below and one above a run (none below an ace or above a king)."""
-    low = (run & -run).bit_length() - 1
-    high = run.bit_length() - 1
-    found = 0
-    if low % 13:
-        found |= 1 << (low - 1)
-    if high % 13 != 12:
-        found |= 1 << (high + 1)
-    return found
