@@ -23,6 +23,8 @@ UV_VERSION ?= 0.13.8
 TOOLS      ?= .tools
 UV         ?= $(TOOLS)/bin/uv
 ARGS       ?=
+# pytest's workers (pytest-xdist): one per core; `make test PYTEST_WORKERS=` runs in one process
+PYTEST_WORKERS ?= -n auto --dist loadgroup
 
 export UV_PYTHON           ?= $(PYTHON)
 export UV_PYTHON_DOWNLOADS ?= never
@@ -73,7 +75,7 @@ typecheck: setup
 	$(UV_RUN) mypy --strict
 
 pytest: setup
-	$(UV_RUN) pytest
+	$(UV_RUN) pytest $(PYTEST_WORKERS)
 
 # All checks run even when one fails (so every problem shows); the exit status is non-zero
 # if any failed.
@@ -82,7 +84,7 @@ test: setup
 	echo "== uv lock --check"; $(UV) lock --check || { status=1; echo "uv.lock is stale: run make lock"; }; \
 	echo "== ruff check src tests"; $(UV_RUN) ruff check src tests || status=1; \
 	echo "== mypy --strict (src/rummykit)"; $(UV_RUN) mypy --strict || status=1; \
-	echo "== pytest"; $(UV_RUN) pytest || status=1; \
+	echo "== pytest $(PYTEST_WORKERS)"; $(UV_RUN) pytest $(PYTEST_WORKERS) || status=1; \
 	exit $$status
 
 bench: setup-anchors

@@ -19,7 +19,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -220,10 +220,22 @@ def click_move(page: Page, selector: str) -> None:
     wait_past(page, before)
 
 
+def box_of(page: Page, locator: Any) -> dict[str, float]:
+    """Where ``locator`` is on the screen, waiting while the app redraws it (a locator's
+    element can be replaced between finding it and measuring it)."""
+    for _ in range(100):
+        locator.wait_for(state="visible")
+        box = locator.bounding_box()
+        if box is not None:
+            return cast(dict[str, float], box)
+        page.wait_for_timeout(20)
+    raise AssertionError(f"{locator} has no place on the screen")
+
+
 def drag(page: Page, source: Any, target: Any) -> None:
     """Drag with the mouse in small steps (pointer events, as a finger or mouse would)."""
-    start = source.bounding_box()
-    end = target.bounding_box()
+    start = box_of(page, source)
+    end = box_of(page, target)
     page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
     page.mouse.down()
     page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
