@@ -262,7 +262,7 @@ class Observation(Layout):
          ever_placed, deal_index, result) = _READ(seen)
         if seat < 0:
             raise ValueError("a spectator's view (seat -1) has no observation")
-        memo = self._seats[seat]
+        memo: _Rows = self._seats[seat]
         floats = memo.floats
         top = pile[-1] if pile else -1
         last = self._pile
