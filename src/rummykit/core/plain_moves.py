@@ -38,31 +38,39 @@ def play_moves(state: HandState) -> list[Move]:
     hand = state.hands[state.to_move]
     caches = state._caches
     rules = state.rules
+    taken = state.taken
+    strict = taken >= 0 or rules.must_discard_to_go_out
+    s0 = hand & SUIT_MASK
+    s1 = hand >> 13 & SUIT_MASK
+    s2 = hand >> 26 & SUIT_MASK
+    s3 = hand >> 39 & SUIT_MASK
     moves: list[Move] = []
-    strict = state.taken >= 0 or rules.must_discard_to_go_out
     if rules.max_melds_per_turn is None or state.melds_this_turn < rules.max_melds_per_turn:
         entries: list[tuple[Meld, int]] = []
-        s0 = hand & SUIT_MASK
-        s1 = hand >> 13 & SUIT_MASK
-        s2 = hand >> 26 & SUIT_MASK
-        s3 = hand >> 39 & SUIT_MASK
         if (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1)):
             for options in state._tables.set_choices(hand):
                 for mask in options[1:]:
                     entries.append((meld_move(tuple(cards_of(mask))), mask))
-        entries += caches.run_moves(0, s0)
-        entries += caches.run_moves(1, s1)
-        entries += caches.run_moves(2, s2)
-        entries += caches.run_moves(3, s3)
+        # the suits' runs, read from the caches (filled on first sight)
+        runs = caches.runs
+        for suit, m in ((0, s0), (1, s1), (2, s2), (3, s3)):
+            found = runs[suit][m]
+            if found is None:
+                found = caches.run_moves(suit, m)
+            if found:
+                entries += found
         if not strict:
             moves += [move for move, _ in entries]
         else:
-            accepts = _accepts_all(state)
+            accepts = -1  # the table's lay-off cards, once a play could strand the hand
             for move, mask in entries:
                 rest = hand & ~mask
-                stranded = not rest or (state.taken >= 0 and rest == 1 << state.taken)
-                if not stranded or _can_finish_with(state,
-                        rest, accepts | _new_meld_accepts(state, move)):
+                if rest and (taken < 0 or rest != 1 << taken):
+                    moves.append(move)
+                    continue
+                if accepts < 0:
+                    accepts = _accepts_all(state)
+                if _can_finish_with(state, rest, accepts | _new_meld_accepts(state, move)):
                     moves.append(move)
     for index, meld in enumerate(state.table):
         fits = hand & meld.accepts
@@ -71,16 +79,25 @@ def play_moves(state: HandState) -> list[Move]:
             fits ^= low
             card = low.bit_length() - 1
             ends = meld.ends_for(card, rules)
+            rest = hand & ~low
+            # only a lay-off that leaves nothing, or only the card taken, can strand the hand
+            risky = strict and not (rest and (taken < 0 or rest != 1 << taken))
             for end in ends:
-                if strict and not _lay_ok(state, hand & ~low, index, card, end):
+                if risky and not _lay_ok(state, rest, index, card, end):
                     continue
                 moves.append(lay_move(card, index + 1, end if len(ends) > 1 else None))
-    if state.taken >= 0:  # the card just taken may not be thrown back
-        hand &= ~(1 << state.taken)
-    moves += caches.discard_moves(0, hand & SUIT_MASK)
-    moves += caches.discard_moves(1, hand >> 13 & SUIT_MASK)
-    moves += caches.discard_moves(2, hand >> 26 & SUIT_MASK)
-    moves += caches.discard_moves(3, hand >> 39 & SUIT_MASK)
+    if taken >= 0 and hand >> taken & 1:  # the card just taken may not be thrown back
+        hand &= ~(1 << taken)
+        s0 = hand & SUIT_MASK
+        s1 = hand >> 13 & SUIT_MASK
+        s2 = hand >> 26 & SUIT_MASK
+        s3 = hand >> 39 & SUIT_MASK
+    discards = caches.discards
+    for suit, m in ((0, s0), (1, s1), (2, s2), (3, s3)):
+        found_discards = discards[suit][m]
+        if found_discards is None:
+            found_discards = caches.discard_moves(suit, m)
+        moves += found_discards
     return moves
 
 

@@ -257,12 +257,13 @@ class Observation(Layout):
         result is a copy, so the caller may keep it. The rows are compared with what was
         written, not assumed, so any sequence of views (any seat, any game) gives the same
         observation as building it from scratch."""
-        seat = seen.seat
+        (seat, hand, known, discarded, pile, taken, table, sizes, stock_size, dealer,
+         to_move, phase, melds_this_turn, placed_this_turn, turn_count, rebuilds,
+         ever_placed, deal_index, result) = _READ(seen)
         if seat < 0:
             raise ValueError("a spectator's view (seat -1) has no observation")
-        memo = self._seats[seat]
+        memo: _Rows = self._seats[seat]
         floats = memo.floats
-        pile = seen.discard
         top = pile[-1] if pile else -1
         last = self._pile
         grown = len(pile) - len(last)
@@ -276,21 +277,22 @@ class Observation(Layout):
             self._pile_bits = sum(map(_BIT.__getitem__, pile))
             self._pile = pile
         # the one-card rows: written by card
-        if top != memo.top:
-            if memo.top >= 0:
-                floats[self._top_at + memo.top] = 0.0
+        was = memo.top
+        if top != was:
+            if was >= 0:
+                floats[self._top_at + was] = 0.0
             if top >= 0:
                 floats[self._top_at + top] = 1.0
             memo.top = top
-        taken = seen.taken
-        if taken != memo.taken:
-            if memo.taken >= 0:
-                floats[self._taken_at + memo.taken] = 0.0
+        was = memo.taken
+        if taken != was:
+            if was >= 0:
+                floats[self._taken_at + was] = 0.0
             if taken >= 0:
                 floats[self._taken_at + taken] = 1.0
             memo.taken = taken
         # the other rows: written by the bits that changed
-        rows = [seen.hand, *self._others[seat](seen.known + (seen.discarded or self._zeros)),
+        rows = [hand, *self._others[seat](known + (discarded or self._zeros)),
                 self._pile_bits]
         before = memo.rows
         bases = self._bases
@@ -306,19 +308,16 @@ class Observation(Layout):
                 floats[base + low.bit_length()] = 1.0 if new & low else 0.0
                 diff ^= low
         memo.rows = rows
-        table = seen.table
         if table != memo.table:
             self._table_rows(memo, table)
         n = self.players
         rotate = self._rotations[seat]
-        hot = self._hot[(seen.dealer - seat) % n][
-            n if seen.result is not None else (seen.to_move - seat) % n]
+        hot = self._hot[(dealer - seat) % n][n if result is not None else (to_move - seat) % n]
         self._pack_into(
-            memo.raw, self._scalars_at, *rotate(seen.hand_sizes), seen.stock_size,
+            memo.raw, self._scalars_at, *rotate(sizes), stock_size,
             *(rotate(totals) if totals is not None else self._zeros),
-            *(hot.get(seen.phase) or hot[""]), seen.melds_this_turn, seen.placed_this_turn,
-            seen.turn_count, seen.rebuilds, *self._placed[seat][seen.ever_placed],
-            seen.deal_index)
+            *(hot.get(phase) or hot[""]), melds_this_turn, placed_this_turn, turn_count,
+            rebuilds, *self._placed[seat][ever_placed], deal_index)
         if out is None:
             return memo.flat.copy()
         out[:] = memo.flat
@@ -378,6 +377,12 @@ class Observation(Layout):
 
 
 _BIT = tuple(1 << c for c in range(NUM_NATURALS))
+#: the view's fields the one-deck build reads, in one call (by name: a field added to the
+#: view changes nothing here)
+_READ = itemgetter(*map(PlayerView._fields.index, (
+    "seat", "hand", "known", "discarded", "discard", "taken", "table", "hand_sizes",
+    "stock_size", "dealer", "to_move", "phase", "melds_this_turn", "placed_this_turn",
+    "turn_count", "rebuilds", "ever_placed", "deal_index", "result")))
 
 
 class _Rows:

@@ -369,6 +369,25 @@ class GinEncoding:
                 "scores": scores, "deal": 1.0 if single or not whole_match else inf,
                 "table": 1.0}
 
+    #: the last discard pile met by :meth:`rows` and its bit set (compared, not assumed)
+    _last_pile: tuple[tuple[int, ...], int] = ((), 0)
+
+    def _pile_bits(self, pile: tuple[int, ...]) -> int:
+        """The bit set of the discard pile's cards, from the last pile when one card was
+        discarded or taken since (a scan of the pile instead of a sum of bits)."""
+        last, bits = self._last_pile
+        grown = len(pile) - len(last)
+        if grown == 0 and pile == last:
+            return bits
+        if grown == 1 and pile[:-1] == last:
+            bits |= _ONE[pile[-1]]
+        elif grown == -1 and last[:-1] == pile:
+            bits ^= _ONE[last[-1]]
+        else:
+            bits = sum(map(_ONE.__getitem__, pile))
+        self._last_pile = (pile, bits)
+        return bits
+
     def rows(self, seen: GinView, choice: Choice | None, totals: Sequence[int]
              ) -> tuple[list[int], tuple[int, ...]]:
         """The card planes (bit sets, in :data:`PLANES` order, row by row) and the
@@ -398,7 +417,7 @@ class GinEncoding:
         else:
             pending, pendings = _NO_PENDING, _NO_PENDINGS
         planes = [hand, known[other], discarded[me], discarded[other],
-                  one[pile[-1]] if pile else 0, sum(map(one.__getitem__, pile)), one[taken],
+                  one[pile[-1]] if pile else 0, self._pile_bits(pile), one[taken],
                   one[upcard], one[face_down], *show, *pendings]
         return planes, (
             sizes[me], sizes[other], stock_size, limit, multiplier, *_PHASE_HOT[phase],

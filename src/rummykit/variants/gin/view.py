@@ -102,7 +102,7 @@ def gin_view(hand: GinHand, seat: int) -> GinView:
     loose = hand.knocker_loose
     own = hand.hands[seat] if seat in (0, 1) else 0
     to_move_now = seat == hand.to_move and not over
-    return GinView(
+    return _new_view(GinView, (
         hand.rules, seat, hand.dealer, hand.deal_index, hand.to_move, hand.phase, own,
         (hand.hands[0].bit_count(), hand.hands[1].bit_count()), hand.upcard,
         hand.knock_limit, hand.multiplier, pile, len(hand.stock), hand.offer_step,
@@ -111,7 +111,10 @@ def gin_view(hand: GinHand, seat: int) -> GinView:
         hand.table, hand.laid, hand.defender_groups, hand.melded, hand.result, hand.outcome,
         tuple(hand.legal_moves()) if to_move_now else (),
         (hand.hands[0], hand.hands[1]) if over else (),
-    )
+    ))
+
+
+_new_view = tuple.__new__  # GinView's fields in order, without its __new__'s frame
 
 
 def public_gin_view(hand: GinHand) -> GinView:
