@@ -1,5 +1,6 @@
 """The search's ``keep_first``: the first candidate (the greedy move) stays the choice
-unless another beats it clearly in the same worlds (``medium``'s setting)."""
+unless another beats it clearly in the same worlds (``medium``'s setting), where a drawn
+hand ends the match (traditional); elsewhere the best mean wins."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def test_keeping_the_first_candidate_plays_greedy_discards_unless_beaten() -> No
     keeps = ExpertBot(dataclasses.replace(plain.budget, keep_first=1.0), "keeps")
     stubborn = ExpertBot(dataclasses.replace(plain.budget, keep_first=1e9), "stubborn")
     differs = kept = 0
-    for state in _positions(40, 41):
+    for state in _positions(40, 41, "traditional"):
         if state.phase != PLAY_PHASE:
             continue
         seen = view(state, state.to_move)
@@ -44,3 +45,11 @@ def test_keeping_the_first_candidate_plays_greedy_discards_unless_beaten() -> No
 def test_medium_keeps_the_first_candidate_and_hard_does_not() -> None:
     assert LEVELS["medium"].keep_first == 1.0
     assert LEVELS["hard"].keep_first == 0.0 and LEVELS["expert"].keep_first == 0.0
+
+
+def test_keeping_the_first_candidate_is_off_where_a_drawn_hand_ends_nothing() -> None:
+    plain = ExpertBot(Budget(worlds=12, candidates=3), "plain")
+    stubborn = ExpertBot(dataclasses.replace(plain.budget, keep_first=1e9), "stubborn")
+    for state in _positions(12, 43):  # basic: no drawn hands
+        seen = view(state, state.to_move)
+        assert stubborn.choose(seen, random.Random(3)) == plain.choose(seen, random.Random(3))

@@ -9,9 +9,9 @@ hidden hand could have melded or laid off, or would have taken a discard it pass
 unlikely), the rest of the hand played out by the greedy policy (one-deck hands on bit sets
 in :mod:`rummykit.bots.fastplay`, others through the engine in
 :mod:`rummykit.bots.playout`). The candidate with the best mean hand score wins (at
-``medium``, whose 16 worlds are noisy, only if it beats the greedy discard by a standard
-error, :attr:`Budget.keep_first`); candidates clearly behind are dropped on the way.
-Drawing, melds and lay-offs follow the greedy rules
+``medium``, where a drawn hand ends the match, only if it beats the greedy discard by a
+standard error, :attr:`Budget.keep_first`); candidates clearly behind are dropped on the
+way. Drawing, melds and lay-offs follow the greedy rules
 (searched draws took high discards that cost points in real play). Keeping melds in hand to
 go rummy (:mod:`rummykit.bots.holding`) is the level's style (:attr:`Budget.hold`): never
 (``medium``, ``hard``: they meld and lay off like a person), or when the search says it
@@ -78,15 +78,18 @@ class Budget:
     # worlds of a SEARCHED hold decision at most: its playouts run on the engine (expert, 12
     # seeded 2p basic hands against greedy: 128 worlds took 0.49 s CPU a decision, median)
     hold_worlds: int = 48
-    # the first candidate (the greedy move) stays the choice unless another beats it by
-    # this many standard errors of their paired differences (0: the best mean wins)
+    # where a drawn hand ends the match (its playouts' value, fastplay.DRAWN_MATCH_VALUE,
+    # swamps the hand points), the first candidate (the greedy move) stays the choice
+    # unless another beats it by this many standard errors of their paired differences
+    # (0: the best mean wins)
     keep_first: float = 0.0
 
 
 LEVELS: dict[str, Budget] = {
-    # medium keeps the greedy discard unless another is 1 s.e. better: with 16 worlds the
-    # best mean is often noise (3p traditional against two greedy, mirrored hands, 200
-    # deals, seed 3: points per hand +0.50 -> +1.21, points lost when caught 21.9 -> 18.7)
+    # medium keeps the greedy discard unless another is 1 s.e. better, where a drawn hand
+    # ends the match (3p traditional against two greedy, mirrored hands, 200 deals, seed 3:
+    # points per hand +0.50 -> +1.21, points lost when caught 21.9 -> 18.7; in 2p basic,
+    # 150 deals, seed 4, it lost points: +0.92 -> +0.00, so it is off there)
     "medium": Budget(worlds=16, candidates=3, keep_first=1.0),
     "hard": Budget(worlds=48, candidates=4),
     "expert": Budget(worlds=128, candidates=4, hold=SEARCHED),
@@ -303,8 +306,8 @@ class ExpertBot:
         dropped = set(range(count)) - set(active)  # behind the leader when dropped
         order = sorted(range(count), key=lambda i: (len(active) > 0 and i in dropped,
                                                    -found[i].value, i))
-        if budget.keep_first > 0 and order[0] != 0 and not _beats(values[order[0]], values[0],
-                                                                  budget.keep_first):
+        keep = budget.keep_first if view.rules.draw_ends_match else 0.0
+        if keep > 0 and order[0] != 0 and not _beats(values[order[0]], values[0], keep):
             order.remove(0)
             order.insert(0, 0)
         return Analysis(view.seat, tuple(found[i] for i in order), simulations,
