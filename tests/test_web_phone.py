@@ -204,6 +204,12 @@ def test_a_match_played_to_its_end_on_a_phone(phone: Page, server: str, axe_sour
     page.goto(f"/#/play/{table_with_bots(server, rules, 1, target_score=1)}")
     turns = 0
     while wait_turn_or_end(page):
+        if turns == 0:  # index.html's preloads of the API replies, taken by fetch() once
+            asked = page.evaluate("""() => performance.getEntriesByType('resource')
+                .filter(r => r.name.includes('/api/'))
+                .map(r => [new URL(r.name).pathname, r.initiatorType])""")
+            assert [a for a in asked if a[0] in ("/api/me", "/api/rule-sets")] == [
+                ["/api/me", "link"], ["/api/rule-sets", "link"]], asked
         if turns == 3:
             assert phone_problems(page, axe_source, f"{rules} turn 4") == []
         tap_turn(page)

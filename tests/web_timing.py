@@ -76,7 +76,10 @@ def waterfall(browser: Browser, url: str) -> list[str]:
     context.close()
     lines = [f"{name[:60]:60} {start:7.1f} {end:7.1f} {sent:7d} {body:7d}"
              for name, start, end, sent, body in sorted(rows, key=lambda r: r[1])]
-    return [*lines, f"{'playable':60} {ms:7.1f}"]
+    names = [row[0] for row in rows]
+    twice = sorted({n for n in names if names.count(n) > 1})  # a preload fetch() did not take
+    return [*lines, f"{'playable':60} {ms:7.1f}",
+            *(f"asked for twice: {name}" for name in twice)]
 
 
 def lobby_click(browser: Browser, url: str) -> float:
