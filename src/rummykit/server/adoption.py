@@ -8,16 +8,13 @@ of the batch meanwhile waits for it (the hub's ``_loading``) instead of loading 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from sqlalchemy import select
-
-from rummykit.server import schema
 from rummykit.server.errors import ServerError
-from rummykit.server.storage import EventRow, Storage, StoredTable, _seat_row, _table_row
+from rummykit.server.storage import Storage, StoredTable
 from rummykit.server.table import LiveTable
 
 if TYPE_CHECKING:
@@ -31,29 +28,14 @@ BATCH = 50
 
 def load_many(storage: Storage, table_ids: list[str]) -> dict[str, StoredTable]:
     """Those of ``table_ids`` that are stored, each with its current match's events (as
-    ``Storage.load``), in three queries for them all (one by one on a storage without an
-    SQL engine)."""
-    engine: Any = getattr(storage, "engine", None)
-    if engine is None:
-        return {t: s for t in table_ids if (s := storage.load(t)) is not None}
-    tables, seats, events = schema.tables, schema.seats, schema.events
-    with engine.connect() as db:
-        rows = {r.id: _table_row(r)
-                for r in db.execute(select(tables).where(tables.c.id.in_(table_ids)))}
-        found: dict[str, StoredTable] = {t: StoredTable(row, [], []) for t, row in rows.items()}
-        if not found:
-            return found
-        for s in db.execute(select(seats).where(seats.c.table_id.in_(found))
-                            .order_by(seats.c.table_id, seats.c.seat)):
-            found[s.table_id].seats.append(_seat_row(s))
-        current = events.join(tables, (events.c.table_id == tables.c.id)
-                              & (events.c.match_no == tables.c.match_no))
-        for e in db.execute(select(events).select_from(current)
-                            .where(tables.c.id.in_(found))
-                            .order_by(events.c.table_id, events.c.version)):
-            found[e.table_id].events.append(
-                EventRow(e.version, e.match_no, e.kind, json.loads(e.data)))
-    return found
+    ``Storage.load``): in three queries for them all where storage can
+    (:meth:`SqlStorage.load_many <rummykit.server.storage.SqlStorage.load_many>`), else
+    one by one."""
+    many: Callable[[list[str]], dict[str, StoredTable]] | None = getattr(
+        storage, "load_many", None)
+    if many is not None:
+        return many(table_ids)
+    return {t: s for t in table_ids if (s := storage.load(t)) is not None}
 
 
 async def adopt_orphans(hub: Hub) -> int:

@@ -10,6 +10,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from rummykit.bots import BOTS, FAMILY_BOTS, AnyBot, make_bot_for
+from rummykit.server.orphans import watch_parent
 from rummykit.variants.base import RulesLike
 from rummykit.variants.registry import variant_of
 
@@ -55,8 +56,10 @@ class BotRunner:
     """Runs bot decisions in worker threads, or in ``processes`` worker processes."""
 
     def __init__(self, processes: int = 0) -> None:
-        self._pool: Executor | None = (ProcessPoolExecutor(processes) if processes > 0
-                                       else None)
+        # a worker ends when the server does, even one killed outright
+        self._pool: Executor | None = (
+            ProcessPoolExecutor(processes, initializer=watch_parent) if processes > 0
+            else None)
 
     async def choose(self, level: str, seen: Any, seed: int) -> tuple[str, float]:
         """The bot's move and its CPU seconds, computed without blocking the event loop."""

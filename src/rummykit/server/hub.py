@@ -150,6 +150,7 @@ class Hub(HubSeats):
             raise ServerError("unknown_table", f"no table {table_id!r}")
         table = self._restore(stored, self._trust_loads)
         self.tables[table_id] = table
+        self._index_tokens(table)
         if table.status == "waiting":  # every seat taken, then a crash before the start
             async with self.lock(table_id):
                 await self._start_if_full(table)
@@ -182,7 +183,9 @@ class Hub(HubSeats):
 
     async def _find_token(self, token: str) -> tuple[LiveTable, int]:
         digest = hash_token(token)
-        for table in self.tables.values():
+        table_id = self._tokens.get(digest)  # a table in memory: no scan, no query
+        table = None if table_id is None else self.tables.get(table_id)
+        if table is not None:
             seat = table.seat_of_hash(digest)
             if seat is not None:
                 return table, seat
@@ -289,6 +292,7 @@ class Hub(HubSeats):
             del self.conns[conn.table_id]
             self._arrived = {k for k in self._arrived if k[0] != table.id}
             self.tables.pop(table.id, None)  # reloaded from storage when asked for
+            self._forget_tokens(table)
             return
         self._broadcast_seats(table)
         if conn.recipient != SPECTATOR:

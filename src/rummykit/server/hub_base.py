@@ -52,6 +52,9 @@ class HubBase:
         self.storage = storage
         self.tables: dict[str, LiveTable] = {}
         self.conns: dict[str, set[Outbox]] = {}
+        #: seat token hashes of the tables in memory: the table each opens (checked
+        #: against the table's seats on use; storage is asked when it is not here)
+        self._tokens: dict[str, str] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._db = ThreadPoolExecutor(1, thread_name_prefix="rummykit-db")
         #: loading tables and looking tokens up (many at once when a node takes over a
@@ -65,7 +68,8 @@ class HubBase:
         #: otherwise (PostgreSQL, or SQLite syncing every commit) on the storage thread
         inline = settings.database_url.startswith("sqlite") and \
             settings.sqlite_synchronous == "NORMAL"
-        self._writer = GroupWriter(storage, self.db, inline=inline)
+        self._writer = GroupWriter(storage, self.db, inline=inline,
+                                   window=settings.commit_window_ms / 1000)
         self._bots = BotRunner(settings.bot_processes)
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._timers: dict[tuple[str, int], asyncio.Task[None]] = {}
@@ -122,6 +126,18 @@ class HubBase:
         except Exception as error:
             log.warning("storage call %s failed: %s", getattr(call, "__name__", call), error)
             raise ServerError("unavailable", "storage is unavailable: try again") from None
+
+    def _index_tokens(self, table: LiveTable) -> None:
+        """Remember which table the seat tokens of ``table`` open."""
+        for seat in table.seats:
+            if seat.token_hash is not None:
+                self._tokens[seat.token_hash] = table.id
+
+    def _forget_tokens(self, table: LiveTable) -> None:
+        """Forget the seat tokens of a table leaving memory."""
+        for seat in table.seats:
+            if seat.token_hash is not None and self._tokens.get(seat.token_hash) == table.id:
+                del self._tokens[seat.token_hash]
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The lock that orders every change to a table."""

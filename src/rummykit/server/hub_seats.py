@@ -74,6 +74,7 @@ class HubSeats(HubCommits):
             await self.db(self.storage.create_table, dataclasses.replace(row),
                           [dataclasses.replace(s) for s in seats])
             self.tables[table.id] = table
+            self._index_tokens(table)
             await self._start_if_full(table)
         return table, tokens
 
@@ -100,6 +101,7 @@ class HubSeats(HubCommits):
             updated = dataclasses.replace(seat, name=name, token_hash=hash_token(token),
                                           controller="human", player=player)
             await self._save_seat(table, updated)
+            self._index_tokens(table)
             self._broadcast_seats(table)
             await self._start_if_full(table)
         return SeatToken(seat=seat.seat, name=name, token=token)

@@ -113,6 +113,7 @@ class HubTimers(HubViews):
         if self.tables.get(table.id) is not table:
             return
         del self.tables[table.id]
+        self._forget_tokens(table)
         if self.cluster is not None and release:
             self.cluster.release(table.id)
         self.conns.pop(table.id, None)

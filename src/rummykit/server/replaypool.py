@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import resource
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -14,13 +15,16 @@ from typing import TypeVar
 
 from rummykit.core.record import dumps
 from rummykit.server.errors import ServerError
+from rummykit.server.orphans import watch_parent
 from rummykit.server.replays import check, parse_record, parse_seat, replay_out
 
 _T = TypeVar("_T")
 
 
-def _limit_memory(megabytes: int) -> None:
-    """In the worker: address space at most ``megabytes`` (0: no limit)."""
+def _limit_memory(megabytes: int, server: int | None = None) -> None:
+    """In the worker: address space at most ``megabytes`` (0: no limit); the worker ends
+    when the process ``server`` does (:func:`~rummykit.server.orphans.watch_parent`)."""
+    watch_parent(server)
     if megabytes:
         size = megabytes * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (size, size))
@@ -58,7 +62,7 @@ class ReplayRunner:
             context.set_forkserver_preload([__name__])  # workers start with it imported
             self._pool = ProcessPoolExecutor(1, mp_context=context,
                                              initializer=_limit_memory,
-                                             initargs=(self.memory_mb,))
+                                             initargs=(self.memory_mb, os.getpid()))
         return self._pool
 
     async def run(self, call: Callable[..., _T], *args: object) -> _T:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import socket
 import sys
@@ -32,6 +33,7 @@ def serve(
     import uvicorn
 
     from rummykit.server.app import create_app
+    from rummykit.server.frames import ManyFramesProtocol
     from rummykit.server.settings import Settings
 
     given = {"host": host, "port": port, "database_url": database_url, "grace_seconds": grace,
@@ -39,6 +41,7 @@ def serve(
     settings = Settings.model_validate({k: v for k, v in given.items() if v is not None})
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     config = uvicorn.Config(create_app(settings), host=settings.host, port=settings.port,
+                            ws=ManyFramesProtocol,
                             ws_max_size=max(65536, settings.max_message_bytes * 4),
                             ws_per_message_deflate=False, log_level="warning",
                             access_log=False, proxy_headers=False)  # the edge reads them
@@ -53,7 +56,24 @@ def serve(
                 print(f"rummykit: serving on {listening_url(self.config.host, bound)}",
                       file=sys.stderr, flush=True)
 
+    tune_gc()
     AnnouncingServer(config).run()
+
+
+#: the collector's thresholds while serving (Python's default: 700, 10, 10)
+GC_THRESHOLDS = (50_000, 50, 100)
+
+
+def tune_gc() -> None:
+    """Collect garbage less often while serving: what is loaded by now (modules, the app)
+    is kept out of every collection (``gc.freeze``), and the young generation is
+    collected after 50,000 allocations instead of 700. A move allocates thousands of
+    short-lived objects (drafts, views, messages); with the defaults the collector took
+    about 7% of the server's CPU under the load benchmark, and these thresholds cut the
+    CPU per move by 5-10% (concurrent pairs of ``python -m rummykit.server.loadbench
+    --tables 60 --duration 15``: 0.67 -> 0.61 ms, and 0.62 ms at 10,000 -> 0.59 ms)."""
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def listening_url(host: str, sockets: list[socket.socket]) -> str:

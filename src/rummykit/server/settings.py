@@ -23,6 +23,9 @@ class Settings(BaseSettings):
     #: SQLite only: ``FULL`` syncs every commit to disk, ``NORMAL`` (WAL) survives a crash of
     #: the process but may lose the last commits on a power cut.
     sqlite_synchronous: Literal["FULL", "NORMAL"] = "NORMAL"
+    #: milliseconds a commit waits for others to share its transaction (SQLite without a
+    #: sync per commit; see :mod:`~rummykit.server.writer`); 0: only those made meanwhile
+    commit_window_ms: float = Field(default=0.0, ge=0, le=100)
     #: seconds a human seat may stay disconnected, after having been connected, before a
     #: bot plays it
     grace_seconds: float = Field(default=30.0, ge=0)

@@ -459,6 +459,28 @@ class SqlStorage:
                    for e in event_rows]
             return StoredTable(table, seats, log)
 
+    def load_many(self, table_ids: list[str]) -> dict[str, StoredTable]:
+        """Those of ``table_ids`` that are stored, each with its current match's events (as
+        :meth:`load`), in three queries for them all."""
+        tables, seats, events = schema.tables, schema.seats, schema.events
+        with self.engine.connect() as db:
+            rows = {r.id: _table_row(r)
+                    for r in db.execute(select(tables).where(tables.c.id.in_(table_ids)))}
+            found = {t: StoredTable(row, [], []) for t, row in rows.items()}
+            if not found:
+                return found
+            for s in db.execute(select(seats).where(seats.c.table_id.in_(found))
+                                .order_by(seats.c.table_id, seats.c.seat)):
+                found[s.table_id].seats.append(_seat_row(s))
+            current = events.join(tables, (events.c.table_id == tables.c.id)
+                                  & (events.c.match_no == tables.c.match_no))
+            for e in db.execute(select(events).select_from(current)
+                                .where(tables.c.id.in_(found))
+                                .order_by(events.c.table_id, events.c.version)):
+                found[e.table_id].events.append(
+                    EventRow(e.version, e.match_no, e.kind, json.loads(e.data)))
+        return found
+
     def find_token(self, token_hash: str) -> tuple[str, int] | None:
         with self.engine.connect() as db:
             row = db.execute(select(schema.seats.c.table_id, schema.seats.c.seat)

@@ -20,17 +20,19 @@ class GroupWriter:
     ``inline``: the batches are written on the event loop itself, in a callback made once
     the tasks ready now have run (so that the commits they make join the batch), without
     a task or a thread (SQLite without a sync per commit: a short append to its log);
-    otherwise by ``run`` (a storage call off the event loop), from a task."""
+    otherwise by ``run`` (a storage call off the event loop), from a task. ``window``
+    (inline only): seconds a batch waits, from its first commit, for more to join it."""
 
     def __init__(self, storage: Storage, run: DbCall, most: int = 256,
-                 inline: bool = False) -> None:
+                 inline: bool = False, window: float = 0.0) -> None:
         self.storage = storage
         self.run = run  # runs a storage call off the event loop
         self.most = most
         self.inline = inline
+        self.window = window
         self.pending: list[tuple[Commit, asyncio.Future[None]]] = []
         self.task: asyncio.Task[None] | None = None
-        self._soon: asyncio.Handle | None = None
+        self._soon: asyncio.Handle | None = None  # or a TimerHandle
 
     async def commit(self, item: Commit) -> None:
         """Write ``item``; returns once it is committed (raises if it could not be)."""
@@ -39,7 +41,8 @@ class GroupWriter:
         self.pending.append((item, done))
         if self.inline:
             if self._soon is None:
-                self._soon = loop.call_soon(self._drain_here)
+                self._soon = (loop.call_later(self.window, self._drain_here) if self.window
+                              else loop.call_soon(self._drain_here))
         elif self.task is None or self.task.done():
             self.task = asyncio.create_task(self._drain())
         await done
