@@ -63,7 +63,10 @@ class SearchLevel:
     for the decisions in ``searched`` a search over ``worlds`` worlds per decision that
     overrides the policy's move only when another candidate's mean score beats it by
     ``margin`` points; ``discards`` discards are compared; ``inference`` weights the
-    opponent's unknown cards; ``arrangements`` knock arrangements are compared."""
+    opponent's unknown cards; ``arrangements`` knock arrangements are compared;
+    ``wait_margin`` (when set) is the margin instead when the policy knocks and the best
+    candidate plays on; ``plain_worlds`` (when set) the worlds of the take and plain
+    discard searches."""
 
     name: str
     worlds: int
@@ -73,6 +76,8 @@ class SearchLevel:
     inference: bool = True
     arrangements: int = 3
     margin: float = 1.0
+    wait_margin: float | None = None  # the margin to play on when the policy knocks
+    plain_worlds: int = 0  # worlds for the take and plain discard searches (0: ``worlds``)
 
 
 #: the search levels, weakest first (``easy`` is the greedy bot)
@@ -207,9 +212,20 @@ class GinSearchBot:
             return lookahead_move(seen, self.level.feed)
         found = self.analyse(seen, rng)
         first = next(c for c in found.candidates if c.move == found.policy_move)
-        if found.candidates[0].value > first.value + self.level.margin:
-            return found.best
+        best = found.best
+        margin = self.level.margin
+        if self.level.wait_margin is not None and isinstance(best, Discard) and isinstance(
+                first.move, (Knock, Gin, BigGin)):
+            margin = self.level.wait_margin
+        if found.candidates[0].value > first.value + margin:
+            return best
         return first.move
+
+    def _worlds(self, seen: GinView) -> int:
+        level = self.level
+        if level.plain_worlds and decision_kind(seen) in (DISCARD, TAKE):
+            return level.plain_worlds
+        return level.worlds
 
     def analyse(self, seen: GinView, rng: random.Random) -> GinAnalysis:
         """Every candidate's mean score over the same worlds, best first (the policy's
@@ -226,7 +242,7 @@ class GinSearchBot:
         seat = seen.seat
         totals = [0] * len(moves)
         wins = [0] * len(moves)
-        worlds = self.level.worlds
+        worlds = self._worlds(seen)
         for _ in range(worlds):
             world = determinize(seen, rng, self.level.inference)
             for index, move in enumerate(moves):

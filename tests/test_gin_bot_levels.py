@@ -1,0 +1,60 @@
+"""The gin search levels' own knobs: the margin to play on past a knock, the plain worlds."""
+
+from __future__ import annotations
+
+import random
+
+from rummykit.bots.gin_outs import lookahead_move
+from rummykit.bots.gin_playout import policy_move
+from rummykit.bots.gin_search import GinSearchBot, SearchLevel, candidates, decision_kind
+from rummykit.core.moves import Discard
+from rummykit.variants.gin.hand import GinHand
+from rummykit.variants.gin.moves import BigGin, Gin, Knock
+from rummykit.variants.gin.rules import openspiel_profile
+from rummykit.variants.gin.view import GinView, gin_view
+
+EAGER = SearchLevel("eager", worlds=4, searched=frozenset({"knock"}), margin=-1e9)
+
+
+def _knock_views(count: int) -> list[GinView]:
+    """Views at discard steps where the lookahead policy knocks and may play on instead."""
+    found = []
+    rules = openspiel_profile()
+    for seed in range(200):
+        hand = GinHand.deal(rules, dealer=seed % 2, rng=random.Random(seed))
+        while hand.result is None and len(found) < count:
+            seen = gin_view(hand, hand.to_move)
+            if decision_kind(seen) == "knock" and isinstance(
+                    lookahead_move(seen, EAGER.feed), (Knock, Gin, BigGin)) and any(
+                    isinstance(m, Discard) for m in seen.legal):
+                found.append(seen)
+            hand.play(policy_move(hand))
+    return found
+
+
+def test_the_wait_margin_keeps_the_policys_knock_against_playing_on() -> None:
+    views = _knock_views(6)
+    assert len(views) == 6
+    rng = random.Random(2)
+    # a negative margin takes any other candidate, so some knock is passed up for a discard
+    eager = GinSearchBot(EAGER)
+    assert any(isinstance(eager.choose(seen, rng), Discard) for seen in views)
+    firm = GinSearchBot(SearchLevel("firm", worlds=4, searched=EAGER.searched,
+                                    margin=-1e9, wait_margin=1e9))
+    for seen in views:
+        assert not isinstance(firm.choose(seen, rng), Discard)
+
+
+def test_plain_decisions_search_their_own_number_of_worlds() -> None:
+    level = SearchLevel("plain", worlds=6, searched=frozenset({"knock", "take"}),
+                        plain_worlds=3)
+    bot = GinSearchBot(level)
+    rules = openspiel_profile()
+    hand = GinHand.deal(rules, dealer=0, rng=random.Random(4))
+    seen = gin_view(hand, hand.to_move)
+    assert decision_kind(seen) == "take"
+    found = bot.analyse(seen, random.Random(0))
+    assert found.simulations == 3 * len(candidates(seen, level))
+    knock = _knock_views(1)[0]
+    assert bot.analyse(knock, random.Random(0)).simulations == 6 * len(
+        candidates(knock, level))
