@@ -18,7 +18,7 @@ EAGER = SearchLevel("eager", worlds=4, searched=frozenset({"knock"}), margin=-1e
 
 def _knock_views(count: int) -> list[GinView]:
     """Views at discard steps where the lookahead policy knocks and may play on instead."""
-    found = []
+    found: list[GinView] = []
     rules = openspiel_profile()
     for seed in range(200):
         hand = GinHand.deal(rules, dealer=seed % 2, rng=random.Random(seed))
