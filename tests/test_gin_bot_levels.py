@@ -1,4 +1,4 @@
-"""The gin search levels' own knobs: the margin to play on past a knock, the plain worlds."""
+"""The gin search levels' margin to play on past the policy's knock."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 from rummykit.bots.gin_outs import lookahead_move
 from rummykit.bots.gin_playout import policy_move
-from rummykit.bots.gin_search import GinSearchBot, SearchLevel, candidates, decision_kind
+from rummykit.bots.gin_search import SEARCH_LEVELS, GinSearchBot, SearchLevel, decision_kind
 from rummykit.core.moves import Discard
 from rummykit.variants.gin.hand import GinHand
 from rummykit.variants.gin.moves import BigGin, Gin, Knock
@@ -45,16 +45,7 @@ def test_the_wait_margin_keeps_the_policys_knock_against_playing_on() -> None:
         assert not isinstance(firm.choose(seen, rng), Discard)
 
 
-def test_plain_decisions_search_their_own_number_of_worlds() -> None:
-    level = SearchLevel("plain", worlds=6, searched=frozenset({"knock", "take"}),
-                        plain_worlds=3)
-    bot = GinSearchBot(level)
-    rules = openspiel_profile()
-    hand = GinHand.deal(rules, dealer=0, rng=random.Random(4))
-    seen = gin_view(hand, hand.to_move)
-    assert decision_kind(seen) == "take"
-    found = bot.analyse(seen, random.Random(0))
-    assert found.simulations == 3 * len(candidates(seen, level))
-    knock = _knock_views(1)[0]
-    assert bot.analyse(knock, random.Random(0)).simulations == 6 * len(
-        candidates(knock, level))
+
+def test_expert_plays_on_past_a_knock_only_by_a_wider_margin_than_its_own() -> None:
+    expert = SEARCH_LEVELS["expert"]
+    assert expert.wait_margin is not None and expert.wait_margin > expert.margin

@@ -65,8 +65,7 @@ class SearchLevel:
     ``margin`` points; ``discards`` discards are compared; ``inference`` weights the
     opponent's unknown cards; ``arrangements`` knock arrangements are compared;
     ``wait_margin`` (when set) is the margin instead when the policy knocks and the best
-    candidate plays on; ``plain_worlds`` (when set) the worlds of the take and plain
-    discard searches."""
+    candidate plays on."""
 
     name: str
     worlds: int
@@ -77,7 +76,6 @@ class SearchLevel:
     arrangements: int = 3
     margin: float = 1.0
     wait_margin: float | None = None  # the margin to play on when the policy knocks
-    plain_worlds: int = 0  # worlds for the take and plain discard searches (0: ``worlds``)
 
 
 #: the search levels, weakest first (``easy`` is the greedy bot)
@@ -86,9 +84,10 @@ SEARCH_LEVELS: dict[str, SearchLevel] = {
                           arrangements=1, inference=False, margin=3.0),
     "hard": SearchLevel("hard", worlds=40, searched=frozenset({KNOCK, WALL_CHOICE})),
     # expert: hard's searches over twice the worlds, with more candidates (5 discards to
-    # play on with, 5 knock arrangements) and no margin for the policy's move
+    # play on with, 5 knock arrangements) and no margin for the policy's move, except 3
+    # points to play on past the policy's knock (the greedy playouts overrate waiting)
     "expert": SearchLevel("expert", worlds=80, searched=frozenset({KNOCK, WALL_CHOICE}),
-                          discards=5, arrangements=5, margin=0.0),
+                          discards=5, arrangements=5, margin=0.0, wait_margin=3.0),
 }
 
 
@@ -221,12 +220,6 @@ class GinSearchBot:
             return best
         return first.move
 
-    def _worlds(self, seen: GinView) -> int:
-        level = self.level
-        if level.plain_worlds and decision_kind(seen) in (DISCARD, TAKE):
-            return level.plain_worlds
-        return level.worlds
-
     def analyse(self, seen: GinView, rng: random.Random) -> GinAnalysis:
         """Every candidate's mean score over the same worlds, best first (the policy's
         move is ``policy_move``)."""
@@ -242,7 +235,7 @@ class GinSearchBot:
         seat = seen.seat
         totals = [0] * len(moves)
         wins = [0] * len(moves)
-        worlds = self._worlds(seen)
+        worlds = self.level.worlds
         for _ in range(worlds):
             world = determinize(seen, rng, self.level.inference)
             for index, move in enumerate(moves):
