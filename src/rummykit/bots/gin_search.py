@@ -11,7 +11,8 @@ candidate in each of them and the rest of the hand with the fast greedy policy o
 :mod:`~rummykit.bots.gin_playout` for both seats, and scores the hand for the seat (its
 points minus the opponent's). Every candidate meets the same worlds, so the comparison is
 paired; the policy's move is kept unless another's mean beats it by the level's
-``margin``. Candidates (:func:`candidates`): the policy's move first, then every legal
+``margin`` (``wait_margin``, when set, to play on instead of the policy's knock).
+Candidates (:func:`candidates`): the policy's move first, then every legal
 move outside the discard step; there every knock (and, for the best plain knock, other
 arrangements within the limit that leave fewer places to lay off) and the policy's best
 discards. The defender's show is played by the greedy policy. :meth:`GinSearchBot.analyse`
