@@ -11,8 +11,7 @@ candidate in each of them and the rest of the hand with the fast greedy policy o
 :mod:`~rummykit.bots.gin_playout` for both seats, and scores the hand for the seat (its
 points minus the opponent's). Every candidate meets the same worlds, so the comparison is
 paired; the policy's move is kept unless another's mean beats it by the level's
-``margin`` (``wait_margin``, when set, to play on instead of the policy's knock).
-Candidates (:func:`candidates`): the policy's move first, then every legal
+``margin``. Candidates (:func:`candidates`): the policy's move first, then every legal
 move outside the discard step; there every knock (and, for the best plain knock, other
 arrangements within the limit that leave fewer places to lay off) and the policy's best
 discards. The defender's show is played by the greedy policy. :meth:`GinSearchBot.analyse`
@@ -64,9 +63,7 @@ class SearchLevel:
     for the decisions in ``searched`` a search over ``worlds`` worlds per decision that
     overrides the policy's move only when another candidate's mean score beats it by
     ``margin`` points; ``discards`` discards are compared; ``inference`` weights the
-    opponent's unknown cards; ``arrangements`` knock arrangements are compared;
-    ``wait_margin`` (when set) is the margin instead when the policy knocks and the best
-    candidate plays on."""
+    opponent's unknown cards; ``arrangements`` knock arrangements are compared."""
 
     name: str
     worlds: int
@@ -76,7 +73,6 @@ class SearchLevel:
     inference: bool = True
     arrangements: int = 3
     margin: float = 1.0
-    wait_margin: float | None = None  # the margin to play on when the policy knocks
 
 
 #: the search levels, weakest first (``easy`` is the greedy bot)
@@ -85,10 +81,9 @@ SEARCH_LEVELS: dict[str, SearchLevel] = {
                           arrangements=1, inference=False, margin=3.0),
     "hard": SearchLevel("hard", worlds=40, searched=frozenset({KNOCK, WALL_CHOICE})),
     # expert: hard's searches over twice the worlds, with more candidates (5 discards to
-    # play on with, 5 knock arrangements) and no margin for the policy's move, except 3
-    # points to play on past the policy's knock (the greedy playouts overrate waiting)
+    # play on with, 5 knock arrangements) and no margin for the policy's move
     "expert": SearchLevel("expert", worlds=80, searched=frozenset({KNOCK, WALL_CHOICE}),
-                          discards=5, arrangements=5, margin=0.0, wait_margin=3.0),
+                          discards=5, arrangements=5, margin=0.0),
 }
 
 
@@ -212,13 +207,8 @@ class GinSearchBot:
             return lookahead_move(seen, self.level.feed)
         found = self.analyse(seen, rng)
         first = next(c for c in found.candidates if c.move == found.policy_move)
-        best = found.best
-        margin = self.level.margin
-        if self.level.wait_margin is not None and isinstance(best, Discard) and isinstance(
-                first.move, (Knock, Gin, BigGin)):
-            margin = self.level.wait_margin
-        if found.candidates[0].value > first.value + margin:
-            return best
+        if found.candidates[0].value > first.value + self.level.margin:
+            return found.best
         return first.move
 
     def analyse(self, seen: GinView, rng: random.Random) -> GinAnalysis:
