@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from rummykit.benchmark.gin_bots import game_rules, match, report
+from rummykit.benchmark.gin_bots import detail, game_rules, match, report
 
 
 def test_mirrored_games_deal_the_same_hands_with_the_seats_swapped() -> None:
@@ -35,3 +35,16 @@ def test_the_command_runs_and_refuses_a_bad_lineup() -> None:
     bad = subprocess.run([sys.executable, "-m", "rummykit.benchmark.gin_bots", "--bots",
                           "greedy"], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "'greedy': expected two names" in bad.stderr
+
+
+def test_the_detail_counts_every_hand_by_how_it_ended_for_the_first_bot() -> None:
+    tally = match(game_rules("openspiel", 60), ("greedy", "greedy"), 4, seed=3)
+    assert sum(tally.kinds.values()) == len(tally.hand_scores)
+    # the same bot on both seats of mirrored deals: each knock won is a knock lost
+    assert tally.kinds["knock won"] == tally.kinds["their knock"] > 0
+    assert tally.kinds["gin"] == tally.kinds["their gin"]
+    assert tally.kinds["undercut made"] == tally.kinds["undercut suffered"]
+    assert sum(tally.kind_points.values()) == sum(tally.hand_scores) == 0
+    lines = detail(("greedy", "greedy"), tally)
+    assert lines[0].startswith(f"  how greedy's {len(tally.hand_scores)} hands ended")
+    assert any(line.split()[:2] == ["knock", "won"] for line in lines)

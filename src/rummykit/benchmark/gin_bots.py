@@ -10,7 +10,10 @@ worst of its decision times in CPU seconds (``time.process_time``, so other work
 machine does not inflate them). The default rules are the OpenSpiel profile (RULES.md
 §6.14.1) played to ``--target`` points, the game the SimpleGinRummyBot port (``simple``) was
 written for. ``--hands N`` plays N deals twice each (seats swapped) as single hands instead,
-a cheaper measure of the mean hand score with a paired error.
+a cheaper measure of the mean hand score with a paired error. ``--detail`` adds how the
+first bot's hands ended (:func:`hand_kind`: its knocks, gins and undercuts suffered, the
+opponent's, dead hands) with the points each kind brought and the first bot's deadwood at
+the opponent's knock.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import math
 import random
 import statistics
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 
 from rummykit.bots import AnyBot, make_bot_for
@@ -57,6 +61,40 @@ class Tally:
     unfinished: int = 0
     hand_scores: list[float] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
+    kinds: Counter[str] = field(default_factory=Counter)
+    kind_points: Counter[str] = field(default_factory=Counter)
+    defended: list[int] = field(default_factory=list)  # its deadwood at the other's knock
+    knocked: list[int] = field(default_factory=list)  # its deadwood at its own knock
+    turns: list[int] = field(default_factory=list)  # stock cards drawn before the end
+
+    def record(self, hand: GinHand, watch: int) -> None:
+        """Add the finished ``hand``'s facts for seat ``watch``."""
+        assert hand.result is not None
+        scores = hand.result.scores
+        kind = hand_kind(hand, watch)
+        self.kinds[kind] += 1
+        self.kind_points[kind] += scores[watch] - scores[1 - watch]
+        self.hand_scores.append(scores[watch] - scores[1 - watch])
+        outcome = hand.outcome
+        if outcome is not None and outcome.deadwood is not None and outcome.knocker is not None:
+            mine = outcome.deadwood[watch]
+            (self.knocked if outcome.knocker == watch else self.defended).append(mine)
+        self.turns.append(31 - len(hand.stock))
+
+
+def hand_kind(hand: GinHand, watch: int) -> str:
+    """How a finished hand ended for seat ``watch``: ``gin``, ``knock won``, ``undercut
+    suffered`` when it knocked; ``their gin``, ``their knock``, ``undercut made`` when the
+    other seat did; else the reason (a dead hand, a tie)."""
+    result, outcome = hand.result, hand.outcome
+    assert result is not None
+    knocker = None if outcome is None else outcome.knocker
+    reason = result.reason or result.result
+    if knocker is None or reason not in ("knock", "gin", "big_gin", "undercut"):
+        return reason
+    if knocker == watch:
+        return {"undercut": "undercut suffered", "knock": "knock won"}.get(reason, "gin")
+    return {"undercut": "undercut made", "knock": "their knock"}.get(reason, "their gin")
 
 
 def play_game(rules: GinRules, bots: tuple[AnyBot, AnyBot], seed: tuple[int, int],
@@ -76,8 +114,7 @@ def play_game(rules: GinRules, bots: tuple[AnyBot, AnyBot], seed: tuple[int, int
             if seat == watch:
                 tally.times.append(time.process_time() - started)
             hand.play(move)
-        scores = hand.result.scores
-        tally.hand_scores.append(scores[watch] - scores[1 - watch])
+        tally.record(hand, watch)
         sheet.add(hand.result)
         if sheet.over:
             return sheet.winners[0] if sheet.winners else None
@@ -125,6 +162,8 @@ def hand_pairs(rules: GinRules, names: tuple[str, str], pairs: int, seed: int) -
             paired += (scores[watch] - scores[1 - watch]) / 2
             tally.games += 1
             tally.won += hand.result.winner == watch
+            tally.record(hand, watch)
+        del tally.hand_scores[-2:]
         tally.hand_scores.append(paired)
     return tally
 
@@ -150,6 +189,26 @@ def report(names: tuple[str, str], tally: Tally, unit: str = "games") -> list[st
     return lines
 
 
+def detail(names: tuple[str, str], tally: Tally) -> list[str]:
+    """How the first bot's hands ended: each kind's count, share and points (for it)."""
+    hands = sum(tally.kinds.values())
+    lines = [f"  how {names[0]}'s {hands} hands ended (count, share, its points a hand "
+             f"of that kind, its points over all hands from it):"]
+    for kind, count in sorted(tally.kinds.items(), key=lambda pair: -pair[1]):
+        points = tally.kind_points[kind]
+        lines.append(f"    {kind:<18} {count:>5} {count / hands:6.1%} {points / count:+7.1f} "
+                     f"{points / hands:+6.2f}")
+    if tally.defended:
+        lines.append(f"  {names[0]}'s deadwood at {names[1]}'s knock: mean "
+                     f"{statistics.fmean(tally.defended):.1f} over {len(tally.defended)}")
+    if tally.knocked:
+        lines.append(f"  {names[0]}'s deadwood at its own knock: mean "
+                     f"{statistics.fmean(tally.knocked):.1f} over {len(tally.knocked)}")
+    if tally.turns:
+        lines.append(f"  stock cards drawn a hand: mean {statistics.fmean(tally.turns):.1f}")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> None:
     """The command line (see the module docstring)."""
     parser = argparse.ArgumentParser(prog="python -m rummykit.benchmark.gin_bots",
@@ -162,6 +221,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--target", type=int, default=100)
     parser.add_argument("--hands", type=int, default=0,
                         help="play this many deal pairs of single hands instead of games")
+    parser.add_argument("--detail", action="store_true",
+                        help="also say how the first bot's hands ended, by kind")
     args = parser.parse_args(argv)
     names = tuple(args.bots.split(","))
     if len(names) != 2:
@@ -175,6 +236,9 @@ def main(argv: list[str] | None = None) -> None:
         tally, unit = match(rules, pair, args.games, args.seed), "games"
     for line in report(pair, tally, unit):
         print(line)
+    if args.detail:
+        for line in detail(pair, tally):
+            print(line)
     print(f"  {time.process_time() - started:.1f} s CPU")
 
 
