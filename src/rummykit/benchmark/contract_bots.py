@@ -13,7 +13,8 @@ seconds (``time.process_time``), so a machine busy with other work does not infl
 deals (``--only 1,2,...``, default all seven) played once per seat rotation of the lineup
 (``expert,greedy`` fills the other seats with the last name), and the mean penalty per
 deal of each bot, the paired difference of the first two with its standard error, and the
-deals each bot won.
+deals each bot won, and that difference by deal number; ``--seeds 31,37`` pools the
+deals of several seeds.
 
 ``--where BOTS --sets N`` shows where the points go: N seeded deals of each deal number
 (1-7) of the lineup, and per deal number how often a seat went out, the turns, the turn of
@@ -219,7 +220,7 @@ def _ends_line(found: Counter[str]) -> str:
             + f"; longest deal {found['longest']} turns")
 
 
-def _table_report(found: dict[str, list[float]]) -> None:
+def _table_report(found: dict[str, list[float]], deals: list[int], players: int) -> None:
     names = [n for n in found if not n.startswith("wins:")]
     for name in names:
         print(f"{name}: mean penalty {statistics.mean(found[name]):.2f} a deal over "
@@ -227,10 +228,20 @@ def _table_report(found: dict[str, list[float]]) -> None:
     if len(names) >= 2:
         a, b = names[0], names[1]
         diffs = [x - y for x, y in zip(found[a], found[b], strict=True)]
-        error = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
-        print(f"{a} - {b}: {statistics.mean(diffs):+.2f} +- {error:.2f} a deal; "
+        print(f"{a} - {b}: {_paired(diffs)} a deal; "
               f"{a} {1 - statistics.mean(found[a]) / statistics.mean(found[b]):.1%} "
               f"below {b}")
+        by_deal: dict[int, list[float]] = defaultdict(list)
+        for i, diff in enumerate(diffs):  # table() plays rotations within deals within sets
+            by_deal[deals[i // players % len(deals)]].append(diff)
+        print("  by deal: " + "; ".join(f"{d + 1} {_paired(by_deal[d])}"
+                                        for d in sorted(by_deal)))
+
+
+def _paired(diffs: list[float]) -> str:
+    """The mean of ``diffs`` and its standard error."""
+    error = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
+    return f"{statistics.mean(diffs):+.2f} +- {error:.2f}"
 
 
 def _summary(times: list[float]) -> str:
@@ -247,6 +258,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=24, help="deals per measure")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seeds", help="--table: several seeds (31,37), pooled")
     parser.add_argument("--table", metavar="BOTS",
                         help="strength instead: mirrored single deals of this lineup")
     parser.add_argument("--players", type=int, default=4)
@@ -270,8 +282,13 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.table:
         deals = [int(d) - 1 for d in args.only.split(",")]
-        _table_report(table(args.table.split(","), args.players, deals, args.sets,
-                            args.seed))
+        seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else [args.seed]
+        pooled: dict[str, list[float]] = {}
+        for seed in seeds:
+            for name, values in table(args.table.split(","), args.players, deals,
+                                      args.sets, seed).items():
+                pooled.setdefault(name, []).extend(values)
+        _table_report(pooled, deals, args.players)
         return
     slow = playout_rate(args.deals, args.seed, fast=False)
     fast = playout_rate(args.deals, args.seed, fast=True)

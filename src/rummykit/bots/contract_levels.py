@@ -10,11 +10,11 @@ the search they add:
   heuristic's draw unless another measured :data:`DRAW_MARGIN` points better;
 - ``expert``: the same search in 24 worlds.
 
-Held-out seed 31 (``python -m rummykit.benchmark.contract_bots --table expert,greedy
---sets 8 --seed 31``, 224 mirrored deals 1-7, 4 players, against three ``greedy``):
-``expert`` -8.22 +- 2.17 points a deal (30.6% below greedy); ``medium`` on the same deals
--0.86 +- 2.28 (3.3% below; 16 sets: -0.81 +- 1.59, 3.1%). Neither meets issue 21's
-targets (40% and 20%); ``hard`` was not measured.
+Since a seat not down stopped digging deeper than two cards in the deals of sets only
+(:func:`rummykit.bots.contract_policy.up_draw`), held-out seeds 31 and 37 (``python -m
+rummykit.benchmark.contract_bots --table medium,greedy --sets 8 --seeds 31,37``, 448
+mirrored deals 1-7, 4 players, against three ``greedy``): ``medium`` -6.84 +- 1.61 points a deal, 26.3% below greedy
+(deal 1 -16.9 +- 1.6, deal 4 -13.8 +- 4.2); before it, 3.1-3.3%.
 
 The pairing takes and the race discards of :class:`~rummykit.bots.contract_expert.Skill`
 are no level's: against ``medium`` (seed 22, 160 mirrored deals of each number) the race
