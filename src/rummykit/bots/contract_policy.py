@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 CARD_WORTH = 8.0  # penalty points one card fewer in hand is worth (a stock card laid off)
 TAKE_MARGIN = 0.0  # points the discard top must save over the stock's expectation
-SET_DIG_DEPTH = 2  # cards a seat not down digs at most in a deal of sets only
+SET_DIG_DEPTH = 3  # cards a seat not down digs at most in a deal of sets only
 
 
 def is_down(view: PlayerView) -> bool:
@@ -60,8 +60,10 @@ def up_draw(view: PlayerView, move: Move) -> Move:
     whose contract has no run it never digs deeper than :data:`SET_DIG_DEPTH` cards (the
     shallower draw greedy's rules pick instead). A deep dig goes down at once but with the
     dug cards in hand, and those deals mostly end blocked with every hand scored (§4.8.1):
-    mirrored deals against three greedy, seeds 7 and 9, 64 deals of each number, deal 1
-    -14.6 +- 1.9 and deal 4 -21.2 +- 3.6 points a deal against digging as greedy does."""
+    mirrored deals against three greedy (``python -m rummykit.benchmark.contract_bots
+    --table medium,greedy --sets 8 --seeds 7,9``, tuning seeds), deal 1 -15.3 +- 1.7 and
+    deal 4 -21.4 +- 3.6 points a deal with 3 cards at most (-14.6 +- 1.9 and -21.2 +- 3.6
+    with 2, -14.2 and -19.1 with none); digging as greedy does: -3.3 and +0.4 (seeds 3, 5)."""
     if not isinstance(move, Take) or move.count <= SET_DIG_DEPTH or contract(view)[1]:
         return move
     return greedy_draw(view, tuple(m for m in view.legal
