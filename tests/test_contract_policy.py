@@ -101,7 +101,7 @@ def test_where_the_points_go_has_a_line_per_deal() -> None:
     assert all("|" in line for line in lines[1:])
 
 
-def test_a_seat_not_down_digs_at_most_two_cards_in_a_deal_of_sets() -> None:
+def test_a_seat_not_down_digs_shallow_in_a_deal_of_sets() -> None:
     """Deals 1 and 4 (sets only): the policy never digs deeper than SET_DIG_DEPTH while
     greedy, on the same positions, does; in deal 3 (runs) deeper digs stay."""
     deep = {0: 0, 2: 0}
