@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import pytest
+
 from rummykit.bots import contract_policy, contract_worlds
 from rummykit.bots.greedy_contract import card_values, choose_contract
 from rummykit.core import handset
@@ -97,3 +99,36 @@ def test_where_the_points_go_has_a_line_per_deal() -> None:
     lines = where(["greedy"], 4, 2, 1)
     assert len(lines) == 8 and [line.split()[0] for line in lines[1:]] == list("1234567")
     assert all("|" in line for line in lines[1:])
+
+
+def test_a_seat_not_down_digs_shallow_in_a_deal_of_sets() -> None:
+    """Deals 1 and 4 (sets only): the policy never digs deeper than SET_DIG_DEPTH while
+    greedy, on the same positions, does; in deal 3 (runs) deeper digs stay."""
+    deep = {0: 0, 2: 0}
+    greedy_deep = 0
+    for seed in range(16):
+        deal = (0, 3, 2)[seed % 3]
+        state = _hand(4, deal, 700 + seed)
+        while not state.is_over:
+            seen = view(state, state.to_move)
+            move = contract_policy.choose(seen)
+            if seen.phase == "draw" and not contract_policy.is_down(seen):
+                if isinstance(move, Take) and move.count > contract_policy.SET_DIG_DEPTH:
+                    deep[2 if deal == 2 else 0] += 1
+                greedy = choose_contract(seen)
+                if deal != 2 and isinstance(greedy, Take) \
+                        and greedy.count > contract_policy.SET_DIG_DEPTH:
+                    greedy_deep += 1
+            state.play(move)
+    assert deep[0] == 0 and greedy_deep > 0 and deep[2] > 0
+
+
+def test_ends_prints_each_match_and_counts_the_same_with_two_processes(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from rummykit.benchmark.contract_bots import ends
+
+    one = ends(["greedy"], 3, 2, 5)
+    two = ends(["greedy"], 3, 2, 5, jobs=2, progress=True)
+    assert one == two and sum(v for k, v in one.items() if k != "longest") == 14
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[1] for line in lines] == ["1/2:", "2/2:"]

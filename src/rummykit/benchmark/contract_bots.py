@@ -13,7 +13,8 @@ seconds (``time.process_time``), so a machine busy with other work does not infl
 deals (``--only 1,2,...``, default all seven) played once per seat rotation of the lineup
 (``expert,greedy`` fills the other seats with the last name), and the mean penalty per
 deal of each bot, the paired difference of the first two with its standard error, and the
-deals each bot won.
+deals each bot won, and that difference by deal number; ``--seeds 31,37`` pools the
+deals of several seeds.
 
 ``--where BOTS --sets N`` shows where the points go: N seeded deals of each deal number
 (1-7) of the lineup, and per deal number how often a seat went out, the turns, the turn of
@@ -22,12 +23,16 @@ into seats that never went down and seats that did, with their cards left.
 
 ``--ends BOTS --matches N`` plays N seeded whole matches (every deal of the schedule) of
 the lineup and counts how the deals ended: by going out, by the blocked-deal rule
-(RULES.md §4.8.1) or by the turn valve (§1.10), with the most turns a deal took.
+(RULES.md §4.8.1) or by the turn valve (§1.10), with the most turns a deal took; it prints
+a line as each match ends, and ``--jobs N`` plays the matches in N processes (the same
+matches and figures whatever N).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import multiprocessing
 import random
 import statistics
 import time
@@ -164,29 +169,58 @@ def _where_deal(names: list[str], deal: int, sets: int, seed: int) -> dict[str, 
     return got
 
 
-def ends(lineup: list[str], players: int, matches: int, seed: int) -> Counter[str]:
+def ends(lineup: list[str], players: int, matches: int, seed: int, jobs: int = 1,
+         progress: bool = False) -> Counter[str]:
     """How the deals of ``matches`` seeded whole matches ended: ``out``, ``blocked``,
-    ``valve`` or another reason, and ``longest`` (the most turns a deal took)."""
+    ``valve`` or another reason, and ``longest`` (the most turns a deal took); ``jobs``
+    processes play them (the same matches whatever ``jobs``), and ``progress`` prints a
+    line as each match ends."""
     names = lineup + [lineup[-1]] * (players - len(lineup))
     found: Counter[str] = Counter()
-    for number in range(matches):
-        match = Match(CONTRACT, [f"{n}{i}" for i, n in enumerate(names)],
-                      seed=seed * 1009 + number)
-        bots = [make_bot(n) for n in names]
-        rng = random.Random(seed * 7 + number)
-        while not match.over:
-            state = match.start_hand()
-            while state.result is None:
-                match.play(bots[state.to_move].choose(view(state, state.to_move), rng))
-            result = state.result
-            reason = "out" if result.winner is not None else \
-                "valve" if result.reason == MAX_TURNS else str(result.reason)
-            found[reason] += 1
-            found["longest"] = max(found["longest"], state.turn_count)
+    tasks = [(names, seed, number) for number in range(matches)]
+    started = time.perf_counter()
+    with multiprocessing.Pool(jobs) if jobs > 1 else contextlib.nullcontext() as pool:
+        results = pool.imap(_match_ends, tasks) if pool is not None \
+            else map(_match_ends, tasks)
+        for done, got in enumerate(results, 1):
+            longest = max(found["longest"], got.pop("longest", 0))
+            found.update(got)
+            found["longest"] = longest
+            if progress:
+                print(f"match {done}/{matches}: " + ", ".join(
+                    f"{k} {v}" for k, v in sorted(got.items()))
+                    + f" (so far {_ends_line(found)}; {time.perf_counter() - started:.0f} s)",
+                    flush=True)
     return found
 
 
-def _table_report(found: dict[str, list[float]]) -> None:
+def _match_ends(task: tuple[list[str], int, int]) -> Counter[str]:
+    """How the deals of one seeded whole match ended (see :func:`ends`)."""
+    names, seed, number = task
+    found: Counter[str] = Counter()
+    match = Match(CONTRACT, [f"{n}{i}" for i, n in enumerate(names)],
+                  seed=seed * 1009 + number)
+    bots = [make_bot(n) for n in names]
+    rng = random.Random(seed * 7 + number)
+    while not match.over:
+        state = match.start_hand()
+        while state.result is None:
+            match.play(bots[state.to_move].choose(view(state, state.to_move), rng))
+        result = state.result
+        reason = "out" if result.winner is not None else \
+            "valve" if result.reason == MAX_TURNS else str(result.reason)
+        found[reason] += 1
+        found["longest"] = max(found["longest"], state.turn_count)
+    return found
+
+
+def _ends_line(found: Counter[str]) -> str:
+    """The deals of ``found`` by how they ended, and the longest deal."""
+    return (", ".join(f"{k} {v}" for k, v in sorted(found.items()) if k != "longest")
+            + f"; longest deal {found['longest']} turns")
+
+
+def _table_report(found: dict[str, list[float]], deals: list[int], players: int) -> None:
     names = [n for n in found if not n.startswith("wins:")]
     for name in names:
         print(f"{name}: mean penalty {statistics.mean(found[name]):.2f} a deal over "
@@ -194,10 +228,20 @@ def _table_report(found: dict[str, list[float]]) -> None:
     if len(names) >= 2:
         a, b = names[0], names[1]
         diffs = [x - y for x, y in zip(found[a], found[b], strict=True)]
-        error = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
-        print(f"{a} - {b}: {statistics.mean(diffs):+.2f} +- {error:.2f} a deal; "
+        print(f"{a} - {b}: {_paired(diffs)} a deal; "
               f"{a} {1 - statistics.mean(found[a]) / statistics.mean(found[b]):.1%} "
               f"below {b}")
+        by_deal: dict[int, list[float]] = defaultdict(list)
+        for i, diff in enumerate(diffs):  # table() plays rotations within deals within sets
+            by_deal[deals[i // players % len(deals)]].append(diff)
+        print("  by deal: " + "; ".join(f"{d + 1} {_paired(by_deal[d])}"
+                                        for d in sorted(by_deal)))
+
+
+def _paired(diffs: list[float]) -> str:
+    """The mean of ``diffs`` and its standard error."""
+    error = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
+    return f"{statistics.mean(diffs):+.2f} +- {error:.2f}"
 
 
 def _summary(times: list[float]) -> str:
@@ -214,6 +258,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=24, help="deals per measure")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seeds", help="--table: several seeds (31,37), pooled")
     parser.add_argument("--table", metavar="BOTS",
                         help="strength instead: mirrored single deals of this lineup")
     parser.add_argument("--players", type=int, default=4)
@@ -222,6 +267,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ends", metavar="BOTS",
                         help="how the deals of whole matches of this lineup end")
     parser.add_argument("--matches", type=int, default=10, help="matches for --ends")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for --ends")
     parser.add_argument("--where", metavar="BOTS", help="where the points go (--sets deals "
                         "of each deal number)")
     args = parser.parse_args(argv)
@@ -229,16 +275,20 @@ def main(argv: list[str] | None = None) -> None:
         print("\n".join(where(args.where.split(","), args.players, args.sets, args.seed)))
         return
     if args.ends:
-        found = ends(args.ends.split(","), args.players, args.matches, args.seed)
-        longest = found.pop("longest", 0)
-        print(f"{args.matches} matches, {sum(found.values())} deals: "
-              + ", ".join(f"{k} {v}" for k, v in sorted(found.items()))
-              + f"; longest deal {longest} turns")
+        found = ends(args.ends.split(","), args.players, args.matches, args.seed,
+                     args.jobs, progress=True)
+        played = sum(v for k, v in found.items() if k != "longest")
+        print(f"{args.matches} matches, {played} deals: {_ends_line(found)}")
         return
     if args.table:
         deals = [int(d) - 1 for d in args.only.split(",")]
-        _table_report(table(args.table.split(","), args.players, deals, args.sets,
-                            args.seed))
+        seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else [args.seed]
+        pooled: dict[str, list[float]] = {}
+        for seed in seeds:
+            for name, values in table(args.table.split(","), args.players, deals,
+                                      args.sets, seed).items():
+                pooled.setdefault(name, []).extend(values)
+        _table_report(pooled, deals, args.players)
         return
     slow = playout_rate(args.deals, args.seed, fast=False)
     fast = playout_rate(args.deals, args.seed, fast=True)

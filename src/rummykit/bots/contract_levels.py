@@ -10,11 +10,18 @@ the search they add:
   heuristic's draw unless another measured :data:`DRAW_MARGIN` points better;
 - ``expert``: the same search in 24 worlds.
 
-Held-out seed 31 (``python -m rummykit.benchmark.contract_bots --table expert,greedy
---sets 8 --seed 31``, 224 mirrored deals 1-7, 4 players, against three ``greedy``):
-``expert`` -8.22 +- 2.17 points a deal (30.6% below greedy); ``medium`` on the same deals
--0.86 +- 2.28 (3.3% below; 16 sets: -0.81 +- 1.59, 3.1%). Neither meets issue 21's
-targets (40% and 20%); ``hard`` was not measured.
+Since a seat not down stopped digging deeper than three cards in the deals of sets only
+(:func:`rummykit.bots.contract_policy.up_draw`), held-out seeds 31 and 37 (``python -m
+rummykit.benchmark.contract_bots --table medium,greedy --sets 8 --seeds 31,37``, 448
+mirrored deals 1-7, 4 players, against three ``greedy``): ``medium`` -6.65 +- 1.60 points a
+deal, 25.6% below greedy (deal 1 -15.6 +- 1.5, deal 4 -13.7 +- 4.0); before it, 3.1-3.3%.
+``expert`` on the same deals (``--table expert,greedy --sets 8 --seed 31``, then ``--seed
+37``): -8.52 +- 2.19 (31.3% below) and -9.81 +- 2.21 (36.5%), 33.9% pooled: still short of
+issue 21's 40% (its draw search already avoided most deep digs: 30.6% and 37.6% before;
+32.4% and 36.8% with two cards at most). Every level plays deal 7 alike (no search), so
+there the levels differ only by noise. A four-level table, seed 41 (``--table
+easy,medium,hard,expert --sets 2 --seed 41``, 56 deals each): easy 31.09, medium 23.34, hard
+19.34, expert 17.88 points a deal (too few deals to tell hard from expert).
 
 The pairing takes and the race discards of :class:`~rummykit.bots.contract_expert.Skill`
 are no level's: against ``medium`` (seed 22, 160 mirrored deals of each number) the race
