@@ -223,8 +223,10 @@ def test_points_are_explained_and_penalties_say_lowest_wins(new_page: Opener,
         const won = {hand_sizes: [0, 3], revealed: [[], ["SK", "H7", "CA"]],
                      result: {result: "win", winner: 0, rummy: true, scores: [36, 0]}};
         const contract = s.scoringRules("contract", {}, 3);
-        const penalty = {hand_sizes: [0, 2, 1], revealed: [[], ["JK", "SA"], ["D8"]],
-                         result: {result: "win", winner: 0, rummy: false, scores: [0, 30, 8]}};
+        const long = ["SK", "HK", "D9", "C9", "S2", "H3", "D4", "C5"];
+        const penalty = {hand_sizes: [0, 2, 1, 8], revealed: [[], ["JK", "SA"], ["D8"], long],
+                         result: {result: "win", winner: 0, rummy: false,
+                                  scores: [0, 30, 8, 52]}};
         return {
             basic: s.breakdown(won, basic, names).map(l => l.text),
             contract: s.breakdown(penalty, contract, names)
@@ -237,7 +239,10 @@ def test_points_are_explained_and_penalties_say_lowest_wins(new_page: Opener,
                                "cards left worth 18 (they count for the winner)"]
     assert result["contract"] == [["went out: no penalty", "0"],
                                   ["penalty for the cards left: joker 15 + A♠ 15", "30"],
-                                  ["penalty for the cards left: 8♦ 8", "8"]]
+                                  ["penalty for the cards left: 8♦ 8", "8"],
+                                  # a long hand counted by value (it fits a phone)
+                                  ["penalty for the cards left: 2 × 10 + 2 × 9 + 1 × 5"
+                                   " + 1 × 4 + 1 × 3 + 1 × 2 = 52", "52"]]
     assert result["goals"] == ["First to 150 points wins", "7 deals · lowest total wins",
                                "First to 150 points wins", "First to 60 points wins"]
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from rummykit.bots import AnyBot, make_bot_for
 from rummykit.variants.gin.game import ScoreSheet
 from rummykit.variants.gin.hand import GinHand
+from rummykit.variants.gin.outcome import BIG_GIN, GIN, KNOCK, UNDERCUT
 from rummykit.variants.gin.rules import (
     GIN_PRESETS,
     GIN_RULE_SETS,
@@ -90,11 +91,11 @@ def hand_kind(hand: GinHand, watch: int) -> str:
     assert result is not None
     knocker = None if outcome is None else outcome.knocker
     reason = result.reason or result.result
-    if knocker is None or reason not in ("knock", "gin", "big_gin", "undercut"):
+    if knocker is None or reason not in (KNOCK, GIN, BIG_GIN, UNDERCUT):
         return reason
     if knocker == watch:
-        return {"undercut": "undercut suffered", "knock": "knock won"}.get(reason, "gin")
-    return {"undercut": "undercut made", "knock": "their knock"}.get(reason, "their gin")
+        return {UNDERCUT: "undercut suffered", KNOCK: "knock won"}.get(reason, GIN)
+    return {UNDERCUT: "undercut made", KNOCK: "their knock"}.get(reason, "their gin")
 
 
 def play_game(rules: GinRules, bots: tuple[AnyBot, AnyBot], seed: tuple[int, int],

@@ -2,7 +2,8 @@
 the server and exits once it is gone, so a server killed outright (SIGKILL, no shutdown)
 leaves nothing running.
 
-The watch is a daemon thread looking every ``interval`` seconds at its parent's id
+The watch is a daemon thread (or, in a worker under a memory limit, a timer signal) looking
+every ``interval`` seconds at its parent's id
 (POSIX: a child whose parent dies is given another one) and at the server's process (on
 Linux by its start time in ``/proc``, so a reused process id is not taken for it; else by
 signal 0). The server is watched as well as the parent because a forkserver's workers
@@ -12,9 +13,11 @@ lives (each holds its end of the forkserver's pipe); once they have gone it ends
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 from pathlib import Path
+from types import FrameType
 
 #: seconds between two looks at the server
 INTERVAL = 0.25
@@ -30,6 +33,24 @@ def watch_parent(server: int | None = None, interval: float = INTERVAL) -> None:
     thread = threading.Thread(target=_watch, args=(parent, server, _born(server), interval),
                               name="rummykit-server-watch", daemon=True)
     thread.start()
+
+
+def watch_parent_by_timer(server: int | None = None, interval: float = INTERVAL) -> None:
+    """:func:`watch_parent` without a thread, for a worker under a memory limit (a new
+    thread's allocator arena reserves 64 MB of address space): a timer signal (SIGALRM)
+    looks every ``interval`` seconds, also while the worker waits for work."""
+    if os.name != "posix":
+        return
+    parent = os.getppid()
+    server = parent if server is None else server
+    born = _born(server)
+
+    def look(signum: int, frame: FrameType | None) -> None:
+        if os.getppid() != parent or not alive(server, born):
+            os._exit(1)
+
+    signal.signal(signal.SIGALRM, look)
+    signal.setitimer(signal.ITIMER_REAL, interval, interval)
 
 
 def _born(pid: int) -> str | None:

@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from rummykit.core.record import dumps
 from rummykit.server.errors import ServerError
-from rummykit.server.orphans import watch_parent
+from rummykit.server.orphans import watch_parent_by_timer
 from rummykit.server.replays import check, parse_record, parse_seat, replay_out
 
 _T = TypeVar("_T")
@@ -23,8 +23,8 @@ _T = TypeVar("_T")
 
 def _limit_memory(megabytes: int, server: int | None = None) -> None:
     """In the worker: address space at most ``megabytes`` (0: no limit); the worker ends
-    when the process ``server`` does (:func:`~rummykit.server.orphans.watch_parent`)."""
-    watch_parent(server)
+    when the process ``server`` does (:func:`~rummykit.server.orphans.watch_parent_by_timer`)."""
+    watch_parent_by_timer(server)  # no thread: its arena would count against the limit
     if megabytes:
         size = megabytes * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (size, size))

@@ -33,7 +33,6 @@ def serve(
     import uvicorn
 
     from rummykit.server.app import create_app
-    from rummykit.server.frames import ManyFramesProtocol
     from rummykit.server.settings import Settings
 
     given = {"host": host, "port": port, "database_url": database_url, "grace_seconds": grace,
@@ -41,7 +40,6 @@ def serve(
     settings = Settings.model_validate({k: v for k, v in given.items() if v is not None})
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     config = uvicorn.Config(create_app(settings), host=settings.host, port=settings.port,
-                            ws=ManyFramesProtocol,
                             ws_max_size=max(65536, settings.max_message_bytes * 4),
                             ws_per_message_deflate=False, log_level="warning",
                             access_log=False, proxy_headers=False)  # the edge reads them

@@ -23,7 +23,6 @@ from starlette.types import Message
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from rummykit.server.errors import ServerError
-from rummykit.server.frames import SEND_MANY, SendMany
 from rummykit.server.hub import Hub
 from rummykit.server.identity import session_of
 from rummykit.server.ratelimit import Strikes, TokenBucket
@@ -95,38 +94,16 @@ class Connection:
             self.queue.put_nowait(Close(code, reason))
 
     async def _write(self) -> None:
-        """Send what is queued, in order: the messages queued together in one socket
-        write where the server offers it (:mod:`~rummykit.server.frames`)."""
-        offered = self.socket.scope.get("extensions") or {}
-        send_many: SendMany | None = offered.get(SEND_MANY, {}).get("send")
-        queue = self.queue
         try:
             while True:
-                item = await queue.get()
+                item = await self.queue.get()
                 if isinstance(item, Close):
-                    await self._close_socket(item)
+                    if self.socket.application_state != WebSocketState.DISCONNECTED:
+                        await self.socket.close(item.code, item.reason)
                     return
-                if send_many is None:
-                    await self.socket.send_text(item)
-                    continue
-                texts = [item]
-                close = None
-                while not queue.empty():
-                    more = queue.get_nowait()
-                    if isinstance(more, Close):
-                        close = more
-                        break
-                    texts.append(more)
-                await send_many(texts)
-                if close is not None:
-                    await self._close_socket(close)
-                    return
+                await self.socket.send_text(item)
         except Exception:  # the peer went away; the reader notices
             return
-
-    async def _close_socket(self, close: Close) -> None:
-        if self.socket.application_state != WebSocketState.DISCONNECTED:
-            await self.socket.close(close.code, close.reason)
 
     async def close(self, code: int = NORMAL, reason: str = "") -> None:
         """Flush the queue, then close with ``code`` and ``reason``; a peer that does not

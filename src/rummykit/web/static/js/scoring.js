@@ -41,6 +41,9 @@ export function cardPoints(text, scoring) {
   return Number(card.rank);
 }
 
+/** Up to this many cards left, the breakdown names each card; beyond, it counts values. */
+const SPELLED_OUT = 6;
+
 /**
  * A finished hand's points explained, one line per seat: {seat, points, cards, text}
  * where `points` is the server's score and `text` says where it comes from.
@@ -49,7 +52,15 @@ export function breakdown(view, scoring, names) {
   const result = view.result;
   const left = (seat) => (view.revealed && view.revealed[seat]) || [];
   const value = (seat) => left(seat).reduce((sum, c) => sum + cardPoints(c, scoring), 0);
-  const sums = (seat) => left(seat).map((c) => `${cardLabel(c)} ${cardPoints(c, scoring)}`).join(" + ");
+  // each card with its points; a long hand as counts of each value (it fits a phone)
+  const sums = (seat) => {
+    const cards = left(seat);
+    if (cards.length <= SPELLED_OUT) return cards.map((c) => `${cardLabel(c)} ${cardPoints(c, scoring)}`).join(" + ");
+    const counts = new Map();
+    for (const c of cards) counts.set(cardPoints(c, scoring), (counts.get(cardPoints(c, scoring)) || 0) + 1);
+    const parts = [...counts].sort((a, b) => b[0] - a[0]).map(([points, n]) => `${n} × ${points}`);
+    return `${parts.join(" + ")} = ${value(seat)}`;
+  };
   return view.hand_sizes.map((_, seat) => {
     const points = result.scores[seat];
     let text;
