@@ -27,9 +27,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Group the tests that must share a worker: the Redis modules all together, and each
     module with a module-wide fixture on its own worker (so it starts once). The others go
     wherever a worker is free."""
+    together = {item.path for item in items if _has_module_fixture(item)}
     for item in items:
         name = item.path.name
         if name in SHARED_REDIS:
             item.add_marker(pytest.mark.xdist_group("redis"))
-        elif _has_module_fixture(item):
+        elif item.path in together:  # the whole module: its tests may build on each other
             item.add_marker(pytest.mark.xdist_group(name))

@@ -122,7 +122,7 @@ def test_a_silent_channel_means_a_dead_node_and_its_leases_are_taken(redis_url: 
 def test_a_killed_nodes_tables_go_on_long_before_its_leases_run_out(
         redis_url: str, tmp_path: Path) -> None:
     database = fresh_postgres_schema()
-    lease = "30"  # waiting for the leases to run out would take 30 s
+    lease = "60"  # waiting for the leases to run out would take 60 s
     doomed, survivor = (Node(database, redis_url, tmp_path / f"node{i}.log",
                              RUMMYKIT_LEASE_SECONDS=lease) for i in range(2))
     try:
@@ -139,7 +139,8 @@ def test_a_killed_nodes_tables_go_on_long_before_its_leases_run_out(
         # them all, in a batch
         adopted = re.compile(r"adopted (\d+) tables without a live owner")
         while sum(int(n) for n in adopted.findall(survivor.log.read_text())) < len(tables):
-            assert time.monotonic() - killed_at < 10, survivor.log.read_text()[-3000:]
+            # seen in ~0.5 s on an idle machine; the bound leaves room for a loaded one
+            assert time.monotonic() - killed_at < 25, survivor.log.read_text()[-3000:]
             time.sleep(0.1)
         versions = [httpx.get(f"{survivor.base}/api/tables/{t}", timeout=10).json()["version"]
                     for t in tables]
@@ -149,7 +150,7 @@ def test_a_killed_nodes_tables_go_on_long_before_its_leases_run_out(
                             timeout=10).json()["version"] <= seen:
                 assert time.monotonic() < deadline, f"table {table_id} stands still"
                 time.sleep(0.1)
-        assert time.monotonic() - killed_at < 20  # well within the 30 s leases
+        assert time.monotonic() - killed_at < 40  # well within the 60 s leases
     finally:
         for node in (doomed, survivor):
             node.stop()

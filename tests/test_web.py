@@ -151,9 +151,20 @@ def test_a_dropped_connection_reconnects_by_itself(new_page: Opener, server: str
     page = new_page()
     page.goto(f"/#/play/{table_against_bot(server)}")
     assert wait_turn_or_end(page)
-    page.evaluate("window.statuses = []; const pill = document.querySelector('.conn');"
-                  "new MutationObserver(() => window.statuses.push(pill.dataset.status))"
-                  ".observe(pill, {attributes: true});")
+    # every status the pill shows, in order, also when the app redraws the pill itself
+    page.evaluate("""() => {
+        window.statuses = [];
+        const seen = (status) => {
+            if (status && window.statuses.at(-1) !== status) window.statuses.push(status);
+        };
+        new MutationObserver((records) => {
+            const pills = records.filter((r) => r.type === "attributes");
+            pills.forEach((r, i) => seen(i + 1 < pills.length ? pills[i + 1].oldValue
+                                                             : r.target.dataset.status));
+            seen((document.querySelector(".conn") || {dataset: {}}).dataset.status);
+        }).observe(document.body, {subtree: true, childList: true, attributes: true,
+                                   attributeOldValue: true, attributeFilter: ["data-status"]});
+    }""")
     page.evaluate("window.rummykitSocket.reconnect()")
     page.wait_for_selector('.conn[data-status="open"]')
     page.wait_for_function("() => window.statuses.includes('open')")

@@ -241,8 +241,9 @@ def test_points_are_explained_and_penalties_say_lowest_wins(new_page: Opener,
                                   ["penalty for the cards left: joker 15 + A♠ 15", "30"],
                                   ["penalty for the cards left: 8♦ 8", "8"],
                                   # a long hand counted by value (it fits a phone)
-                                  ["penalty for the cards left: 2 × 10 + 2 × 9 + 1 × 5"
-                                   " + 1 × 4 + 1 × 3 + 1 × 2 = 52", "52"]]
+                                  ["penalty for the cards left: 2 \u00d7 10 + 2 \u00d7 9"
+                                   " + 1 \u00d7 5 + 1 \u00d7 4 + 1 \u00d7 3 + 1 \u00d7 2 = 52",
+                                   "52"]]
     assert result["goals"] == ["First to 150 points wins", "7 deals · lowest total wins",
                                "First to 150 points wins", "First to 60 points wins"]
 
