@@ -23,8 +23,10 @@ UV_VERSION ?= 0.13.8
 TOOLS      ?= .tools
 UV         ?= $(TOOLS)/bin/uv
 ARGS       ?=
-# pytest's workers (pytest-xdist): one per core; `make test PYTEST_WORKERS=` runs in one process
-PYTEST_WORKERS ?= -n auto --dist loadgroup
+# pytest in one process; `make test PYTEST_WORKERS="-n auto --dist loadgroup"` runs it on
+# every core (pytest-xdist: about half the time, but some timing-bound tests are still tight
+# with two workers on two cores)
+PYTEST_WORKERS ?=
 
 export UV_PYTHON           ?= $(PYTHON)
 export UV_PYTHON_DOWNLOADS ?= never

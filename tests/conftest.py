@@ -1,5 +1,5 @@
-"""Shared test set-up: the tests' helper modules importable, and how ``pytest -n N`` (the
-``make test`` default, with ``--dist loadgroup``) shares the tests out among its workers."""
+"""Shared test set-up: the tests' helper modules importable, and how ``pytest -n N
+--dist loadgroup`` (``make test PYTEST_WORKERS=...``) shares the tests out among workers."""
 
 import sys
 from pathlib import Path
