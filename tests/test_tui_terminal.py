@@ -131,14 +131,15 @@ def test_a_turn_in_a_real_terminal(terminal_for: Opener, tmp_path: Path,
     assert "new" in hand  # the card just drawn is marked
     assert ": a move" in shown and "? Help" in shown.splitlines()[-1]
     # the command box: a refused move, then keys typed into it stay there
-    term.type(":")  # then at once the move: the box has the focus before the next key
-    term.type("draw")
+    # ':' and the move in one write, as a fast typist or a paste sends them: the box has
+    # the focus before the next key is handed out
+    term.type(":draw")
     term.keys("Enter")
     shown = term.wait("already drawn")
-    term.type("q")
-    time.sleep(1.0)
-    assert term.running() and "Leave the game?" not in term.screen()
-    term.keys("BSpace", "Escape")
+    term.type("q:9")  # keys typed into the box stay there, a colon included
+    shown = term.wait("q:9")
+    assert term.running() and "Leave the game?" not in shown
+    term.keys("BSpace", "BSpace", "BSpace", "Escape")
     time.sleep(0.5)
     term.keys("q")
     term.wait("Leave the game?")

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from rich.text import Text
 from textual import work
+from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Input
@@ -43,7 +44,9 @@ LAY_ON_KEYS: list[BindingType] = [
     Binding(str(n), f"lay({n})", f"Lay on {n}", show=False) for n in range(1, 10)]
 #: the keys every table binds last: the command box and the hint
 LAST_KEYS: list[BindingType] = [
-    Binding("colon", "command", "Command"),
+    # checked before the key reaches the focused widget, so the focus has moved before the
+    # next key is handed out: ":draw" typed at once all lands in the box
+    Binding("colon", "command", "Command", priority=True),
     Binding("h", "hint", "Hint"),
 ]
 
@@ -168,7 +171,8 @@ class TableBase(Screen[None]):
         self.attempt(Take())
 
     def action_command(self) -> None:
-        # at once (not after the keys already typed): ":draw" typed fast all goes in the box
+        if isinstance(self.focused, Input):
+            raise SkipAction()  # a colon typed in a box is text ("knock 5♣: …")
         self.set_focus(self.query_one("#command", Input))
 
     # -- the bots' turns ----------------------------------------------------------------
