@@ -88,17 +88,18 @@ _bit_count = int.bit_count
 
 def _seen(state: HandState, seat: int, hand: int) -> PlayerView:
     hands = state.hands
-    over = state.result is not None
+    result = state.result
+    to_move = state.to_move
     return _new_view(PlayerView, (
-        state.rules, seat, state.num_players, state.dealer, state.deal_index, state.to_move,
+        state.rules, seat, state.num_players, state.dealer, state.deal_index, to_move,
         state.phase, hand,
         tuple([handset.size(h) for h in hands]) if state.multi
         else tuple(map(_bit_count, hands)),
         tuple(state.table), tuple(state.discard), len(state.stock), tuple(state.known),
         state.taken, state.melds_this_turn, state.placed_this_turn, state.ever_placed,
-        state.rebuilds, state.turn_count, state.result,
-        tuple(state.legal_moves()) if seat == state.to_move and not over else (),
-        tuple(hands) if over else (),
+        state.rebuilds, state.turn_count, result,
+        tuple(state.legal_moves()) if seat == to_move and result is None else (),
+        tuple(hands) if result is not None else (),
         state.family_view(), tuple(state.discarded),
         tuple(state.passed),
     ))

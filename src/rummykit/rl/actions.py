@@ -133,6 +133,7 @@ class ActionSpace:
         self._by_id: dict[int, tuple[Move, tuple[int, ...]]] = {}
         #: by the id() of a move in ``_by_id``: its one action id, or -1 for several
         self._first: dict[int, int] = {}
+        self._first_of = self._first.__getitem__  # (the dict is cleared, never replaced)
         self._masks: dict[tuple[int, ...], Mask] = {}  # the draw steps' masks
 
     # -- moves -> ids ----------------------------------------------------------------
@@ -302,7 +303,7 @@ class Decision:
         self._options: list[tuple[int, ...]] | None = None
         # every move's one id, by the moves' identity (a C-level map: this runs every step)
         try:
-            firsts = list(map(space._first.__getitem__, map(id, moves)))
+            firsts = list(map(space._first_of, map(id, moves)))
         except KeyError:  # a move not met yet
             firsts = [space.actions(move)[0] if len(space.actions(move)) == 1 else -1
                       for move in moves]

@@ -113,6 +113,9 @@ class Game:
         self.result: HandResult | None = None
         self._seen: PlayerView | None = None
         self._decision: Decision | None = None
+        #: the step loop's case (full action space, raw observations): its own path
+        self._plain = not compact and not normalize
+        self._build = self.observation.build
 
     def describe_action(self, action: int) -> str:
         """An action id in words (of the compact space when ``compact``)."""
@@ -181,7 +184,7 @@ class Game:
     def observe_to_move(self) -> tuple[Array, Mask]:
         """The observation and mask of the seat to move (:meth:`observe` and :meth:`mask`
         in one call, the environments' step loop)."""
-        if self.done:
+        if self.done or not self._plain:
             seat = self.state.to_move
             return self.observe(seat), self.mask(seat)
         seen = self._seen
@@ -191,11 +194,7 @@ class Game:
         decision = self._decision
         if decision is None:
             decision = self._decision = Decision(self.actions, seen.legal)
-        flat = self.observation.build(seen, self.match.totals)
-        if self.normalize:
-            flat = self.observation.normalize(flat)
-        mask = decision.mask()
-        return flat, self.compact.mask(mask) if self.compact else mask
+        return self._build(seen, self.match.totals), decision.mask()
 
     def legal_ids(self) -> list[int]:
         """The legal action ids of the seat to move."""
@@ -210,6 +209,18 @@ class Game:
         :attr:`rewards` (this action's), :attr:`done` and :attr:`truncated`."""
         if self.compact:
             action = self.compact.to_full(action)
+        elif not self.done:  # the step loop's case: act_full's steps, inline
+            self.rewards = self.no_rewards
+            decision = self._decision or self.decision()
+            firsts = decision._firsts  # every move one id (else None): the id picks it
+            if firsts is not None and action in firsts:
+                move = decision._moves[firsts.index(action)]
+                self._seen = self._decision = None
+                self.match.push(move)
+                result = self.state.result
+                if result is not None:
+                    self._hand_over(result)
+                return move
         return self.act_full(action)
 
     def play(self, move: Move) -> None:
