@@ -16,9 +16,11 @@ import argparse
 import asyncio
 import json
 import random
+import shutil
 import signal
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -172,7 +174,7 @@ async def run(base: str, tables: int, duration: float, think: float,
         "matches_stored": stored,
         "client_cpu_ms_per_move": round(1000 * client_cpu / max(totals.moves, 1), 2),
         "server_cpu_ms_per_move": None if cpu_before is None or cpu_after is None
-        or not totals.moves else round(1000 * (cpu_after - cpu_before) / totals.moves, 2),
+        or not totals.moves else round(1000 * (cpu_after - cpu_before) / totals.moves, 3),
     }
 
 
@@ -245,7 +247,12 @@ def main(argv: list[str] | None = None) -> int:
               f"{report['matches_completed']}, stored: {report['matches_stored']}")
     complete = report["matches_started"] == report["matches_completed"] == report[
         "matches_stored"]
-    return 0 if report["errors"] == 0 and complete else 1
+    passed = report["errors"] == 0 and complete
+    if passed:
+        shutil.rmtree(folder, ignore_errors=True)  # kept, with the server's log, on failure
+    else:
+        print(f"the server's log and database are in {folder}", file=sys.stderr)
+    return 0 if passed else 1
 
 
 if __name__ == "__main__":
