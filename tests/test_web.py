@@ -194,9 +194,15 @@ def test_two_players_in_two_browsers_and_a_spectator(new_page: Opener, server: s
 
     watcher = new_page()
     received: list[dict[str, Any]] = []
+    batches: list[list[dict[str, Any]]] = []
+
+    def take(frame: Any) -> None:  # protocol 2: a frame is a message or a batch of them
+        if isinstance(frame, list):
+            batches.append(frame)
+        received.extend(frame if isinstance(frame, list) else [frame])
 
     def listen(ws: WebSocket) -> None:
-        ws.on("framereceived", lambda payload: received.append(json.loads(payload)))
+        ws.on("framereceived", lambda payload: take(json.loads(payload)))
 
     watcher.on("websocket", listen)
     watcher.goto(watch_url)
@@ -220,6 +226,8 @@ def test_two_players_in_two_browsers_and_a_spectator(new_page: Opener, server: s
     views = [m["view"] for m in received if m.get("type") in ("event", "sync") and m.get("view")]
     assert views and all(v["hand"] == [] and v["seat"] is None for v in views)
     assert all(m.get("legal", []) == [] for m in received)
+    # the page speaks protocol 2: its hello's welcome, sync and seats came in one frame
+    assert batches and [m["type"] for m in batches[0]][:2] == ["welcome", "sync"]
     # each player sees the other's card count and moves
     bob_count = len(hand(bob))
     assert ann.locator(".player .player-count").get_attribute("data-count") == str(bob_count)

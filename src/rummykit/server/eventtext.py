@@ -34,6 +34,22 @@ def public_text(state: HandState) -> str:
     return shared_json(seen) + "}"
 
 
+def strings_json(texts: list[str]) -> str:
+    """A JSON list of strings, compact: joined by hand when no string needs escaping
+    (notation never does), else by the encoder.
+
+    >>> strings_json(["draw", "discard SK"]), strings_json([])
+    ('["draw","discard SK"]', '[]')
+    """
+    if not texts:
+        return "[]"
+    joined = '","'.join(texts)
+    if joined.isascii() and joined.isprintable() and "\\" not in joined \
+            and joined.count('"') == 2 * (len(texts) - 1):
+        return f'["{joined}"]'
+    return _compact(texts)
+
+
 class EventText:
     """One event's messages: the shared head and public view, each seat's cards, the
     legal moves of the seat to move. Messages are made on demand and kept."""
@@ -67,8 +83,9 @@ class EventText:
 
     def _legal_json(self) -> str:
         texts = self._moves_by_text()
-        return _compact(list(texts) if len(texts) == len(self._legal)
-                        else [str(m) for m in self._legal])  # two moves written alike
+        if len(texts) != len(self._legal):  # two moves written alike
+            return _compact([str(m) for m in self._legal])
+        return strings_json(list(texts))
 
     def _moves_by_text(self) -> dict[str, Move]:
         if self._by_text is None:

@@ -207,7 +207,8 @@ class Hub(HubSeats):
             assert isinstance(committed, int)
             return committed
         async with self.lock(table.id):
-            await self._heal(table)
+            if table.id in self._unsure:  # its last commit failed
+                await self._heal(table)
             change = table.play(seat, text, version, by_bot)
             committed = change.events[0].version
             await self._commit(table, change)

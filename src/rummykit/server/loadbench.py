@@ -16,9 +16,11 @@ import argparse
 import asyncio
 import json
 import random
+import shutil
 import signal
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -54,12 +56,14 @@ class Totals:
 
 
 async def seat_client(url: str, table: str, token: str, stop_at: float, drain_until: float,
-                      think: float, totals: Totals) -> None:
+                      think: float, totals: Totals, protocol: int = 2) -> None:
     """Play one seat until ``stop_at``, then on until its match is over (at the latest
-    ``drain_until``); each move waits ``think`` seconds on average (not in the round trip)."""
+    ``drain_until``); each move waits ``think`` seconds on average (not in the round trip).
+    ``protocol`` 2: the server may send a batch of messages in one frame."""
     pause = random.Random(token)
     async with connect(url, max_size=2**22) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token, "version": None}))
+        await ws.send(json.dumps({"type": "hello", "token": token, "version": None,
+                                  "protocol": protocol}))
         ack = 0
         sent_at = 0.0
         waiting = False
@@ -76,26 +80,27 @@ async def seat_client(url: str, table: str, token: str, stop_at: float, drain_un
                 if waiting:
                     totals.errors.append("no reply to a move within 5 s")
                 return  # idle after the end: the table has stopped
-            message = json.loads(raw)
-            kind = message["type"]
-            if kind == "ack":
-                now = time.perf_counter()
-                totals.round_trips.append((now, now - sent_at))
-                totals.moves += 1
-                waiting = False
-            elif kind == "error":
-                totals.errors.append(f"{message['code']}: {message['message']}")
-                waiting = False
-            elif kind in ("event", "sync"):
-                latest = message
-                match = message["match"] if kind == "event" else message["table"]["match"]
-                if match:
-                    totals.started.add((table, match["number"]))
-                    over = bool(match["over"])
-                if match and over:
-                    totals.matches.add((table, match["number"]))
-                    if time.monotonic() < stop_at:
-                        await ws.send(json.dumps({"type": "rematch"}))
+            parsed = json.loads(raw)
+            for message in parsed if isinstance(parsed, list) else [parsed]:
+                kind = message["type"]
+                if kind == "ack":
+                    now = time.perf_counter()
+                    totals.round_trips.append((now, now - sent_at))
+                    totals.moves += 1
+                    waiting = False
+                elif kind == "error":
+                    totals.errors.append(f"{message['code']}: {message['message']}")
+                    waiting = False
+                elif kind in ("event", "sync"):
+                    latest = message
+                    match = message["match"] if kind == "event" else message["table"]["match"]
+                    if match:
+                        totals.started.add((table, match["number"]))
+                        over = bool(match["over"])
+                    if match and over:
+                        totals.matches.add((table, match["number"]))
+                        if time.monotonic() < stop_at:
+                            await ws.send(json.dumps({"type": "rematch"}))
             if time.monotonic() >= stop_at and not waiting and over:
                 return
             if latest is not None and latest["legal"] and not waiting:
@@ -114,7 +119,8 @@ async def seat_client(url: str, table: str, token: str, stop_at: float, drain_un
 
 async def run(base: str, tables: int, duration: float, think: float,
               server_pid: int | None = None, drain: float = 180.0,
-              target: int = 50, rules: str = DEFAULT_RULES) -> dict[str, Any]:
+              target: int = 50, rules: str = DEFAULT_RULES, protocol: int = 2
+              ) -> dict[str, Any]:
     """Create the tables, play for ``duration`` seconds, finish the matches in play (for
     ``drain`` seconds at most), then check the stored records."""
     totals = Totals()
@@ -135,7 +141,8 @@ async def run(base: str, tables: int, duration: float, think: float,
         stop_at = started + duration
         window_end = time.perf_counter() + duration
         results = await asyncio.gather(
-            *(seat_client(ws_url, table, token, stop_at, stop_at + drain, think, totals)
+            *(seat_client(ws_url, table, token, stop_at, stop_at + drain, think, totals,
+                          protocol)
               for table, token in seats),
             return_exceptions=True)
         elapsed = time.monotonic() - started
@@ -154,7 +161,8 @@ async def run(base: str, tables: int, duration: float, think: float,
         return round(1000 * trips[min(len(trips) - 1, int(q * len(trips)))], 2) if trips else 0
 
     return {
-        "rules": rules, "tables": tables, "connections": len(seats), "think_seconds": think,
+        "rules": rules, "protocol": protocol, "tables": tables, "connections": len(seats),
+        "think_seconds": think,
         "seconds": round(elapsed, 1), "timed_seconds": duration,
         "moves": totals.moves, "moves_per_second": round(window_moves / duration, 1),
         "steady_moves_per_second": round(steady_rate, 1),
@@ -166,7 +174,7 @@ async def run(base: str, tables: int, duration: float, think: float,
         "matches_stored": stored,
         "client_cpu_ms_per_move": round(1000 * client_cpu / max(totals.moves, 1), 2),
         "server_cpu_ms_per_move": None if cpu_before is None or cpu_after is None
-        or not totals.moves else round(1000 * (cpu_after - cpu_before) / totals.moves, 2),
+        or not totals.moves else round(1000 * (cpu_after - cpu_before) / totals.moves, 3),
     }
 
 
@@ -187,6 +195,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database-url", default=None,
                         help="for the server started here (default: a fresh SQLite file)")
     parser.add_argument("--url", default=None, help="use a running server instead")
+    parser.add_argument("--protocol", type=int, default=2, choices=(1, 2),
+                        help="the clients' protocol (2: batches, as the web app; 1: one "
+                             "message a frame)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--cluster", type=int, default=0,
                         help="cluster mode: this many serve processes on the PostgreSQL "
@@ -210,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         report = asyncio.run(run(base.rstrip("/"), args.tables, args.duration, args.think,
                                  None if server is None else server.pid, args.drain,
-                                 args.target, args.rules))
+                                 args.target, args.rules, args.protocol))
     finally:
         if server is not None:
             server.send_signal(signal.SIGINT)
@@ -236,7 +247,12 @@ def main(argv: list[str] | None = None) -> int:
               f"{report['matches_completed']}, stored: {report['matches_stored']}")
     complete = report["matches_started"] == report["matches_completed"] == report[
         "matches_stored"]
-    return 0 if report["errors"] == 0 and complete else 1
+    passed = report["errors"] == 0 and complete
+    if passed:
+        shutil.rmtree(folder, ignore_errors=True)  # kept, with the server's log, on failure
+    else:
+        print(f"the server's log and database are in {folder}", file=sys.stderr)
+    return 0 if passed else 1
 
 
 if __name__ == "__main__":

@@ -46,14 +46,21 @@ class Strict(BaseModel):
 
 # -- client to server (WebSocket) -----------------------------------------------------
 
+#: the protocol version from which the server may send several messages in one frame, as
+#: a JSON array (docs/protocol.md, Batches)
+BATCHES = 2
+
+
 class Hello(Strict):
-    """The first message: a seat token (a player) or a table id (a spectator), and the
-    last version seen (``null`` on a first connection)."""
+    """The first message: a seat token (a player) or a table id (a spectator), the last
+    version seen (``null`` on a first connection), and the protocol version the client
+    speaks (1 by default; 2: it takes batches)."""
 
     type: Literal["hello"]
     token: Token | None = None
     table: TableId | None = None
     version: int | None = Field(default=None, ge=0)
+    protocol: int = Field(default=1, ge=1, le=1000)
 
 
 class MoveIn(Strict):

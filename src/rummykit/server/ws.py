@@ -13,21 +13,22 @@ import asyncio
 import json
 import logging
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import Message
-from starlette.websockets import WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocketDisconnect
 
 from rummykit.server.errors import ServerError
 from rummykit.server.hub import Hub
 from rummykit.server.identity import session_of
+from rummykit.server.outbox import NORMAL, POLICY, SERVER_ERROR, Connection
 from rummykit.server.ratelimit import Strikes, TokenBucket
 from rummykit.server.table import SPECTATOR, LiveTable
 from rummykit.server.wire import (
+    BATCHES,
     CLIENT_MESSAGE,
     CLIENT_TYPES,
     ClientMessage,
@@ -44,79 +45,6 @@ from rummykit.server.wire import (
 
 router = APIRouter()
 log = logging.getLogger("rummykit.server")
-#: messages queued for a client that does not read them before it is disconnected
-MAX_QUEUE = 2000
-#: seconds a closing connection has to take the messages still queued for it
-FLUSH_SECONDS = 5.0
-#: close codes (RFC 6455): a normal close, a policy breach (the reason says which), a
-#: server failure, the table served elsewhere now (the client reconnects)
-NORMAL, POLICY, SERVER_ERROR, MOVED = 1000, 1008, 1011, 1012
-
-
-@dataclass(frozen=True, slots=True)
-class Close:
-    """An outbox entry: close the socket with this code and reason (after what was
-    queued before it)."""
-
-    code: int
-    reason: str
-
-
-class Connection:
-    """One WebSocket: an outbox drained by a writer task, in order."""
-
-    def __init__(self, socket: WebSocket) -> None:
-        self.socket = socket
-        self.table_id = ""
-        self.recipient = SPECTATOR
-        self.queue: asyncio.Queue[str | Close] = asyncio.Queue()
-        self.closing = False
-        self.writer = asyncio.create_task(self._write())
-
-    def drop(self) -> None:
-        """Close the connection (code 1012): the table is served elsewhere now and the
-        client reconnects."""
-        self.end(MOVED, "the table moved: reconnect")
-
-    def send(self, text: str) -> None:
-        """Queue one message; a client too far behind is cut off."""
-        if self.closing:
-            return
-        if self.queue.qsize() > MAX_QUEUE:
-            self.end(POLICY, f"too far behind: more than {MAX_QUEUE} messages unread")
-            return
-        self.queue.put_nowait(text)
-
-    def end(self, code: int, reason: str) -> None:
-        """Close after the messages already queued (the first reason given wins)."""
-        if not self.closing:
-            self.closing = True
-            self.queue.put_nowait(Close(code, reason))
-
-    async def _write(self) -> None:
-        try:
-            while True:
-                item = await self.queue.get()
-                if isinstance(item, Close):
-                    if self.socket.application_state != WebSocketState.DISCONNECTED:
-                        await self.socket.close(item.code, item.reason)
-                    return
-                await self.socket.send_text(item)
-        except Exception:  # the peer went away; the reader notices
-            return
-
-    async def close(self, code: int = NORMAL, reason: str = "") -> None:
-        """Flush the queue, then close with ``code`` and ``reason``; a peer that does not
-        take the rest within ``FLUSH_SECONDS`` is dropped."""
-        self.end(code, reason)
-        await self.finish()
-
-    async def finish(self) -> None:
-        """Wait for the writer to end (at most ``FLUSH_SECONDS``, then stop it)."""
-        done, _ = await asyncio.wait({self.writer}, timeout=FLUSH_SECONDS)
-        if not done:
-            self.writer.cancel()
-            await asyncio.gather(self.writer, return_exceptions=True)
 
 
 def error_text(code: str, message: str, ack: int | None = None) -> str:
@@ -159,14 +87,20 @@ def _plain_move(data: dict[str, Any]) -> bool:
             and version >= 0 and type(ack) is int and 0 <= ack <= 2**53)
 
 
-def parse(text: str) -> ClientMessage:
-    """A client message, or :class:`ServerError` saying what is wrong with it."""
+def _load(text: str) -> dict[str, Any]:
+    """A client message's JSON object (with a string ``type``), or :class:`ServerError`."""
     try:
         data: Any = json.loads(text)
     except (ValueError, RecursionError):
         raise ServerError("bad_json", "the message is not JSON") from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise ServerError("bad_message", 'expected a JSON object with a "type"')
+    return data
+
+
+def _validated(data: dict[str, Any]) -> ClientMessage:
+    """The message ``data`` (from :func:`_load`) says, or :class:`ServerError` saying what
+    is wrong with it."""
     if data["type"] == "move" and _plain_move(data):  # the common case, checked by hand
         return MoveIn.model_construct(type="move", move=data["move"],
                                       version=data["version"], ack=data["ack"])
@@ -179,6 +113,11 @@ def parse(text: str) -> ClientMessage:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or "message"
         raise ServerError("bad_message", f"{where}: {first['msg']}") from None
+
+
+def parse(text: str) -> ClientMessage:
+    """A client message, or :class:`ServerError` saying what is wrong with it."""
+    return _validated(_load(text))
 
 
 async def _receive(websocket: WebSocket, deadline: float | None) -> Message:
@@ -225,16 +164,20 @@ async def socket(websocket: WebSocket) -> None:
                 conn.send(error_text("too_large", "the message is longer than "
                                      f"{settings.max_message_bytes} bytes"))
                 continue
-            message: ClientMessage | None = None
+            ack: int | None = None  # a move's, for its refusal
             try:
-                message = parse(text)
-                table = await handle(hub, conn, table, message)
+                data = _load(text)
+                if table is not None and data["type"] == "move" and _plain_move(data):
+                    ack = data["ack"]  # the common case: no message object made
+                    await move(hub, conn, table, data["move"], data["version"], data["ack"])
+                else:
+                    message = _validated(data)
+                    ack = message.ack if isinstance(message, MoveIn) else None
+                    table = await handle(hub, conn, table, message)
             except ServerError as error:
-                ack = message.ack if isinstance(message, MoveIn) else None
                 conn.send(error_text(error.code, error.message, ack))
             except SQLAlchemyError:
                 log.exception("storage failed")
-                ack = message.ack if isinstance(message, MoveIn) else None
                 conn.send(error_text("unavailable", "storage is unavailable; nothing was "
                                      "changed", ack))
             except _Leave:
@@ -273,9 +216,7 @@ async def handle(hub: Hub, conn: Connection, table: LiveTable | None,
     elif seat == SPECTATOR:
         raise ServerError("spectator", "spectators cannot play")
     elif isinstance(message, MoveIn):
-        await hub.take_back(table, seat)
-        version = await hub.move(table, seat, message.move, message.version)
-        conn.send(f'{{"type":"ack","ack":{message.ack},"version":{version}}}')  # an Ack
+        await move(hub, conn, table, message.move, message.version, message.ack)
     elif isinstance(message, Rematch):
         await hub.vote_rematch(table, seat)
     elif isinstance(message, Resign):
@@ -284,6 +225,18 @@ async def handle(hub: Hub, conn: Connection, table: LiveTable | None,
         await hub.leave(table, seat)
         raise _Leave
     return table
+
+
+async def move(hub: Hub, conn: Connection, table: LiveTable, text: str, version: int,
+               ack: int) -> None:
+    """Make the connection's seat's move; its events reach every viewer, then the ack
+    comes (in the same frame as the mover's event in protocol 2)."""
+    seat = conn.recipient
+    if seat == SPECTATOR:
+        raise ServerError("spectator", "spectators cannot play")
+    await hub.take_back(table, seat)
+    committed = await hub.move(table, seat, text, version)
+    conn.send(f'{{"type":"ack","ack":{ack},"version":{committed}}}')  # an Ack
 
 
 async def hello(hub: Hub, conn: Connection, message: Hello) -> LiveTable:
@@ -301,5 +254,6 @@ async def hello(hub: Hub, conn: Connection, message: Hello) -> LiveTable:
         raise ServerError("bad_message", "hello needs a token (a player) or a table "
                           "(a spectator)")
     conn.table_id = table.id
+    conn.batching = message.protocol >= BATCHES
     await hub.connect(conn, table, message.version)
     return table

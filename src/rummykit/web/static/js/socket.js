@@ -1,5 +1,6 @@
-// One WebSocket to a table (docs/protocol.md §3): hello with the last version seen, moves
-// with acks, a heartbeat, and reconnection with back-off after a drop.
+// One WebSocket to a table (docs/protocol.md §3): hello with the last version seen (and
+// protocol 2: a frame may carry a batch of messages), moves with acks, a heartbeat, and
+// reconnection with back-off after a drop.
 //
 // A network that goes away silently keeps a WebSocket "open" for a long time, so the
 // socket checks it: a ping every few seconds must be answered within a few seconds, a
@@ -7,6 +8,8 @@
 // going offline, counts as a drop: the status says so and the socket reconnects.
 
 const FATAL = new Set(["bad_token", "unknown_table", "spectator"]);
+/** The protocol version said in hello: 2 takes several messages in one frame (a batch). */
+export const PROTOCOL = 2;
 
 /** The heartbeat's timings, in milliseconds. */
 export const TIMING = { pingEvery: 5000, answerWithin: 3500, check: 500, maxBackoff: 5000 };
@@ -59,7 +62,7 @@ export class TableSocket {
       if (ws !== this.ws) return;
       this.lastHeard = Date.now();
       this.waitingSince = Date.now();
-      ws.send(JSON.stringify({ type: "hello", ...this.who, version: this.version }));
+      ws.send(JSON.stringify({ type: "hello", ...this.who, version: this.version, protocol: PROTOCOL }));
     };
     ws.onmessage = (event) => {
       if (ws === this.ws) this.receive(event.data);
@@ -76,15 +79,31 @@ export class TableSocket {
     return navigator.onLine === false;
   }
 
+  /** One frame: a message, or (protocol 2) a batch of them in order. */
   receive(text) {
     this.lastHeard = Date.now();
     this.waitingSince = null;
-    let msg;
+    let parsed;
     try {
-      msg = JSON.parse(text);
+      parsed = JSON.parse(text);
     } catch {
       return;
     }
+    if (!Array.isArray(parsed)) {
+      this.handle(parsed);
+      return;
+    }
+    for (const msg of parsed) {
+      try {
+        this.handle(msg);
+      } catch (error) {
+        setTimeout(() => { throw error; }, 0); // reported, and the rest of the batch still handled
+      }
+    }
+  }
+
+  handle(msg) {
+    if (msg === null || typeof msg !== "object") return;
     if (msg.type === "welcome" && !this.welcomed) {
       this.welcomed = true;
       this.attempt = 0;
