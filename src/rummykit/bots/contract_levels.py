@@ -8,7 +8,8 @@ the search they add:
 - ``hard``: also searches the draw of a seat not yet down (stock, discard top, the
   shallowest dig) in 8 sampled worlds (:mod:`rummykit.bots.contract_worlds`), keeping the
   heuristic's draw unless another measured :data:`DRAW_MARGIN` points better;
-- ``expert``: the same search in 24 worlds.
+- ``expert``: the same search in 24 worlds, and deal 7 played as a race
+  (:mod:`rummykit.bots.contract_race`: the move leaving the least expected loss).
 
 Since a seat not down stopped digging deeper than three cards in the deals of sets only
 (:func:`rummykit.bots.contract_policy.up_draw`), held-out seeds 31 and 37 (``python -m
@@ -40,8 +41,9 @@ import dataclasses
 import random
 from typing import TYPE_CHECKING
 
-from rummykit.bots import contract_policy
+from rummykit.bots import contract_policy, contract_race
 from rummykit.bots.contract_expert import Skill
+from rummykit.bots.greedy_contract import all_at_once
 from rummykit.core.moves import Move
 from rummykit.core.views import PlayerView
 
@@ -60,6 +62,7 @@ class Level:
 
     skill: Skill
     draw_worlds: int = 0
+    race: bool = False  # deal 7 played as a race (:mod:`rummykit.bots.contract_race`)
 
 
 HEURISTICS = Skill(seventh_draws=True, pair_takes=False, race_discards=False)
@@ -68,7 +71,7 @@ HEURISTICS = Skill(seventh_draws=True, pair_takes=False, race_discards=False)
 def level_for(budget: Budget) -> Level:
     """The level of the search bot with ``budget``."""
     if budget.worlds >= EXPERT_WORLDS:
-        return Level(HEURISTICS, 24)
+        return Level(HEURISTICS, 24, race=True)
     if budget.worlds >= HARD_WORLDS:
         return Level(HEURISTICS, 8)
     return Level(HEURISTICS)
@@ -77,6 +80,8 @@ def level_for(budget: Budget) -> Level:
 def choose(view: PlayerView, rng: random.Random, budget: Budget) -> Move:
     """The level's contract move: always one of ``view.legal``."""
     level = level_for(budget)
+    if level.race and all_at_once(view):
+        return contract_race.choose(view)
     if not level.draw_worlds:
         return contract_policy.choose(view, level.skill)
     return contract_policy.searched(view, rng, budget, level.draw_worlds, DRAW_MARGIN,

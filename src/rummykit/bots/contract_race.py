@@ -42,6 +42,7 @@ DRAWS_STEP = 4  # draws (unseen improving cards) per unit of the fit's draws fea
 DRAWS_CAP = 12  # ... capped there, as in the fit
 ROUND_CAP = 30  # rounds, capped as in the fit
 CHANCE_SCALE = 1.0  # weight of the estimated chance (tuned: higher races more)
+BONUS_WEIGHT = 0.5  # weight of :func:`others_bonus` (tuned: 0, 0.5 and 1 alike)
 
 
 def win_chance(missing: int, draws: int, round_: int) -> float:
@@ -55,13 +56,29 @@ def win_chance(missing: int, draws: int, round_: int) -> float:
     return min(1.0, CHANCE_SCALE / (1.0 + math.exp(-z)))
 
 
-def expected_loss(missing: int, draws: int, points: int, round_: int) -> float:
-    """``(1 - p) * V`` of a hand of ``points`` waiting to draw (:func:`win_chance`)."""
-    return (1.0 - win_chance(missing, draws, round_)) * points
+def expected_loss(missing: int, draws: int, points: int, round_: int, bonus: float) -> float:
+    """``(1 - p) * V - p * bonus`` of a hand of ``points`` waiting to draw
+    (:func:`win_chance`): going out also leaves every other seat its hand, ``bonus``
+    points more of their mean than when another seat goes out."""
+    chance = win_chance(missing, draws, round_)
+    return (1.0 - chance) * points - chance * bonus
+
+
+def others_bonus(view: PlayerView, left: Sequence[int]) -> float:
+    """What going out adds to the others' mean penalty, against another seat going out:
+    their mean hand (their cards at the unseen cards' mean value) over the seats less one
+    (the seat that would have gone out in its place)."""
+    values = card_values(view)
+    total = sum(left)
+    if not total or view.num_players < 2:
+        return 0.0
+    mean = sum(values[c] * n for c, n in enumerate(left)) / total
+    sizes = [n for s, n in enumerate(view.hand_sizes) if s != view.seat]
+    return BONUS_WEIGHT * mean * sum(sizes) / len(sizes) / (view.num_players - 1)
 
 
 def _best_discard(cards: list[Card], allowed: set[Card] | None, values: Sequence[int],
-                  left: Sequence[int], round_: int,
+                  left: Sequence[int], round_: int, bonus: float,
                   draws: int | None = None) -> tuple[float, Card | None]:
     """(least expected loss, the card to throw for it) of a hand after its draw, among the
     ``allowed`` cards (None: any). Without ``draws`` each rest's improving unseen cards are
@@ -83,7 +100,7 @@ def _best_discard(cards: list[Card], allowed: set[Card] | None, values: Sequence
             counted, completing = draw_counts(rest, size, left)
             if missing == 0 and not completing:
                 missing = 1
-        loss = expected_loss(missing, counted, total - values[card], round_)
+        loss = expected_loss(missing, counted, total - values[card], round_, bonus)
         key = (loss, -kept, card == JOKER, -values[card], -(card % NUM_RANKS))
         if best is None or key < best:
             best, chosen = key, card
@@ -102,17 +119,18 @@ def choose(view: PlayerView) -> Move:
     values = card_values(view)
     left = unseen(view)
     round_ = view.turn_count // view.num_players
+    bonus = others_bonus(view, left)
     if view.phase == DRAW_PHASE:
-        return _draw(view, hand, values, left, round_)
+        return _draw(view, hand, values, left, round_, bonus)
     discards = [m for m in legal if isinstance(m, Discard)]
     if not discards:
         return legal[0]
-    _, card = _best_discard(hand, {m.card for m in discards}, values, left, round_)
+    _, card = _best_discard(hand, {m.card for m in discards}, values, left, round_, bonus)
     return next((m for m in discards if m.card == card), discards[0])
 
 
 def _draw(view: PlayerView, hand: list[Card], values: Sequence[int], left: Sequence[int],
-          round_: int) -> Move:
+          round_: int, bonus: float) -> Move:
     legal = view.legal
     takes = sorted((m for m in legal if isinstance(m, Take)), key=lambda m: m.count)
     draw = next((m for m in legal if isinstance(m, Draw)), None)
@@ -127,14 +145,15 @@ def _draw(view: PlayerView, hand: list[Card], values: Sequence[int], left: Seque
         return single
     draws = draw_counts(hand, len(hand) + 1, left)[0]  # the same for every draw: counted once
     others = set(hand) - {top}  # the taken card may not be thrown (no copy of it)
-    took, _ = _best_discard([*hand, top], others, values, left, round_, draws)
+    took, _ = _best_discard([*hand, top], others, values, left, round_, bonus, draws)
     total = sum(left)
     if not total:
         return draw
     stock = 0.0
     for card, copies in enumerate(left):
         if copies:
-            loss, _ = _best_discard([*hand, card], None, values, left, round_, draws)
+            loss, _ = _best_discard([*hand, card], None, values, left, round_, bonus,
+                                    draws)
             stock += copies * loss
     return single if took < stock / total else draw
 
