@@ -132,3 +132,11 @@ def test_ends_prints_each_match_and_counts_the_same_with_two_processes(
     assert one == two and sum(v for k, v in one.items() if k != "longest") == 14
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[1] for line in lines] == ["1/2:", "2/2:"]
+
+
+def test_table_gives_the_same_figures_in_two_processes() -> None:
+    from rummykit.benchmark.contract_bots import table
+
+    one = table(["easy", "greedy"], 3, [1, 6], 2, 5)
+    two = table(["easy", "greedy"], 3, [1, 6], 2, 5, jobs=2)
+    assert one == two and len(one["easy"]) == 2 * 2 * 3  # sets x deals x rotations

@@ -14,7 +14,8 @@ deals (``--only 1,2,...``, default all seven) played once per seat rotation of t
 (``expert,greedy`` fills the other seats with the last name), and the mean penalty per
 deal of each bot, the paired difference of the first two with its standard error, and the
 deals each bot won, and that difference by deal number; ``--seeds 31,37`` pools the
-deals of several seeds.
+deals of several seeds, and ``--jobs N`` plays the sets in N processes (the same figures
+whatever N).
 
 ``--where BOTS --sets N`` shows where the points go: N seeded deals of each deal number
 (1-7) of the lineup, and per deal number how often a seat went out, the turns, the turn of
@@ -91,28 +92,41 @@ def expert_times(deals: int, seed: int) -> list[float]:
 
 
 def table(lineup: list[str], players: int, deals: list[int], sets: int,
-          seed: int) -> dict[str, list[float]]:
+          seed: int, jobs: int = 1) -> dict[str, list[float]]:
     """Per bot name, its mean penalty in every (deal, rotation) played; ``"wins:NAME"``
-    holds 1.0 per deal it won."""
+    holds 1.0 per deal it won. ``jobs`` processes play the sets (the same figures, in the
+    same order, whatever ``jobs``)."""
+    tasks = [(lineup, players, deals, seed, number) for number in range(sets)]
+    found: dict[str, list[float]] = {}
+    with multiprocessing.Pool(jobs) if jobs > 1 else contextlib.nullcontext() as pool:
+        results = pool.imap(_table_set, tasks) if pool is not None else map(_table_set, tasks)
+        for got in results:
+            for name, values in got.items():
+                found.setdefault(name, []).extend(values)
+    return found
+
+
+def _table_set(task: tuple[list[str], int, list[int], int, int]) -> dict[str, list[float]]:
+    """:func:`table`'s figures of one set of deals (every deal, every rotation)."""
+    lineup, players, deals, seed, number = task
     names = lineup + [lineup[-1]] * (players - len(lineup))
     found: dict[str, list[float]] = {}
-    for number in range(sets):
-        for deal in deals:
-            for turn in range(players):
-                seated = names[turn:] + names[:turn]
-                bots = [make_bot(n) for n in seated]
-                rng = random.Random(seed * 100_003 + number * 101 + deal)
-                state = HandState.deal(CONTRACT, players, dealer=0, deal_index=deal,
-                                       rng=random.Random(seed * 7919 + number * 31 + deal))
-                while state.result is None:
-                    state.push(bots[state.to_move].choose(view(state, state.to_move), rng))
-                scores = state.result.scores
-                for name in dict.fromkeys(names):
-                    mine = [scores[i] for i, n in enumerate(seated) if n == name]
-                    found.setdefault(name, []).append(sum(mine) / len(mine))
-                    found.setdefault(f"wins:{name}", []).append(
-                        float(state.result.winner is not None
-                              and seated[state.result.winner] == name))
+    for deal in deals:
+        for turn in range(players):
+            seated = names[turn:] + names[:turn]
+            bots = [make_bot(n) for n in seated]
+            rng = random.Random(seed * 100_003 + number * 101 + deal)
+            state = HandState.deal(CONTRACT, players, dealer=0, deal_index=deal,
+                                   rng=random.Random(seed * 7919 + number * 31 + deal))
+            while state.result is None:
+                state.push(bots[state.to_move].choose(view(state, state.to_move), rng))
+            scores = state.result.scores
+            for name in dict.fromkeys(names):
+                mine = [scores[i] for i, n in enumerate(seated) if n == name]
+                found.setdefault(name, []).append(sum(mine) / len(mine))
+                found.setdefault(f"wins:{name}", []).append(
+                    float(state.result.winner is not None
+                          and seated[state.result.winner] == name))
     return found
 
 
@@ -267,7 +281,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ends", metavar="BOTS",
                         help="how the deals of whole matches of this lineup end")
     parser.add_argument("--matches", type=int, default=10, help="matches for --ends")
-    parser.add_argument("--jobs", type=int, default=1, help="processes for --ends")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for --ends and --table")
     parser.add_argument("--where", metavar="BOTS", help="where the points go (--sets deals "
                         "of each deal number)")
     args = parser.parse_args(argv)
@@ -286,7 +300,7 @@ def main(argv: list[str] | None = None) -> None:
         pooled: dict[str, list[float]] = {}
         for seed in seeds:
             for name, values in table(args.table.split(","), args.players, deals,
-                                      args.sets, seed).items():
+                                      args.sets, seed, args.jobs).items():
                 pooled.setdefault(name, []).extend(values)
         _table_report(pooled, deals, args.players)
         return

@@ -207,4 +207,42 @@ def improving(cards: Sequence[Card], size: int, unseen: Sequence[int]) -> int:
     return found
 
 
-__all__ = ["coverage", "coverage_without", "held_count", "improving", "outs", "positions"]
+def draw_counts(cards: Sequence[Card], size: int, unseen: Sequence[int]) -> tuple[int, int]:
+    """(:func:`improving`, :func:`outs`) of ``cards`` at once, faster: a drawn card changes
+    one suit's positions only, and a card whose position is held changes nothing."""
+    longest = min(13, size - 2 * RUN_MIN)
+    if longest < RUN_MIN:
+        return 0, 0
+    h = positions(cards)
+    jokers = sum(1 for c in cards if c == JOKER)
+    held = min(size, max(_triple(h[x], h[y], h[z], size, longest) for x, y, z in TRIPLES)
+               + jokers)
+    better = complete = 0
+    if unseen[JOKER]:
+        with_joker = min(size, held + 1)  # a joker is held wherever it goes
+        if with_joker > held:
+            better += unseen[JOKER]
+        if with_joker == size:
+            complete += unseen[JOKER]
+    for suit in range(SUITS):
+        o = [h[t] for t in range(SUITS) if t != suit]
+        base = NUM_RANKS * suit
+        for rank in range(NUM_RANKS):
+            copies = unseen[base + rank]
+            bit = 1 << (rank + 1)
+            if not copies or h[suit] & bit:
+                continue
+            bits = h[suit] | bit | (1 << 14 if rank == 0 else 0)
+            got = min(size, jokers + max(_triple(o[0], o[1], o[2], size, longest),
+                                         _triple(o[0], o[1], bits, size, longest),
+                                         _triple(o[0], o[2], bits, size, longest),
+                                         _triple(o[1], o[2], bits, size, longest)))
+            if got > held:
+                better += copies
+            if got == size:
+                complete += copies
+    return better, complete
+
+
+__all__ = ["coverage", "coverage_without", "draw_counts", "held_count", "improving", "outs",
+           "positions"]

@@ -1,0 +1,87 @@
+"""The expert's seventh deal as a race (bots.contract_race): legal moves, the estimate,
+shedding high cards when going out is far off, keeping them when it is near."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rummykit.bots import contract_race, contract_shape, make_bot
+from rummykit.core.cards import JOKER, parse_cards
+from rummykit.core.engine import HandState
+from rummykit.core.views import view
+from rummykit.variants import CONTRACT
+
+FILLER = ("C2 C3 C4 D2 D3 D4 S2 S3 S4 H2 H3 H4", "C6 C7 C8 D6 D7 D8 S6 S7 S8 H6 H7 H8",
+          "CT CJ CQ DT DJ DQ ST SJ SQ HT HJ HQ")
+
+
+def _seventh(hand: str, stock: str, turns: int = 0) -> HandState:
+    """A 4-player deal 7 ``turns`` turns in, seat 1 to draw ``hand``, the stock top first
+    ``stock``."""
+    hands = [parse_cards(FILLER[0]), parse_cards(hand), parse_cards(FILLER[1]),
+             parse_cards(FILLER[2])]
+    state = HandState.from_deal(CONTRACT, 0, hands, parse_cards("D5")[0],
+                                parse_cards(stock), deal_index=6)
+    state.turn_count = turns
+    return state
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_race_moves_are_legal_and_deals_end(players: int) -> None:
+    bots = [make_bot("expert")] + [make_bot("greedy")] * (players - 1)
+    rng = random.Random(3)
+    state = HandState.deal(CONTRACT, players, dealer=0, rng=random.Random(20 + players),
+                           deal_index=6)
+    while not state.is_over:
+        seen = view(state, state.to_move)
+        move = bots[state.to_move].choose(seen, rng)
+        assert move in seen.legal
+        state.play(move)
+    assert state.result is not None and state.result.winner is not None
+
+
+def test_draw_counts_are_improving_and_outs() -> None:
+    rng = random.Random(5)
+    deck = [c for c in range(52) for _ in range(2)] + [JOKER]
+    for _ in range(150):
+        cards = rng.sample(deck, 12)
+        left = [2] * 52 + [1]
+        for card in cards:
+            left[card] -= 1
+        for card in rng.sample(range(53), 8):
+            left[card] = 0
+        assert contract_shape.draw_counts(cards, 13, left) == (
+            contract_shape.improving(cards, 13, left), contract_shape.outs(cards, 13, left))
+    near = parse_cards("HA HK HQ HJ S2 S3 S4 S5 D6 D7 D8")  # 11 held, two cards to draw
+    left = [2] * 52 + [1]
+    assert contract_shape.draw_counts(near, 12, left)[1] > 0
+
+
+def test_far_from_three_runs_the_race_sheds_a_high_card_that_fits() -> None:
+    """A scattered hand ten rounds in: greedy and medium keep the run HA HK HQ and throw a
+    low loose card; the race, far from going out, throws the ace (15 points). In the first
+    round it races (the drawn S9, as loose as any)."""
+    state = _seventh("HA HK HQ C5 D9 S3 C8 D2 S6 H5 C9 D7", "S9 CA", turns=40)
+    state.play("draw")
+    seen = view(state, 1)
+    assert str(contract_race.choose(seen)) == "discard HA"
+    early = _seventh("HA HK HQ C5 D9 S3 C8 D2 S6 H5 C9 D7", "S9 CA")
+    early.play("draw")
+    assert str(contract_race.choose(view(early, 1))) == "discard S9"
+    for level in ("greedy", "medium"):
+        assert str(make_bot(level).choose(seen, random.Random(1))) != "discard HA"
+
+
+def test_one_card_from_three_runs_the_race_keeps_its_high_cards() -> None:
+    """Three runs but for C9: the race throws C9 and keeps the ace and king."""
+    state = _seventh("HA HK HQ HJ S2 S3 S4 S5 D6 D7 D8 C9", "D9 CA", turns=40)
+    state.play("draw")
+    assert str(contract_race.choose(view(state, 1))) == "discard C9"
+
+
+def test_the_chance_falls_with_the_cards_missing_and_the_rounds() -> None:
+    chances = [contract_race.win_chance(m, 8, 4) for m in range(6)]
+    assert chances == sorted(chances, reverse=True) and 0 < chances[-1] < chances[0] < 1
+    assert contract_race.win_chance(1, 8, 20) < contract_race.win_chance(1, 8, 2)
