@@ -13,7 +13,7 @@ from rummykit.bots import FAMILY_BOTS, make_bot_for
 from rummykit.bots.gin_hints import GIN_HINT_LEVELS, gin_hint, gin_hint_json, gin_hint_lines
 from rummykit.bots.gin_outs import feed_chance, lookahead_move, unseen_cards
 from rummykit.bots.gin_playout import playout, policy_move
-from rummykit.bots.gin_sampling import card_weights, determinize
+from rummykit.bots.gin_sampling import card_weights, determinize, draft_tries
 from rummykit.bots.gin_search import (
     SEARCH_LEVELS,
     GinSearchBot,
@@ -24,7 +24,7 @@ from rummykit.bots.gin_search import (
 from rummykit.core.cards import parse_card, parse_cards
 from rummykit.core.errors import IllegalMoveError, RummyError
 from rummykit.core.moves import Discard
-from rummykit.variants.gin.deadwood import arrangement_mask
+from rummykit.variants.gin.deadwood import arrangement_mask, min_deadwood
 from rummykit.variants.gin.hand import GinHand
 from rummykit.variants.gin.moves import Gin, Knock
 from rummykit.variants.gin.rules import GIN, OKLAHOMA, GinRules, openspiel_profile
@@ -69,8 +69,8 @@ def _views(rules: GinRules, seeds: range) -> list[GinView]:
 def test_worlds_agree_with_everything_the_seat_sees() -> None:
     rng = random.Random(1)
     for seen in _views(GIN, range(6)):
-        for inference in (True, False):
-            world = determinize(seen, rng, inference)
+        for inference, draft in ((True, 0), (False, 0), (True, 6), (False, 4)):
+            world = determinize(seen, rng, inference, draft)
             me, other = seen.seat, 1 - seen.seat
             assert world.hands[me] == seen.hand
             assert world.hands[other] & seen.known[other] == seen.known[other]
@@ -84,6 +84,21 @@ def test_worlds_agree_with_everything_the_seat_sees() -> None:
                 every |= 1 << card
             assert every == (1 << 52) - 1
             assert [str(m) for m in world.legal_moves()] == [str(m) for m in seen.legal]
+
+
+def test_a_drafted_opponent_holds_less_deadwood_the_longer_the_hand_has_gone() -> None:
+    assert [draft_tries(turns, 6) for turns in (0, 1, 2, 5, 9, 30)] == [1, 1, 2, 3, 5, 6]
+    assert draft_tries(30, 0) == draft_tries(30, 1) == 1
+    late = [v for v in _views(openspiel_profile(), range(8)) if v.turn_count >= 10
+            and v.knocker is None and not v.revealed][:12]
+    assert late
+    rng = random.Random(4)
+
+    def mean_deadwood(draft: int) -> float:
+        return sum(min_deadwood(determinize(v, rng, True, draft).hands[1 - v.seat])
+                   for v in late for _ in range(10)) / (10 * len(late))
+
+    assert mean_deadwood(6) < mean_deadwood(0) - 5
 
 
 def test_inference_weights_cards_near_the_opponents_discards_down() -> None:
