@@ -6,12 +6,14 @@ and the chance of feeding the opponent, knock as soon as it may). At the decisio
 level searches (:data:`KNOCK`: knock now, with which arrangement, or play on; the wall; at
 the levels that say so the offer and the draw, or the plain discard) it deals ``worlds``
 hands consistent with its view (:func:`~rummykit.bots.gin_sampling.determinize`: the
-unseen cards, weighted by what the opponent took, threw and passed), plays every
+unseen cards, weighted by what the opponent took, threw and passed; at ``expert`` the
+opponent's hand a played one, the least deadwood of several deals), plays every
 candidate in each of them and the rest of the hand with the fast greedy policy of
 :mod:`~rummykit.bots.gin_playout` for both seats, and scores the hand for the seat (its
 points minus the opponent's). Every candidate meets the same worlds, so the comparison is
 paired; the policy's move is kept unless another's mean beats it by the level's
-``margin``. Candidates (:func:`candidates`): the policy's move first, then every legal
+``margin`` (plus ``confidence`` standard errors of the paired difference). Candidates
+(:func:`candidates`): the policy's move first, then every legal
 move outside the discard step; there every knock (and, for the best plain knock, other
 arrangements within the limit that leave fewer places to lay off) and the policy's best
 discards. The defender's show is played by the greedy policy. :meth:`GinSearchBot.analyse`
@@ -87,9 +89,10 @@ SEARCH_LEVELS: dict[str, SearchLevel] = {
                           arrangements=1, inference=False, margin=3.0),
     "hard": SearchLevel("hard", worlds=40, searched=frozenset({KNOCK, WALL_CHOICE})),
     # expert: hard's searches over twice the worlds, with more candidates (5 discards to
-    # play on with, 5 knock arrangements) and no margin for the policy's move
+    # play on with, 5 knock arrangements), the opponent dealt a played hand (best of up
+    # to 6 deals) and the policy's move overridden only by one standard error
     "expert": SearchLevel("expert", worlds=80, searched=frozenset({KNOCK, WALL_CHOICE}),
-                          discards=5, arrangements=5, margin=0.0),
+                          discards=5, arrangements=5, margin=0.0, draft=6, confidence=1.0),
 }
 
 
