@@ -60,3 +60,6 @@ def test_games_on_two_processes_give_the_same_figures_as_on_one() -> None:
                                                              alone.unfinished)
     assert shared.hand_scores == alone.hand_scores and shared.kinds == alone.kinds
     assert shared.turns == alone.turns and len(shared.times) == len(alone.times)
+    resumed = match(rules, ("simple", "greedy"), 4, seed=5, start=2)
+    assert resumed.games == 2 and resumed.turns == alone.turns[-len(resumed.turns):]
+    assert resumed.hand_scores == alone.hand_scores[-len(resumed.hand_scores):]

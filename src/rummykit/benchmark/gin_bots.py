@@ -15,7 +15,8 @@ first bot's hands ended (:func:`hand_kind`: its knocks, gins and undercuts suffe
 opponent's, dead hands) with the points each kind brought and the first bot's deadwood at
 the opponent's knock. ``--jobs N`` plays the games on N processes (the same figures
 whatever N: every game has its own seeds and the games are added in order); ``--every K``
-prints the running share every K games (for a long run's log).
+prints the running figures every K games (for a long run's log); ``--start K`` begins at
+game K (resuming a long run: the same games a run from 0 plays there).
 """
 
 from __future__ import annotations
@@ -158,13 +159,14 @@ def _game_job(job: tuple[GinRules, tuple[str, str], int, int]) -> Tally:
 
 
 def match(rules: GinRules, names: tuple[str, str], games: int, seed: int, jobs: int = 1,
-          progress: Callable[[Tally], None] | None = None) -> Tally:
-    """``games`` mirrored games of ``names[0]`` against ``names[1]``, on ``jobs``
-    processes (each game is dealt and played from its own seeds, and the games are added
-    in order, so the figures are the same whatever ``jobs``). ``progress`` is called with
-    the tally so far after each game."""
+          progress: Callable[[Tally], None] | None = None, start: int = 0) -> Tally:
+    """``games`` mirrored games of ``names[0]`` against ``names[1]`` (games ``start`` to
+    ``games - 1``: a later start resumes a long run), on ``jobs`` processes (each game is
+    dealt and played from its own seeds, and the games are added in order, so the figures
+    are the same whatever ``jobs``). ``progress`` is called with the tally so far after
+    each game."""
     tally = Tally()
-    work = [(rules, names, game, seed) for game in range(games)]
+    work = [(rules, names, game, seed) for game in range(start, games)]
     if jobs <= 1:
         parts: Iterable[Tally] = map(_game_job, work)
         for part in parts:
@@ -267,6 +269,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="processes to play the games on (the same figures whatever N)")
     parser.add_argument("--every", type=int, default=0,
                         help="print the running figures every this many games")
+    parser.add_argument("--start", type=int, default=0,
+                        help="begin at this game (resume a long run: the same games)")
     parser.add_argument("--detail", action="store_true",
                         help="also say how the first bot's hands ended, by kind")
     args = parser.parse_args(argv)
@@ -280,11 +284,14 @@ def main(argv: list[str] | None = None) -> None:
         tally, unit = hand_pairs(rules, pair, args.hands, args.seed), "hands"
     else:
         def progress(sofar: Tally) -> None:
-            if args.every and sofar.games % args.every == 0 and sofar.games < args.games:
-                print(f"[{sofar.games} games, {time.process_time() - started:.0f} s CPU "
-                      f"here] {report(pair, sofar)[0]}", flush=True)
+            done = args.start + sofar.games
+            if args.every and done % args.every == 0 and done < args.games:
+                print(f"[games {args.start} to {done - 1}, "
+                      f"{time.process_time() - started:.0f} s CPU here]", flush=True)
+                for line in report(pair, sofar):
+                    print(line, flush=True)
 
-        tally = match(rules, pair, args.games, args.seed, args.jobs, progress)
+        tally = match(rules, pair, args.games, args.seed, args.jobs, progress, args.start)
         unit = "games"
     for line in report(pair, tally, unit):
         print(line)
