@@ -9,8 +9,7 @@ took from the pile is more likely. "Near": the same rank, or the same suit one o
 away. Only the view is read, so no hidden card is used.
 
 >>> import random
->>> from rummykit.variants.gin.deadwood import min_deadwood
-from rummykit.variants.gin.hand import GinHand
+>>> from rummykit.variants.gin.hand import GinHand
 >>> from rummykit.variants.gin.rules import GIN
 >>> from rummykit.variants.gin.view import gin_view
 >>> hand = GinHand.deal(GIN, dealer=0, rng=random.Random(3))
