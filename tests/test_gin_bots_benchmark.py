@@ -48,3 +48,18 @@ def test_the_detail_counts_every_hand_by_how_it_ended_for_the_first_bot() -> Non
     lines = detail(("greedy", "greedy"), tally)
     assert lines[0].startswith(f"  how greedy's {len(tally.hand_scores)} hands ended")
     assert any(line.split()[:2] == ["knock", "won"] for line in lines)
+
+
+def test_games_on_two_processes_give_the_same_figures_as_on_one() -> None:
+    rules = game_rules("openspiel", 40)
+    seen: list[int] = []
+    alone = match(rules, ("simple", "greedy"), 4, seed=5, progress=lambda t: seen.append(t.games))
+    shared = match(rules, ("simple", "greedy"), 4, seed=5, jobs=2)
+    assert seen == [1, 2, 3, 4]
+    assert (shared.games, shared.won, shared.unfinished) == (alone.games, alone.won,
+                                                             alone.unfinished)
+    assert shared.hand_scores == alone.hand_scores and shared.kinds == alone.kinds
+    assert shared.turns == alone.turns and len(shared.times) == len(alone.times)
+    resumed = match(rules, ("simple", "greedy"), 4, seed=5, start=2)
+    assert resumed.games == 2 and resumed.turns == alone.turns[-len(resumed.turns):]
+    assert resumed.hand_scores == alone.hand_scores[-len(resumed.hand_scores):]

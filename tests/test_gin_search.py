@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import random
@@ -13,7 +14,7 @@ from rummykit.bots import FAMILY_BOTS, make_bot_for
 from rummykit.bots.gin_hints import GIN_HINT_LEVELS, gin_hint, gin_hint_json, gin_hint_lines
 from rummykit.bots.gin_outs import feed_chance, lookahead_move, unseen_cards
 from rummykit.bots.gin_playout import playout, policy_move
-from rummykit.bots.gin_sampling import card_weights, determinize
+from rummykit.bots.gin_sampling import card_weights, determinize, draft_tries
 from rummykit.bots.gin_search import (
     SEARCH_LEVELS,
     GinSearchBot,
@@ -24,7 +25,7 @@ from rummykit.bots.gin_search import (
 from rummykit.core.cards import parse_card, parse_cards
 from rummykit.core.errors import IllegalMoveError, RummyError
 from rummykit.core.moves import Discard
-from rummykit.variants.gin.deadwood import arrangement_mask
+from rummykit.variants.gin.deadwood import arrangement_mask, min_deadwood
 from rummykit.variants.gin.hand import GinHand
 from rummykit.variants.gin.moves import Gin, Knock
 from rummykit.variants.gin.rules import GIN, OKLAHOMA, GinRules, openspiel_profile
@@ -69,8 +70,8 @@ def _views(rules: GinRules, seeds: range) -> list[GinView]:
 def test_worlds_agree_with_everything_the_seat_sees() -> None:
     rng = random.Random(1)
     for seen in _views(GIN, range(6)):
-        for inference in (True, False):
-            world = determinize(seen, rng, inference)
+        for inference, draft in ((True, 0), (False, 0), (True, 6), (False, 4)):
+            world = determinize(seen, rng, inference, draft)
             me, other = seen.seat, 1 - seen.seat
             assert world.hands[me] == seen.hand
             assert world.hands[other] & seen.known[other] == seen.known[other]
@@ -84,6 +85,21 @@ def test_worlds_agree_with_everything_the_seat_sees() -> None:
                 every |= 1 << card
             assert every == (1 << 52) - 1
             assert [str(m) for m in world.legal_moves()] == [str(m) for m in seen.legal]
+
+
+def test_a_drafted_opponent_holds_less_deadwood_the_longer_the_hand_has_gone() -> None:
+    assert [draft_tries(turns, 6) for turns in (0, 1, 2, 5, 9, 30)] == [1, 1, 2, 3, 5, 6]
+    assert draft_tries(30, 0) == draft_tries(30, 1) == 1
+    late = [v for v in _views(openspiel_profile(), range(8)) if v.turn_count >= 10
+            and v.knocker is None and not v.revealed][:12]
+    assert late
+    rng = random.Random(4)
+
+    def mean_deadwood(draft: int) -> float:
+        return sum(min_deadwood(determinize(v, rng, True, draft).hands[1 - v.seat])
+                   for v in late for _ in range(10)) / (10 * len(late))
+
+    assert mean_deadwood(6) < mean_deadwood(0) - 5
 
 
 def test_inference_weights_cards_near_the_opponents_discards_down() -> None:
@@ -129,6 +145,23 @@ def test_a_search_that_never_overrides_plays_the_policy() -> None:
     for seen in _views(OKLAHOMA, range(2)):
         if seen.legal and seen.phase != "show":
             assert bot.choose(seen, rng) == lookahead_move(seen, never.feed)
+
+
+def test_the_search_gives_each_candidates_paired_error_and_a_confidence_can_hold_it() -> None:
+    level = SearchLevel("sure", worlds=6, searched=TINY.searched, margin=0.0, draft=6)
+    doubtful = dataclasses.replace(level, confidence=1e9)
+    spreads, overridden = [], 0
+    views = [v for v in _views(openspiel_profile(), range(2))
+             if decision_kind(v) in ("knock", "discard")]
+    for seen in views[::4]:
+        found = GinSearchBot(level).analyse(seen, random.Random(2))
+        first = next(c for c in found.candidates if c.move == found.policy_move)
+        assert first.spread == 0.0
+        spreads += [c.spread for c in found.candidates if c is not first]
+        assert GinSearchBot(doubtful).choose(seen, random.Random(2)) == found.policy_move
+        overridden += found.best != found.policy_move
+    assert spreads and all(s >= 0 for s in spreads) and max(spreads) > 0
+    assert overridden  # without the confidence some of these would not be the policy's
 
 
 def test_the_search_plays_gin_when_it_can() -> None:

@@ -13,7 +13,10 @@ written for. ``--hands N`` plays N deals twice each (seats swapped) as single ha
 a cheaper measure of the mean hand score with a paired error. ``--detail`` adds how the
 first bot's hands ended (:func:`hand_kind`: its knocks, gins and undercuts suffered, the
 opponent's, dead hands) with the points each kind brought and the first bot's deadwood at
-the opponent's knock.
+the opponent's knock. ``--jobs N`` plays the games on N processes (the same figures
+whatever N: every game has its own seeds and the games are added in order); ``--every K``
+prints the running figures every K games (for a long run's log); ``--start K`` begins at
+game K (resuming a long run: the same games a run from 0 plays there).
 """
 
 from __future__ import annotations
@@ -21,10 +24,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
+import multiprocessing
+import os
 import random
 import statistics
 import time
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from rummykit.bots import AnyBot, make_bot_for
@@ -122,20 +128,57 @@ def play_game(rules: GinRules, bots: tuple[AnyBot, AnyBot], seed: tuple[int, int
     return None
 
 
-def match(rules: GinRules, names: tuple[str, str], games: int, seed: int) -> Tally:
-    """``games`` mirrored games of ``names[0]`` against ``names[1]``."""
+def one_game(rules: GinRules, names: tuple[str, str], game: int, seed: int) -> Tally:
+    """Game number ``game`` of a mirrored match (pair ``game // 2``, the seats swapped in
+    the odd one) with fresh bots, as a one-game tally of the first bot."""
     tally = Tally()
-    for game in range(games):
-        pair, swapped = divmod(game, 2)
-        first, second = make_bot_for(names[0], rules), make_bot_for(names[1], rules)
-        seats = (second, first) if swapped else (first, second)
-        watch = 1 if swapped else 0
-        winner = play_game(rules, seats, (seed, pair), watch, tally)
-        tally.games += 1
-        if winner is None:
-            tally.unfinished += 1
-        elif winner == watch:
-            tally.won += 1
+    pair, swapped = divmod(game, 2)
+    first, second = make_bot_for(names[0], rules), make_bot_for(names[1], rules)
+    seats = (second, first) if swapped else (first, second)
+    watch = 1 if swapped else 0
+    winner = play_game(rules, seats, (seed, pair), watch, tally)
+    tally.games = 1
+    tally.unfinished = winner is None
+    tally.won = winner == watch
+    return tally
+
+
+def merge(total: Tally, part: Tally) -> None:
+    """Add ``part``'s games to ``total``."""
+    total.games += part.games
+    total.won += part.won
+    total.unfinished += part.unfinished
+    for name in ("hand_scores", "times", "defended", "knocked", "turns"):
+        getattr(total, name).extend(getattr(part, name))
+    total.kinds.update(part.kinds)
+    total.kind_points.update(part.kind_points)
+
+
+def _game_job(job: tuple[GinRules, tuple[str, str], int, int]) -> Tally:
+    return one_game(*job)
+
+
+def match(rules: GinRules, names: tuple[str, str], games: int, seed: int, jobs: int = 1,
+          progress: Callable[[Tally], None] | None = None, start: int = 0) -> Tally:
+    """``games`` mirrored games of ``names[0]`` against ``names[1]`` (games ``start`` to
+    ``games - 1``: a later start resumes a long run), on ``jobs`` processes (each game is
+    dealt and played from its own seeds, and the games are added in order, so the figures
+    are the same whatever ``jobs``). ``progress`` is called with the tally so far after
+    each game."""
+    tally = Tally()
+    work = [(rules, names, game, seed) for game in range(start, games)]
+    if jobs <= 1:
+        parts: Iterable[Tally] = map(_game_job, work)
+        for part in parts:
+            merge(tally, part)
+            if progress is not None:
+                progress(tally)
+        return tally
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        for part in pool.imap(_game_job, work):
+            merge(tally, part)
+            if progress is not None:
+                progress(tally)
     return tally
 
 
@@ -222,6 +265,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--target", type=int, default=100)
     parser.add_argument("--hands", type=int, default=0,
                         help="play this many deal pairs of single hands instead of games")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes to play the games on (the same figures whatever N)")
+    parser.add_argument("--every", type=int, default=0,
+                        help="print the running figures every this many games")
+    parser.add_argument("--start", type=int, default=0,
+                        help="begin at this game (resume a long run: the same games)")
     parser.add_argument("--detail", action="store_true",
                         help="also say how the first bot's hands ended, by kind")
     args = parser.parse_args(argv)
@@ -234,13 +283,23 @@ def main(argv: list[str] | None = None) -> None:
     if args.hands:
         tally, unit = hand_pairs(rules, pair, args.hands, args.seed), "hands"
     else:
-        tally, unit = match(rules, pair, args.games, args.seed), "games"
+        def progress(sofar: Tally) -> None:
+            done = args.start + sofar.games
+            if args.every and done % args.every == 0 and done < args.games:
+                print(f"[games {args.start} to {done - 1}, "
+                      f"{time.process_time() - started:.0f} s CPU here]", flush=True)
+                for line in report(pair, sofar):
+                    print(line, flush=True)
+
+        tally = match(rules, pair, args.games, args.seed, args.jobs, progress, args.start)
+        unit = "games"
     for line in report(pair, tally, unit):
         print(line)
     if args.detail:
         for line in detail(pair, tally):
             print(line)
-    print(f"  {time.process_time() - started:.1f} s CPU")
+    spent = time.process_time() - started + sum(os.times()[2:4])  # with finished workers
+    print(f"  {spent:.1f} s CPU")
 
 
 if __name__ == "__main__":

@@ -23,10 +23,11 @@ from __future__ import annotations
 import random
 
 from rummykit.core.cards import Card, cards_of
+from rummykit.variants.gin.deadwood import min_deadwood
 from rummykit.variants.gin.hand import GinHand
 from rummykit.variants.gin.view import GinView, resample
 
-__all__ = ["card_weights", "determinize"]
+__all__ = ["card_weights", "determinize", "draft_tries"]
 
 #: weight factors for a card near a signal card: (same rank, one rank away, two away)
 _AVOID = (0.45, 0.45, 0.75)
@@ -77,10 +78,26 @@ def _weighted_pick(cards: list[Card], weights: list[float], count: int,
     return [c for _, c in keyed[:count]]
 
 
-def determinize(seen: GinView, rng: random.Random, inference: bool = True) -> GinHand:
-    """A full hand consistent with ``seen`` (a seat's view of a hand in progress)."""
+def draft_tries(turns: int, most: int) -> int:
+    """How many deals of the opponent's unknown cards :func:`determinize` keeps the best of
+    after ``turns`` turns of the hand: one more every two turns, at most ``most``."""
+    return max(1, min(most, 1 + turns // 2))
+
+
+def determinize(seen: GinView, rng: random.Random, inference: bool = True,
+                draft: int = 0) -> GinHand:
+    """A full hand consistent with ``seen`` (a seat's view of a hand in progress).
+
+    ``draft`` > 1 makes the opponent's hand a played one rather than a random one: its
+    unknown cards are dealt :func:`draft_tries` times (up to ``draft``) and the deal
+    leaving it the least deadwood is kept. A real opponent has kept its best cards for
+    some turns, so a uniform deal overstates its deadwood (by about 13 points at a knock
+    decision of the search bots' games), which makes waiting look safe."""
     world = resample(seen, rng)
-    if not inference or seen.revealed or seen.knocker is not None:
+    if seen.revealed or seen.knocker is not None:
+        return world
+    tries = draft_tries(seen.turn_count, draft) if draft > 1 else 1
+    if not inference and tries == 1:
         return world
     other = 1 - seen.seat
     unknown = world.hands[other] & ~seen.known[other]
@@ -88,10 +105,15 @@ def determinize(seen: GinView, rng: random.Random, inference: bool = True) -> Gi
     if not count:
         return world
     pool = cards_of(unknown) + world.stock
-    chosen = _weighted_pick(pool, card_weights(seen, pool), count, rng)
-    mask = 0
-    for card in chosen:
-        mask |= 1 << card
+    weights = card_weights(seen, pool) if inference else [1.0] * len(pool)
+    mask, best = 0, 1 << 30
+    for _ in range(tries):
+        chosen = 0
+        for card in _weighted_pick(pool, weights, count, rng):
+            chosen |= 1 << card
+        left = min_deadwood(seen.known[other] | chosen) if tries > 1 else 0
+        if left < best:
+            mask, best = chosen, left
     world.hands[other] = seen.known[other] | mask
     stock = [c for c in pool if not mask >> c & 1]
     rng.shuffle(stock)

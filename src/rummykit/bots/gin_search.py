@@ -6,12 +6,14 @@ and the chance of feeding the opponent, knock as soon as it may). At the decisio
 level searches (:data:`KNOCK`: knock now, with which arrangement, or play on; the wall; at
 the levels that say so the offer and the draw, or the plain discard) it deals ``worlds``
 hands consistent with its view (:func:`~rummykit.bots.gin_sampling.determinize`: the
-unseen cards, weighted by what the opponent took, threw and passed), plays every
+unseen cards, weighted by what the opponent took, threw and passed; at ``expert`` the
+opponent's hand a played one, the least deadwood of several deals), plays every
 candidate in each of them and the rest of the hand with the fast greedy policy of
 :mod:`~rummykit.bots.gin_playout` for both seats, and scores the hand for the seat (its
 points minus the opponent's). Every candidate meets the same worlds, so the comparison is
 paired; the policy's move is kept unless another's mean beats it by the level's
-``margin``. Candidates (:func:`candidates`): the policy's move first, then every legal
+``margin`` (plus ``confidence`` standard errors of the paired difference). Candidates
+(:func:`candidates`): the policy's move first, then every legal
 move outside the discard step; there every knock (and, for the best plain knock, other
 arrangements within the limit that leave fewer places to lay off) and the policy's best
 discards. The defender's show is played by the greedy policy. :meth:`GinSearchBot.analyse`
@@ -29,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -63,7 +66,10 @@ class SearchLevel:
     for the decisions in ``searched`` a search over ``worlds`` worlds per decision that
     overrides the policy's move only when another candidate's mean score beats it by
     ``margin`` points; ``discards`` discards are compared; ``inference`` weights the
-    opponent's unknown cards; ``arrangements`` knock arrangements are compared."""
+    opponent's unknown cards; ``arrangements`` knock arrangements are compared; ``draft``
+    (> 1) deals the opponent a played hand, the best of up to that many deals (see
+    :func:`~rummykit.bots.gin_sampling.determinize`); ``confidence`` adds that many
+    standard errors of the paired difference to the margin."""
 
     name: str
     worlds: int
@@ -73,6 +79,8 @@ class SearchLevel:
     inference: bool = True
     arrangements: int = 3
     margin: float = 1.0
+    draft: int = 0
+    confidence: float = 0.0
 
 
 #: the search levels, weakest first (``easy`` is the greedy bot)
@@ -81,9 +89,10 @@ SEARCH_LEVELS: dict[str, SearchLevel] = {
                           arrangements=1, inference=False, margin=3.0),
     "hard": SearchLevel("hard", worlds=40, searched=frozenset({KNOCK, WALL_CHOICE})),
     # expert: hard's searches over twice the worlds, with more candidates (5 discards to
-    # play on with, 5 knock arrangements) and no margin for the policy's move
+    # play on with, 5 knock arrangements), the opponent dealt a played hand (best of up
+    # to 6 deals) and the policy's move overridden only by one standard error
     "expert": SearchLevel("expert", worlds=80, searched=frozenset({KNOCK, WALL_CHOICE}),
-                          discards=5, arrangements=5, margin=0.0),
+                          discards=5, arrangements=5, margin=0.0, draft=6, confidence=1.0),
 }
 
 
@@ -96,6 +105,7 @@ class GinCandidate:
     value: float
     win_rate: float
     simulations: int
+    spread: float = 0.0  # standard error of its paired difference to the policy's move
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +153,16 @@ def _other_arrangements(seen: GinView, move: Knock | Gin, limit: int) -> list[Gi
         found.append((_knock_layoff_room(groups, loose), alt))
     found.sort(key=lambda pair: pair[0])
     return [alt for _, alt in found[:limit]]
+
+
+def _paired_error(these: list[int], base: list[int]) -> float:
+    """The standard error of the mean of ``these`` minus ``base``, world by world."""
+    count = len(these)
+    if count < 2:
+        return 0.0
+    diffs = [a - b for a, b in zip(these, base, strict=True)]
+    mean = sum(diffs) / count
+    return math.sqrt(sum((d - mean) ** 2 for d in diffs) / (count - 1) / count)
 
 
 def decision_kind(seen: GinView) -> str:
@@ -207,8 +227,10 @@ class GinSearchBot:
             return lookahead_move(seen, self.level.feed)
         found = self.analyse(seen, rng)
         first = next(c for c in found.candidates if c.move == found.policy_move)
-        if found.candidates[0].value > first.value + self.level.margin:
-            return found.best
+        best = found.candidates[0]
+        level = self.level
+        if best.value > first.value + level.margin + level.confidence * best.spread:
+            return best.move
         return first.move
 
     def analyse(self, seen: GinView, rng: random.Random) -> GinAnalysis:
@@ -224,18 +246,17 @@ class GinSearchBot:
             return GinAnalysis(seen.seat, (GinCandidate(moves[0], 0.0, 0.0, 0),), 0,
                                time.perf_counter() - start, moves[0])
         seat = seen.seat
-        totals = [0] * len(moves)
-        wins = [0] * len(moves)
+        scores: list[list[int]] = [[] for _ in moves]
         worlds = self.level.worlds
         for _ in range(worlds):
-            world = determinize(seen, rng, self.level.inference)
+            world = determinize(seen, rng, self.level.inference, self.level.draft)
             for index, move in enumerate(moves):
                 state = world.copy()
                 state.push(move)
-                score = playout(state, rng, seat)
-                totals[index] += score
-                wins[index] += score > 0
-        found = [GinCandidate(m, totals[i] / worlds, wins[i] / worlds, worlds)
+                scores[index].append(playout(state, rng, seat))
+        found = [GinCandidate(m, sum(scores[i]) / worlds,
+                              sum(s > 0 for s in scores[i]) / worlds, worlds,
+                              _paired_error(scores[i], scores[0]))
                  for i, m in enumerate(moves)]
         order = sorted(range(len(found)), key=lambda i: -found[i].value)
         return GinAnalysis(seat, tuple(found[i] for i in order), worlds * len(moves),
