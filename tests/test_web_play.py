@@ -417,10 +417,20 @@ def test_a_typed_move_errors_in_words_and_the_hand_stays_put(new_page: Opener,
     card = page.locator(f'.hand-cards button.card[data-card="{other}"]').first
     shown = card.get_attribute("title")
     before = version(page)
+    # a redraw while the move is typed (here: a sync the server sends) keeps the text and
+    # the focus (the page rebuilds its screen on every message)
     page.fill("input[name=move]", f"discard {shown}")
+    page.evaluate("""() => {
+        document.querySelector('.move-box input').dataset.old = 'yes';
+        window.rummykitSocket.send({ type: 'sync' });
+    }""")
+    page.wait_for_function("() => !document.querySelector('.move-box input').dataset.old")
+    assert page.input_value("input[name=move]") == f"discard {shown}"
+    assert page.evaluate("() => document.activeElement.name") == "move"
     page.press("input[name=move]", "Enter")
     wait_past(page, before)
     assert hand(page).count(other) == 0
+    assert page.input_value("input[name=move]") == ""  # played: the box is empty again
     assert page.errors == []  # type: ignore[attr-defined]
 
 

@@ -67,13 +67,14 @@ export function moveBox(onMove, enabled) {
   const input = h("input", {
     type: "text", name: "move", placeholder: "e.g. meld 7♥ 8♥ 9♥ or discard 10d", autocomplete: "off",
     spellcheck: false, "aria-label": "Type a move", disabled: !enabled, maxlength: "300",
+    dataset: { key: "move-box" }, // a redraw gives the focus back
   });
   return h("form.move-box", {
     onsubmit: (event) => {
       event.preventDefault();
       const text = normalizeMove(input.value);
+      input.value = ""; // before the move: its redraw keeps what the box holds
       if (text) onMove(text);
-      input.value = "";
     },
   }, input, h("button", { type: "submit", disabled: !enabled }, "Play"));
 }

@@ -547,7 +547,14 @@ export class TableScreen {
     const hadFocus = active && active !== document.body && this.root.contains(active);
     const logBox = this.root.querySelector(".log-list");
     const atBottom = !logBox || logBox.scrollTop + logBox.clientHeight >= logBox.scrollHeight - 8;
+    const typing = this.root.querySelector(".move-box input");
+    const typed = typing ? [typing.value, typing.selectionStart, typing.selectionEnd] : null;
     fill(this.root, this.screen());
+    const box = this.root.querySelector(".move-box input");
+    if (box && typed && typed[0]) { // a redraw (a bot's move) keeps a move being typed
+      box.value = typed[0];
+      box.setSelectionRange(typed[1], typed[2]);
+    }
     document.title = `${this.state.myTurn() ? "Your turn · " : ""}rummykit`;
     const newLog = this.root.querySelector(".log-list");
     if (newLog && atBottom) newLog.scrollTop = newLog.scrollHeight;
