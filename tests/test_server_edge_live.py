@@ -92,7 +92,11 @@ def test_uploads_are_refused_while_a_table_plays(server: tuple[str, int]) -> Non
     result = asyncio.run(uploadbench.run(base, port, rounds=2))
     statuses = {kind: line["status"] for kind, line in result["uploads_ms"].items()}
     short = statuses.pop("record_134")
-    assert statuses == {"2mb_declared": [413], "2mb_streamed": [413], "150k_moves": [413],
+    # a streamed body refused while it is still arriving: the server closes with the rest
+    # unread, and the kernel's reset can then drop the 413 before the client reads it
+    # (status 0: refused all the same, never accepted)
+    assert set(statuses.pop("2mb_streamed")) <= {0, 413}
+    assert statuses == {"2mb_declared": [413], "150k_moves": [413],
                         "record_2211": [202]}  # accepted at once, checked in the background
     assert short and set(short) <= {201, 202}  # 201 when checked within 20 ms
     moves = result["other_table_move_ms"]

@@ -161,7 +161,7 @@ def test_the_hand_summary_sits_beside_the_next_hand(new_page: Opener, paced: str
     table = bots_table(paced, target_score=1000)
     page = new_page()
     page.goto(f"{paced}/#/watch/{table}")
-    present(page, ".hand-summary", 30000)
+    present(page, ".hand-summary", 150000)  # a long hand of easy bots at 50 ms a move
     shown = page.evaluate(SUMMARY)
     assert shown["goal"] == "First to 1000 points wins"
     assert shown["overlays"] == 0 and not shown["covered"]  # nothing covers the table
