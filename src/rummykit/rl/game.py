@@ -214,13 +214,7 @@ class Game:
             decision = self._decision or self.decision()
             firsts = decision._firsts  # every move one id (else None): the id picks it
             if firsts is not None and action in firsts:
-                move = decision._moves[firsts.index(action)]
-                self._seen = self._decision = None
-                self.match.push(move)
-                result = self.state.result
-                if result is not None:
-                    self._hand_over(result)
-                return move
+                return self._push(decision._moves[firsts.index(action)])
         return self.act_full(action)
 
     def play(self, move: Move) -> None:
@@ -241,6 +235,10 @@ class Game:
             raise ValueError(f"{exc}; legal: {legal}") from None
         if move is None:
             return None
+        return self._push(move)
+
+    def _push(self, move: Move) -> Move:
+        """Play the complete ``move`` and score the hand if it ended."""
         self._seen = self._decision = None
         self.match.push(move)
         result = self.state.result
