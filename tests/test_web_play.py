@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from web_helpers import (
     WEB_ROOT,
@@ -135,9 +136,36 @@ def test_mistyped_links_are_refused_clearly(new_page: Opener, server: str) -> No
 
 def present(page: Page, selector: str, timeout: float = 15000) -> None:
     """Until an element is there (bots at full speed redraw the page all the time, so
-    the tests read a bot table in one go, with page.evaluate)."""
-    page.wait_for_function("s => document.querySelector(s) !== null", arg=selector,
-                           timeout=timeout)
+    the tests read a bot table in one go, with page.evaluate). Polled on a timer, not on
+    animation frames (a page the browser deems hidden gets none); a timeout says what the
+    page and the server had reached."""
+    try:
+        page.wait_for_function("s => document.querySelector(s) !== null", arg=selector,
+                               timeout=timeout, polling=100)
+    except PlaywrightTimeout:
+        raise AssertionError(f"{selector} did not appear in {timeout / 1000:.0f} s: "
+                             f"{where_things_are(page)}") from None
+
+
+def where_things_are(page: Page) -> str:
+    """The page's table version, connection, visibility and errors beside the server's
+    table (its version, status and finished hands), for a failure message."""
+    shown = page.evaluate("""() => {
+        const t = document.querySelector('.table-screen');
+        const c = document.querySelector('.conn');
+        return {version: t && t.dataset.version, conn: c && c.dataset.status,
+                visibility: document.visibilityState, log: [...document.querySelectorAll(
+                    '.log-list li')].slice(-3).map(e => e.innerText)};
+    }""")
+    match = re.search(r"#/watch/([\w-]+)", page.url)
+    server = page.url.split("/#")[0]
+    stored: Any = None
+    if match:
+        table = api(server, "GET", f"/api/tables/{match.group(1)}")
+        stored = {"version": table.get("version"), "status": table.get("status"),
+                  "hands": len(table.get("match", {}).get("hands", []))}
+    errors = getattr(page, "errors", [])
+    return f"page {shown}, server {stored}, page errors {errors}"
 
 
 SUMMARY = """() => {
