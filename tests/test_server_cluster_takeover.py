@@ -20,7 +20,7 @@ import pytest
 import redis.asyncio as aioredis
 from sqlalchemy import event
 
-from rummykit.server.adoption import BatchLoads, load_many
+from rummykit.server.adoption import BatchLoads, load_batch, load_many
 from rummykit.server.cluster import (
     SILENT_SECONDS,
     Cluster,
@@ -83,6 +83,37 @@ def test_loads_asked_for_together_are_read_together(backend: str, tmp_path: Path
         assert found == [again.load(t) for t in [*ids, "nope"] * 10]
     finally:
         again.close()
+
+
+def test_a_table_being_adopted_answers_other_nodes_once_loaded(redis_url: str,
+                                                                tmp_path: Path) -> None:
+    """A node that closes its clients of a dead owner's table and then adopts it is asked
+    for it at once by the node those clients reconnect to: it answers once the table is
+    loaded, instead of "moved to another server" (seen in CI: the reconnect's hello failed)."""
+    settings = settings_for("sqlite", tmp_path, bot_processes=0, replay_processes=0)
+    storage = SqlStorage(settings.database_url)
+    ids, _ = store(storage, 2, "basic", 20)
+    hub = Hub(settings, storage)
+    cluster = Cluster(hub, redis_url, 2.0)
+
+    async def scenario() -> list[dict[str, Any]]:
+        try:
+            adopting = asyncio.create_task(load_batch(hub, ids))
+            await asyncio.sleep(0)  # the batch is being read
+            assert ids[0] in hub._loading and ids[0] not in hub.tables
+            asks = [{"k": "req", "id": f"other:{i}", "from": "other", "op": "table",
+                     "table": t, "args": {}} for i, t in enumerate([*ids, "nope"])]
+            await asyncio.gather(*(cluster._serve(ask) for ask in asks))
+            assert await adopting == 2
+            return sorted(cluster._outgoing["other"], key=lambda reply: str(reply["id"]))
+        finally:
+            await hub.stop()
+            await cluster.redis.aclose()
+            cluster._sync.close()
+
+    replies = asyncio.run(scenario())
+    assert [r.get("ok", {}).get("id") for r in replies] == [*ids, None]
+    assert replies[2]["err"][0] == "unavailable"  # not served here
 
 
 def test_a_silent_channel_means_a_dead_node_and_its_leases_are_taken(redis_url: str) -> None:

@@ -479,7 +479,7 @@ class Cluster:
     async def _serve(self, message: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"k": "rep", "id": message["id"]}
         try:
-            table = self.hub.tables.get(message["table"])
+            table = await self.hub.served_here(message["table"])
             if table is None:
                 raise ServerError("unavailable", "the table moved to another server: "
                                   "reconnect")

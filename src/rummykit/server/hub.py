@@ -119,6 +119,17 @@ class Hub(HubSeats):
         finally:
             del self._loading[table_id]
 
+    async def served_here(self, table_id: str) -> LiveTable | None:
+        """The table if this node serves it, once loaded when it is being loaded here (a
+        table being adopted is asked for by the clients its dead owner's neighbours just
+        closed); None if it is not served here."""
+        table = self.tables.get(table_id)
+        loading = self._loading.get(table_id)
+        if table is not None or loading is None:
+            return table
+        loaded = await asyncio.shield(loading)
+        return loaded if loaded.owner is None else None  # a stub: another node serves it
+
     async def _load(self, table_id: str) -> LiveTable:
         if table_id in self.quarantined:
             raise ServerError("unavailable", f"table {table_id!r} is quarantined: "
