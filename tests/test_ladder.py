@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from rummykit.arena.schedule import schedule
@@ -66,3 +70,42 @@ def test_a_bad_pair_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--pairs", "hard-medium"])
     assert stop.value.code == 2
     assert "'hard-medium'" in capsys.readouterr().err
+
+
+def test_a_ladder_is_played_in_sittings(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """--save keeps each match; a second sitting reads what is kept and plays the rest,
+    with the same table as one sitting; a file that is not a ladder's is refused."""
+    whole = ["--matches", "4", "--pairs", "medium:easy", "--seed", "6"]
+    assert main(whole) == 0
+    at_once = table_of(capsys.readouterr().out)
+    saved = tmp_path / "ladder.jsonl"
+    assert main([*whole, "--save", str(saved)]) == 0
+    lines = saved.read_text().splitlines()
+    assert len(lines) == 4 and table_of(capsys.readouterr().out) == at_once
+    saved.write_text("\n".join(lines[:2]) + "\n")  # a sitting stopped after two matches
+    assert main([*whole, "--save", str(saved)]) == 0
+    assert table_of(capsys.readouterr().out) == at_once
+    # the two left were played, in order, as the first sitting played them
+    again = saved.read_text().splitlines()
+    assert again[:2] == lines[:2] and untimed(again) == untimed(lines)
+    assert main([*whole, "--save", str(saved)]) == 0  # nothing left to play
+    assert saved.read_text().splitlines() == again
+    saved.write_text(lines[0] + "\n{\"rules\": \"basic\"}\n")
+    with pytest.raises(SystemExit):
+        main([*whole, "--save", str(saved)])
+    assert "ladder.jsonl:2: not a ladder match" in capsys.readouterr().err
+
+
+def table_of(out: str) -> list[str]:
+    """The pair rows of the command's output (the first line's seconds left out)."""
+    return [line for line in out.splitlines() if " > " in line]
+
+
+def untimed(lines: list[str]) -> list[Any]:
+    """Saved matches without their decision times (wall clock, never the same twice)."""
+    rows = [json.loads(line) for line in lines]
+    for row in rows:
+        for seat in row["game"]["seats"]:
+            seat.pop("seconds")
+    return rows

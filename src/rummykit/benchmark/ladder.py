@@ -8,6 +8,8 @@ upper level's share of matches won with its standard error and 95% interval (ove
 sets, the unit that is independent), and per level how it plays: the share of the hands it
 won by going rummy (every card placed in one turn), melds and lay-offs per hand, and its
 decision times (median and 95th percentile, wall clock). A drawn match counts half.
+With ``--save FILE`` every match played is appended to ``FILE`` (JSON lines) and those it
+already holds are read back instead of played, so a long ladder can be played in sittings.
 
 Issue 19's target: the upper level wins at least 60% of every pair's matches.
 
@@ -19,6 +21,8 @@ Issue 19's target: the upper level wins at least 60% of every pair's matches.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import math
 import statistics
 import sys
@@ -26,7 +30,10 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from rummykit.arena.schedule import GameSpec, bot_rng, hand_deck, schedule
 from rummykit.bots import LEVELS, make_bot
@@ -166,14 +173,68 @@ def level_play(games: Sequence[LadderGame]) -> dict[str, LevelPlay]:
 
 
 def run_pair(rules: Rules, upper: str, lower: str, matches: int, seed: int,
-             jobs: int) -> list[LadderGame]:
-    """Play ``matches`` mirrored matches of ``upper`` against ``lower``."""
+             jobs: int, saved: GameFile | None = None) -> list[LadderGame]:
+    """Play ``matches`` mirrored matches of ``upper`` against ``lower``; with ``saved``,
+    the matches it holds are read instead of played and each one played is added to it
+    (so that a long ladder can be played in several sittings)."""
     specs = schedule([upper, lower], 2, matches, seed=seed)
-    work = [(rules, spec) for spec in specs]
-    if jobs <= 1:
-        return [_play(item) for item in work]
-    with ProcessPoolExecutor(jobs) as pool:
-        return list(pool.map(_play, work, chunksize=2))
+    key = (rules.name, seed, upper, lower)
+    games: dict[int, LadderGame] = dict(saved.games(key)) if saved is not None else {}
+    todo = [spec for spec in specs if spec.index not in games]
+    work = [(rules, spec) for spec in todo]
+    with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
+        played = pool.map(_play, work, chunksize=2) if pool is not None else map(_play, work)
+        for spec, game in zip(todo, played, strict=True):
+            games[spec.index] = game
+            if saved is not None:
+                saved.add(key, spec.index, game)
+    return [games[spec.index] for spec in specs]
+
+
+class GameFile:
+    """Ladder matches kept as JSON lines, one a match, keyed by rule set, seed, pair and
+    the match's index in the pair's schedule (decision times in microseconds)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._held: dict[tuple[str, int, str, str], dict[int, LadderGame]] = defaultdict(dict)
+        if path.exists():
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                if line.strip():
+                    self._read(line, number)
+
+    def _read(self, line: str, number: int) -> None:
+        try:
+            row = json.loads(line)
+            key = (str(row["rules"]), int(row["seed"]), str(row["upper"]), str(row["lower"]))
+            self._held[key][int(row["index"])] = _game_of(row["game"])
+        except (ValueError, KeyError, TypeError) as error:
+            raise ValueError(f"{self.path}:{number}: not a ladder match ({error}): "
+                             f"{line[:80]!r}") from None
+
+    def games(self, key: tuple[str, int, str, str]) -> dict[int, LadderGame]:
+        """The matches held for ``key`` (rule set, seed, upper, lower), by index."""
+        return self._held[key]
+
+    def add(self, key: tuple[str, int, str, str], index: int, game: LadderGame) -> None:
+        """Keep one more match (appended and flushed at once)."""
+        self._held[key][index] = game
+        rules, seed, upper, lower = key
+        data = dataclasses.asdict(game)
+        for seat in data["seats"]:  # decision times in whole microseconds: a small file
+            seat["seconds"] = [round(x * 1e6) for x in seat["seconds"]]
+        row = {"rules": rules, "seed": seed, "upper": upper, "lower": lower, "index": index,
+               "game": data}
+        with self.path.open("a") as out:
+            out.write(json.dumps(row, separators=(",", ":")) + "\n")
+
+
+def _game_of(data: dict[str, Any]) -> LadderGame:
+    seats = tuple(SeatPlay(int(s["hands_won"]), int(s["rummy_wins"]), int(s["melds"]),
+                           int(s["layoffs"]), tuple(int(x) / 1e6 for x in s["seconds"]))
+                  for s in data["seats"])
+    return LadderGame(int(data["deal_set"]), tuple(str(b) for b in data["bots"]),
+                      tuple(int(w) for w in data["winners"]), int(data["hands"]), seats)
 
 
 def _ms(seconds: list[float], q: float) -> float:
@@ -217,6 +278,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", default=BASIC.name, help="rule set (default %(default)s)")
     parser.add_argument("--pairs", default=None, metavar="UPPER:LOWER,...",
                         help="pairs to play (default: every neighbouring pair of levels)")
+    parser.add_argument("--save", type=Path, default=None, metavar="FILE",
+                        help="keep every match played in FILE (JSON lines) and read those "
+                             "it holds instead of playing them again: a ladder in sittings")
     args = parser.parse_args(argv)
     if args.matches < 1 or args.jobs < 1:
         parser.error("--matches and --jobs must be at least 1")
@@ -228,11 +292,15 @@ def main(argv: list[str] | None = None) -> int:
                          f"levels {', '.join(LEVELS)}")
     else:
         wanted = [(LEVELS[i + 1], LEVELS[i]) for i in range(len(LEVELS) - 1)]
+    try:
+        saved = GameFile(args.save) if args.save is not None else None
+    except (OSError, ValueError) as error:
+        parser.error(f"--save {args.save}: {error}")
     results = []
     games: list[LadderGame] = []
     started = time.perf_counter()
     for upper, lower in wanted:
-        played = run_pair(rules, upper, lower, args.matches, args.seed, args.jobs)
+        played = run_pair(rules, upper, lower, args.matches, args.seed, args.jobs, saved)
         games += played
         results.append(pair_result(upper, lower, played))
         done = results[-1]
