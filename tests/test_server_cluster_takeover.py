@@ -204,3 +204,6 @@ def test_the_cluster_benchmark_kills_a_node_and_counts_nothing_lost(
     assert all(cpu > 0 for cpu in report["servers_cpu_seconds"])
     assert report["clients_cpu_seconds"] > 0
     assert 0 < report["resume_seconds"]["max"] < 30
+    assert 0 < report["unplayable_seconds"]["max"] <= report["resume_seconds"]["max"]
+    assert report["round_trip_ms_before_the_kill"]["p50"] > 0
+    assert report["round_trip_ms_from_the_kill"]["p50"] > 0

@@ -6,7 +6,9 @@ they saw and play on. At the end the event log is read back from PostgreSQL and 
 acknowledged move is looked up: lost (missing or different) and duplicated (a version
 acknowledged twice, a gap in a table's versions) moves are counted; the resume time is,
 per table cut off by the kill, the time from the kill to its first acknowledged move
-after it.
+after it, and its unplayable time is that less the think pause its client took (after
+the kill) before that move: how long the table could not be played. The move round trip
+is given over the timed window, before the kill and from it.
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ class Counts:
     completed: set[tuple[str, int]] = field(default_factory=set)
     cut: set[str] = field(default_factory=set)  # tables whose clients lost a connection
     resumed: dict[str, float] = field(default_factory=dict)  # table: first ack after kill
+    #: table: the same, less the think pause its client took after the kill before that
+    #: move (the time the table could not be played)
+    unplayable: dict[str, float] = field(default_factory=dict)
     reconnects: int = 0
     refusals: dict[str, int] = field(default_factory=dict)  # error code: how many
     rejoined: dict[str, float] = field(default_factory=dict)  # table: first welcome after kill
@@ -126,6 +131,7 @@ async def _play(ws: Any, table: str, stop_at: float, drain_until: float, think: 
     ack = 0
     welcomed = False
     sent: tuple[float, str] | None = None
+    paused = 0.0  # the think pause before the move in flight, after the kill
     latest: dict[str, Any] | None = None
     while True:
         if time.monotonic() >= drain_until:
@@ -146,6 +152,7 @@ async def _play(ws: Any, table: str, stop_at: float, drain_until: float, think: 
             if clock.killed_at is not None and table in counts.cut \
                     and table not in counts.resumed:
                 counts.resumed[table] = time.monotonic() - clock.killed_at
+                counts.unplayable[table] = counts.resumed[table] - paused
             sent = None
         elif kind == "welcome":
             welcomed = True
@@ -178,8 +185,12 @@ async def _play(ws: Any, table: str, stop_at: float, drain_until: float, think: 
                 and latest["version"] == version:
             move = choose(latest["legal"], latest["view"])
             mean = think if time.monotonic() < stop_at else min(think, 0.06)
+            paused = 0.0
             if mean > 0:
+                thought = time.monotonic()
                 await asyncio.sleep(mean * pause.uniform(0.5, 1.5))
+                since = thought if clock.killed_at is None else max(thought, clock.killed_at)
+                paused = max(time.monotonic() - since, 0.0) if clock.killed_at else 0.0
             ack += 1
             sent = (time.perf_counter(), move)
             await ws.send(json.dumps({"type": "move", "move": move, "version": version,
@@ -336,8 +347,12 @@ def run_cluster(args: argparse.Namespace) -> int:
     # (the drain too, when every client moves at once with little thought)
     stop_at = started + args.duration
     trips = sorted(t for at, t in counts.trips if at <= stop_at)
+    killed = clock.killed_at if clock.killed_at is not None else stop_at
+    before = sorted(t for at, t in counts.trips if at <= min(killed, stop_at))
+    after = sorted(t for at, t in counts.trips if killed < at <= stop_at)
     every_trip = sorted(t for _, t in counts.trips)
     resumes = sorted(counts.resumed.values())
+    unplayable = sorted(counts.unplayable.values())
 
     def pct(values: list[float], q: float, scale: float = 1000) -> float:
         return round(scale * values[min(len(values) - 1, int(q * len(values)))], 2) \
@@ -353,6 +368,8 @@ def run_cluster(args: argparse.Namespace) -> int:
         "killed_at_seconds": args.kill_at, "reconnects": counts.reconnects,
         "round_trip_ms": {"p50": pct(trips, 0.5), "p90": pct(trips, 0.9),
                           "p99": pct(trips, 0.99), "max": pct(trips, 1.0)},
+        "round_trip_ms_before_the_kill": {"p50": pct(before, 0.5), "p99": pct(before, 0.99)},
+        "round_trip_ms_from_the_kill": {"p50": pct(after, 0.5), "p99": pct(after, 0.99)},
         "round_trip_ms_with_the_drain": {"p50": pct(every_trip, 0.5),
                                          "p99": pct(every_trip, 0.99)},
         "errors": len(counts.errors), "error_samples": counts.errors[:5],
@@ -362,6 +379,9 @@ def run_cluster(args: argparse.Namespace) -> int:
         "tables_cut_by_the_kill": len(counts.cut), "tables_resumed": len(counts.resumed),
         "resume_seconds": {"p50": pct(resumes, 0.5, 1), "p99": pct(resumes, 0.99, 1),
                            "max": pct(resumes, 1.0, 1)},
+        "unplayable_seconds": {"p50": pct(unplayable, 0.5, 1),
+                               "p99": pct(unplayable, 0.99, 1),
+                               "max": pct(unplayable, 1.0, 1)},
         "rejoin_seconds": {"p50": pct(rejoins, 0.5, 1), "p99": pct(rejoins, 0.99, 1),
                            "max": pct(rejoins, 1.0, 1)},
         "survivors_cpu_seconds_from_the_kill_to_the_last_resume": takeover,
