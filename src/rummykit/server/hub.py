@@ -87,9 +87,10 @@ class Hub(HubSeats):
         self._db.shutdown()
 
     # -- loading ------------------------------------------------------------------
-    async def get(self, table_id: str) -> LiveTable:
+    async def get(self, table_id: str, stored: bool = False) -> LiveTable:
         """A table, loaded from storage when it is not in memory (once, however many ask
-        meanwhile)."""
+        meanwhile); ``stored``: the caller has just found it in storage (a cluster node
+        need not look again before claiming it)."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
@@ -101,11 +102,11 @@ class Hub(HubSeats):
                 task = asyncio.current_task()
                 if not loading.cancelled() or (task is not None and task.cancelling()):
                     raise
-                return await self.get(table_id)  # its loader was cancelled: load it here
+                return await self.get(table_id, stored)  # its loader was cancelled
         future: asyncio.Future[LiveTable] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = future
         try:
-            table = await self._load(table_id)
+            table = await self._load(table_id, stored)
         except asyncio.CancelledError:
             future.cancel()
             raise
@@ -130,12 +131,12 @@ class Hub(HubSeats):
         loaded = await asyncio.shield(loading)
         return loaded if loaded.owner is None else None  # a stub: another node serves it
 
-    async def _load(self, table_id: str) -> LiveTable:
+    async def _load(self, table_id: str, stored: bool) -> LiveTable:
         if table_id in self.quarantined:
             raise ServerError("unavailable", f"table {table_id!r} is quarantined: "
                               f"{self.quarantined[table_id]}")
         if self.cluster is not None:
-            if not await self.read(self.storage.exists, table_id):
+            if not stored and not await self.read(self.storage.exists, table_id):
                 raise ServerError("unknown_table", f"no table {table_id!r}")
             while (owner := await self.cluster.claim(table_id)) is not None:
                 try:
@@ -147,9 +148,9 @@ class Hub(HubSeats):
             if table is not None:
                 return table
         # as a node: read together with the other tables asked for meanwhile
-        stored = await (self.cluster_loads.load(table_id) if self.cluster_loads is not None
-                        else self.read(self.storage.load, table_id))
-        return await self.serve_stored(table_id, stored)
+        found = await (self.cluster_loads.load(table_id) if self.cluster_loads is not None
+                       else self.read(self.storage.load, table_id))
+        return await self.serve_stored(table_id, found)
 
     async def serve_stored(self, table_id: str, stored: StoredTable | None) -> LiveTable:
         """Serve a table loaded from storage (unless it was loaded meanwhile): restored,
@@ -203,7 +204,7 @@ class Hub(HubSeats):
         found = await self.read(self.storage.find_token, digest)
         if found is None:
             raise ServerError("bad_token", "no seat has this token")
-        return await self.get(found[0]), found[1]
+        return await self.get(found[0], stored=True), found[1]
 
     # -- moves --------------------------------------------------------------------
     async def move(self, table: LiveTable, seat: int, text: str, version: int,
