@@ -6,6 +6,7 @@ touch targets on a phone. Debian's Chromium driven by Playwright against a real 
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -102,6 +103,46 @@ def test_a_silent_network_is_noticed_and_the_lost_move_is_sent_again(
     assert page.locator(".error").count() == 0
     said = page.locator("#announce").inner_text()
     assert "Connection lost" in said and "Connected again." in said
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+class RefusingHello:
+    """The page's WebSocket through a relay whose first connection's hello is answered
+    ``unavailable`` (as a cluster node answers while the table changes servers) instead
+    of reaching the server; later connections pass through."""
+
+    def __init__(self, page: Page) -> None:
+        self.connections = 0
+        self.refused_at: float | None = None
+        page.route_web_socket(re.compile(r"/ws$"), self.relay)
+
+    def relay(self, ws: WebSocketRoute) -> None:
+        self.connections += 1
+        if self.connections == 1:
+            ws.on_message(lambda message: self.refuse(ws))
+            return
+        upstream = ws.connect_to_server()
+        ws.on_message(upstream.send)
+        upstream.on_message(ws.send)
+
+    def refuse(self, ws: WebSocketRoute) -> None:
+        self.refused_at = time.monotonic()
+        ws.send(json.dumps({"type": "error", "code": "unavailable",
+                            "message": "the table is changing hands: try again"}))
+
+
+def test_a_refused_hello_is_tried_again_at_once_on_a_new_connection(
+        new_page: Opener, server: str) -> None:
+    """Not after the seconds of silence that a dead connection is given."""
+    page = new_page()
+    relay = RefusingHello(page)
+    page.goto(f"/#/play/{table_against_bot(server)}")
+    page.wait_for_selector('.conn[data-status="open"]', timeout=20000)
+    assert relay.refused_at is not None and relay.connections == 2
+    welcomed_after = time.monotonic() - relay.refused_at
+    assert welcomed_after < 2.5, f"welcomed {welcomed_after:.1f} s after the refusal"
+    assert wait_turn_or_end(page)
+    play_turn(page, meld=False)
     assert page.errors == []  # type: ignore[attr-defined]
 
 

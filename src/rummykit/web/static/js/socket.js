@@ -110,8 +110,12 @@ export class TableSocket {
       this.onStatus("open");
     }
     if (msg.type === "event" || msg.type === "sync") this.version = msg.version;
+    const refused = msg.type === "error" && msg.ack === undefined && !this.welcomed;
     if (msg.type === "error" && FATAL.has(msg.code) && msg.ack === undefined) this.stopped = true;
     this.onMessage(msg);
+    // a hello refused for now (the table changing servers, storage down): try again soon,
+    // on a new connection, rather than wait out the silence
+    if (refused && !this.stopped) this.lose("refused");
   }
 
   /** The heartbeat: ping when idle, and give up on a connection that stays silent. */
