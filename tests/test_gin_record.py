@@ -64,6 +64,14 @@ def test_openspiel_gameplay1_readable_account() -> None:
     assert "The match is over: os1 wins." in text
 
 
+def test_a_gin_winner_named_you_wins_in_the_second_person(tmp_path: Path) -> None:
+    record = gameplay1()
+    record["players"][1] = "You"  # os1, the winner
+    status, text = run(write(tmp_path, record), as_json=False, check=False)
+    assert status == 0
+    assert "The match is over: You win." in text and "You wins" not in text
+
+
 def test_check_accepts_the_true_result_and_names_a_wrong_one(tmp_path: Path) -> None:
     data = gameplay1()
     data["result"] = json.loads(run(str(GAMEPLAY1), as_json=True, check=False)[1])

@@ -103,6 +103,15 @@ def test_text_account_of_a_match() -> None:
     assert lines[-2].split() == ["total", "159", "0"]
 
 
+def test_a_winner_named_you_wins_in_the_second_person(tmp_path: Path) -> None:
+    """The terminal game names its player "You": "You win.", never "You wins."."""
+    record = golden("basic_2p")
+    record["players"][0] = "You"  # the winner's seat, as in the record above
+    status, out = run(write(tmp_path, record), as_json=False, check=False)
+    assert status == 0
+    assert out.splitlines()[-1] == "The match is over: You win."
+
+
 def test_text_account_of_unfinished_and_drawn_matches() -> None:
     out = run(str(GOLDEN / "basic_unfinished.rummy.json"), as_json=False, check=False)[1]
     assert "  Unfinished: " in out and out.endswith("The match is not over.\n")

@@ -13,6 +13,7 @@ from rummykit.core.outcome import BLOCKED
 from rummykit.core.record import HandReplay, Replay, ReplayError, replay_file
 from rummykit.core.views import public_view
 from rummykit.display.terms import facts_of, facts_words, score_label, sheet_title, terms_of, unit
+from rummykit.display.wording import agree
 from rummykit.variants.table_hooks import is_down
 
 __all__ = ["describe", "run"]
@@ -121,8 +122,9 @@ def _match_line(replayed: Replay, names: list[str]) -> str:
         return "The match is not over."
     if not match.winners:
         return "The match is over with no winner (a drawn hand ended it)."
-    return "The match is over: " + " and ".join(names[s] for s in match.winners) + (
-        " win (tied)." if len(match.winners) > 1 else " wins.")
+    who = " and ".join(names[s] for s in match.winners)
+    return "The match is over: " + (f"{who} win (tied)." if len(match.winners) > 1
+                                     else agree(who, "wins") + ".")
 
 
 def describe(replayed: Replay, error: ReplayError | None = None) -> str:

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from rummykit.core.cards import cards_of, format_card, format_cards
 from rummykit.core.errors import RecordError
 from rummykit.core.outcome import ABORTED, WIN
+from rummykit.display.wording import agree
 from rummykit.variants.gin import outcome as why
 from rummykit.variants.gin.game import Game, ScoreSheet, Settlement
 from rummykit.variants.gin.hand import GinHand
@@ -142,7 +143,7 @@ def _settlement_lines(title: str, game: Game | None, final: Settlement,
         return ", ".join(f"{names[s]} {v}" for s, v in enumerate(values))
 
     winner = game.winner if game is not None else None
-    lines = [f"{title}" + (f": {names[winner]} wins" if winner is not None else "")]
+    lines = [f"{title}" + (f": {agree(names[winner], 'wins')}" if winner is not None else "")]
     lines.append("  boxes " + ", ".join(f"{names[s]} {n} ({p})" for s, (n, p) in
                                         enumerate(zip(final.boxes, final.box_points,
                                                       strict=True))))
@@ -181,5 +182,6 @@ def match_line(sheet: ScoreSheet, names: Sequence[str]) -> str:
     whole = "match" if sheet.rules.hollywood or sheet.rules.game_end == "single_hand" else "game"
     if not sheet.winners:
         return f"The {whole} is over with no winner (the hand was drawn)."
-    return f"The {whole} is over: " + " and ".join(names[s] for s in sheet.winners) + (
-        " win (tied)." if len(sheet.winners) > 1 else " wins.")
+    who = " and ".join(names[s] for s in sheet.winners)
+    return f"The {whole} is over: " + (f"{who} win (tied)." if len(sheet.winners) > 1
+                                        else agree(who, "wins") + ".")
