@@ -27,8 +27,10 @@
 the env-steps measure alone and prints one JSON line per env (steps/s and microseconds per
 step), then the ratios
 (``--unwrapped`` adds our envs without the wrappers; ``--floor`` adds :func:`idle_env`, an
-env that does nothing, in the same wrappers: the most steps/s the wrappers leave to any
-env; ``--cpu`` times each env by the process's CPU time, so that the other processes of a
+env that does nothing, in the same wrappers: the most steps/s the wrappers leave to an
+env whose attributes they forward, which ours no longer are
+(:class:`rummykit.rl.aec_env.WrappedRummyAECEnv` hands them its step attributes);
+``--cpu`` times each env by the process's CPU time, so that the other processes of a
 loaded machine do not count).
 """
 
@@ -167,7 +169,8 @@ WRAPPERS = "TerminateIllegalWrapper, AssertOutOfBoundsWrapper, OrderEnforcingWra
 
 def idle_env(quick_space: bool = False) -> Any:
     """A 2-agent AEC env that does nothing (a constant observation and mask, 100 steps an
-    episode) in the standard wrappers: what the wrappers and the loop cost by themselves
+    episode) in the standard wrappers: what the wrappers (forwarding every attribute they
+    read, as they do for ``gin_rummy_v4``) and the loop cost by themselves
     (``quick_space``: with our envs' action space, :class:`rummykit.rl.spaces.ActionIds`,
     whose membership test ``AssertOutOfBoundsWrapper`` calls every step)."""
     import numpy as np
@@ -352,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"engine": m.engine, "steps_per_s": round(m.value, 1),
                           "us_per_step": round(1e6 / m.value, 1), **m.params}))
     for ours in measures:
-        if ours.engine == "idle":  # the most any env in these wrappers can reach
+        if ours.engine == "idle":  # the most an env whose attributes they forward reaches
             for m in measures:
                 if m.engine == PETTINGZOO:
                     print(json.dumps({"ceiling": f"{ours.params['env']} / {m.engine}",

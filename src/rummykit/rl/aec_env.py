@@ -208,7 +208,9 @@ def env(*args: Any, illegal_reward: float = ILLEGAL_REWARD, **kwargs: Any) -> An
     ``env()`` applies them: an illegal action ends the episode with ``illegal_reward`` for
     its agent (``TerminateIllegalWrapper``), an id outside the space fails an assertion
     (``AssertOutOfBoundsWrapper``), and calls out of order are refused
-    (``OrderEnforcingWrapper``). Arguments: those of :class:`RummyAECEnv`.
+    (``OrderEnforcingWrapper``). The env inside is a :class:`WrappedRummyAECEnv`, which
+    hands the wrappers its step attributes instead of having them forwarded. Arguments:
+    those of :class:`RummyAECEnv`.
 
     >>> wrapped = env(rules="basic", players=2)
     >>> wrapped.reset(seed=1)
