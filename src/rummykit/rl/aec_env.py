@@ -134,7 +134,9 @@ class RummyAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             for name in self.agents:
                 ended[name] = True
         else:  # the hand's seat to move (an int attribute of every family's hand)
-            self.agent_selection = self.agents[game.state.to_move]
+            selected = self.agents[game.state.to_move]
+            if selected is not agent:  # set only when it changes (the wrappers get it too)
+                self.agent_selection = selected
         if paid:
             self._accumulate_rewards()
         if self.render_mode == "human":
