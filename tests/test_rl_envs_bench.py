@@ -30,3 +30,25 @@ def test_the_env_steps_command_prints_every_env_the_ratios_and_the_ceiling() -> 
     ratios = {line["ratio"] for line in lines if "ratio" in line}
     assert {"rummykit basic / pettingzoo", "rummykit gin / pettingzoo"} <= ratios
     assert sum("ceiling" in line for line in lines) == 2  # the idle env, both action spaces
+
+
+def test_steps_takes_exactly_that_many_agent_actions_across_episodes() -> None:
+    from rummykit.benchmark.rl_envs import AECRunner, idle_env
+
+    runner = AECRunner(idle_env(), seed=1)
+    assert runner.steps(250) == 250
+    assert runner.env.unwrapped.count == 50  # two 100-step episodes, then 50 of the third
+    assert runner.steps(0) == 0
+
+
+def test_the_steps_command_runs_one_env_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("pettingzoo.classic")
+    from rummykit.benchmark.rl_envs import main
+
+    assert main(["--steps", "40", "--env", "gin"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"env": "gin", "steps": 40,
+                                                   "seed": 20260101}
+    with pytest.raises(SystemExit):
+        main(["--steps", "-1"])
+    with pytest.raises(SystemExit):
+        main(["--steps", "5", "--env", "nope"])

@@ -27,9 +27,16 @@
 the env-steps measure alone and prints one JSON line per env (steps/s and microseconds per
 step), then the ratios
 (``--unwrapped`` adds our envs without the wrappers; ``--floor`` adds :func:`idle_env`, an
-env that does nothing, in the same wrappers: the most steps/s the wrappers leave to any
-env; ``--cpu`` times each env by the process's CPU time, so that the other processes of a
+env that does nothing, in the same wrappers: the most steps/s the wrappers leave to an
+env whose attributes they forward, which ours no longer are
+(:class:`rummykit.rl.aec_env.WrappedRummyAECEnv` hands them its step attributes);
+``--cpu`` times each env by the process's CPU time, so that the other processes of a
 loaded machine do not count).
+
+``--steps N --env NAME`` runs exactly N agent steps of one env (:data:`COUNTED`) with the
+same loop and prints them: a fixed amount of work, for counting instructions, which the
+machine's load does not move (``valgrind --tool=callgrind`` at two step counts; the
+difference of the instructions over the difference of the steps is one step).
 """
 
 from __future__ import annotations
@@ -79,6 +86,30 @@ class AECRunner:
             env.reset()
             if time.perf_counter() >= deadline:
                 return steps
+
+
+    def steps(self, count: int) -> int:
+        """Exactly ``count`` agent actions with :meth:`run`'s loop (a new episode whenever
+        one ends): a fixed amount of work, for counting instructions; the actions taken."""
+        import numpy as np
+
+        env = self.env
+        randrange = self.rng.randrange
+        as_bool = np.bool_
+        steps = 0
+        while steps < count:
+            for _ in env.agent_iter():
+                obs, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                legal = obs["action_mask"].view(as_bool).nonzero()[0]
+                env.step(int(legal[randrange(len(legal))]))
+                steps += 1
+                if steps == count:
+                    return steps
+            env.reset()
+        return steps
 
 
 class RLCardRunner:
@@ -167,7 +198,8 @@ WRAPPERS = "TerminateIllegalWrapper, AssertOutOfBoundsWrapper, OrderEnforcingWra
 
 def idle_env(quick_space: bool = False) -> Any:
     """A 2-agent AEC env that does nothing (a constant observation and mask, 100 steps an
-    episode) in the standard wrappers: what the wrappers and the loop cost by themselves
+    episode) in the standard wrappers: what the wrappers (forwarding every attribute they
+    read, as they do for ``gin_rummy_v4``) and the loop cost by themselves
     (``quick_space``: with our envs' action space, :class:`rummykit.rl.spaces.ActionIds`,
     whose membership test ``AssertOutOfBoundsWrapper`` calls every step)."""
     import numpy as np
@@ -281,6 +313,45 @@ def env_steps(cfg: Config, anchors: bool, *, unwrapped: bool = False,
         for (engine, _, params), n, t in zip(runners, steps, spent, strict=True)]
 
 
+def _ours(rules: str, wrapped: bool) -> Any:
+    from rummykit.rl import pettingzoo_env
+
+    return pettingzoo_env(rules=rules, players=2, wrapped=wrapped)
+
+
+def _anchor() -> Any:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from pettingzoo.classic import gin_rummy_v4
+
+        return gin_rummy_v4.env()
+
+
+#: the envs ``--steps`` runs alone, by name: the function making each
+COUNTED: dict[str, Callable[[], Any]] = {
+    "basic": lambda: _ours(DEFAULT_RULE_SET, True),
+    "gin": lambda: _ours(anchor_rule_set(), True),
+    "basic-unwrapped": lambda: _ours(DEFAULT_RULE_SET, False),
+    "gin-unwrapped": lambda: _ours(anchor_rule_set(), False),
+    ANCHOR: _anchor,
+    "idle": idle_env,
+}
+
+
+def count_steps(name: str, steps: int, seed: int) -> int:
+    """Exactly ``steps`` agent actions of the env ``name`` (:data:`COUNTED`) with the
+    benchmark's loop: run under ``valgrind --tool=callgrind`` twice, with two step counts,
+    the difference of the instructions over the difference of the steps is one step's."""
+    import warnings
+
+    runner = AECRunner(COUNTED[name](), seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return runner.steps(steps)
+
+
 def _observations(cfg: Config, rules: str, players: int) -> list[Measure]:
     from rummykit.rl.game import Game
 
@@ -344,7 +415,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="also an env that does nothing, in the same wrappers")
     parser.add_argument("--cpu", action="store_true",
                         help="time each env by this process's CPU time, not the wall clock")
+    parser.add_argument("--steps", type=int, default=None, metavar="N",
+                        help="run exactly N agent steps of the --env alone and exit (for "
+                             "counting instructions with valgrind --tool=callgrind)")
+    parser.add_argument("--env", choices=sorted(COUNTED), default="basic",
+                        help="the env --steps runs (default basic)")
     args = parser.parse_args(argv)
+    if args.steps is not None:
+        if args.steps < 0:
+            parser.error("--steps: expected 0 or more")
+        done = count_steps(args.env, args.steps, args.seed)
+        print(json.dumps({"env": args.env, "steps": done, "seed": args.seed}))
+        return 0
     cfg = Config.make(quick=False, seconds=args.seconds, seed=args.seed)
     measures = env_steps(cfg, True, unwrapped=args.unwrapped, floor=args.floor,
                          cpu=args.cpu)
@@ -352,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"engine": m.engine, "steps_per_s": round(m.value, 1),
                           "us_per_step": round(1e6 / m.value, 1), **m.params}))
     for ours in measures:
-        if ours.engine == "idle":  # the most any env in these wrappers can reach
+        if ours.engine == "idle":  # the most an env whose attributes they forward reaches
             for m in measures:
                 if m.engine == PETTINGZOO:
                     print(json.dumps({"ceiling": f"{ours.params['env']} / {m.engine}",

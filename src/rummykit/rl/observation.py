@@ -82,7 +82,8 @@ from rummykit.rl.layout import Array, Layout
 __all__ = ["Array", "Observation"]
 
 _NATURALS = (1 << NUM_NATURALS) - 1
-_PHASES = {"draw": (1, 0), "play": (0, 1)}
+#: the one-hot and 0/1 parts are floats, which ``struct`` packs quicker than ints
+_PHASES = {"draw": (1.0, 0.0), "play": (0.0, 1.0)}
 
 
 class Observation(Layout):
@@ -148,11 +149,11 @@ class Observation(Layout):
         self._pile: tuple[int, ...] = ()
         self._pile_bits = 0
         #: one-hot rows by relative seat (row ``n``: all zero), 0/1 rows by seat bit set
-        self._one_hot = [tuple(int(i == k) for i in range(n)) for k in range(n + 1)]
-        self._seat_bits = [tuple(b >> i & 1 for i in range(n)) for b in range(1 << n)]
+        self._one_hot = [tuple(float(i == k) for i in range(n)) for k in range(n + 1)]
+        self._seat_bits = [tuple(float(b >> i & 1) for i in range(n)) for b in range(1 << n)]
         #: ``_hot[d][t][phase]``: the one-hot dealer, seat to move (relative seats, ``t = n``:
         #: nobody to move) and phase (``""``: any other phase)
-        self._hot = [[{phase: self._one_hot[d] + self._one_hot[t] + _PHASES.get(phase, (0, 0))
+        self._hot = [[{phase: self._one_hot[d] + self._one_hot[t] + _PHASES.get(phase, (0.0, 0.0))
                        for phase in (*_PHASES, "")} for t in range(n + 1)] for d in range(n)]
         #: the fast path's memory, by seat
         self._seats = [_Rows(self.size, 2 * n + 1, m) for _ in range(n)] if self._bits_only \
@@ -232,7 +233,7 @@ class Observation(Layout):
         return out
 
     def _scalars(self, seen: PlayerView, sizes: tuple[int, ...],
-                 totals: Sequence[int] | None) -> tuple[int, ...]:
+                 totals: Sequence[int] | None) -> tuple[float, ...]:
         """The parts from ``hand_sizes`` to ``deal`` (``sizes`` already seat-relative)."""
         n = self.players
         seat = seen.seat
@@ -242,7 +243,7 @@ class Observation(Layout):
         return (*sizes, seen.stock_size, *scores, *one_hot[(seen.dealer - seat) % n],
                 *(one_hot[n] if seen.result is not None else
                   one_hot[(seen.to_move - seat) % n]),
-                *_PHASES.get(seen.phase, (0, 0)), seen.melds_this_turn,
+                *_PHASES.get(seen.phase, (0.0, 0.0)), seen.melds_this_turn,
                 seen.placed_this_turn, seen.turn_count, seen.rebuilds,
                 *self._seat_bits[_rotate(seen.ever_placed, seat, n)], seen.deal_index)
 

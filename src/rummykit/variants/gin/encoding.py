@@ -275,7 +275,8 @@ PLANES: tuple[tuple[str, int, str], ...] = (
     ("pending_melds", 1, "a knock being chosen: its melds so far"),
 )
 PHASES = (OFFER, DRAW_STEP, DISCARD_STEP, WALL, WALL_KNOCK, SHOW, OVER)
-_PHASE_HOT = {p: tuple(int(p == q) for q in PHASES) for p in PHASES}
+#: the one-hot parts are floats, which ``struct`` packs quicker than ints
+_PHASE_HOT = {p: tuple(float(p == q) for q in PHASES) for p in PHASES}
 _KINDS = 4
 #: the scalar parts: name, width, meaning
 SCALARS: tuple[tuple[str, int, str], ...] = (
@@ -389,7 +390,7 @@ class GinEncoding:
         return bits
 
     def rows(self, seen: GinView, choice: Choice | None, totals: Sequence[int]
-             ) -> tuple[list[int], tuple[int, ...]]:
+             ) -> tuple[list[int], tuple[float, ...]]:
         """The card planes (bit sets, in :data:`PLANES` order, row by row) and the
         scalars of ``seen`` (seat-relative), with a knock being chosen in ``choice``."""
         (me, hand, known, discarded, pile, taken, upcard, face_down, sizes, stock_size,
@@ -408,6 +409,7 @@ class GinEncoding:
             revealed = seen.revealed
             show = (*table, *_NO_TABLE[len(table):], seen.laid, seen.knocker_deadwood,
                     defender, revealed[other] if revealed else 0)
+        pending: tuple[float, ...]
         if choice is not None and choice.step:
             pending = choice.pending
             pending_melds = 0
@@ -443,11 +445,11 @@ _NO_PENDINGS = (0, 0)
 
 #: one card's bit set by card code, and 0 at index -1 (no card)
 _ONE = (*(1 << c for c in range(52)), 0)
-_NO_PENDING = (0, 0, 0)
-_NOBODY = (0, 0)
+_NO_PENDING = (0.0, 0.0, 0.0)
+_NOBODY = (0.0, 0.0)
 #: one-hot of a seat relative to the observer (0: itself)
-_SEAT_HOT = ((1, 0), (0, 1))
-_KIND_HOT = tuple(tuple(int(k == j) for j in range(_KINDS)) for k in range(_KINDS))
+_SEAT_HOT = ((1.0, 0.0), (0.0, 1.0))
+_KIND_HOT = tuple(tuple(float(k == j) for j in range(_KINDS)) for k in range(_KINDS))
 
 
 def _pieces(group: Sequence[int]) -> list[tuple[int, ...]]:
