@@ -257,6 +257,10 @@ def _table_values(table: TableRow) -> dict[str, Any]:
 INSERT_EVENTS = ("INSERT INTO events (table_id, version, match_no, kind, data) "
                  "VALUES (?, ?, ?, ?, ?)")
 UPDATE_STANDING = "UPDATE tables SET status = ?, match_no = ?, version = ? WHERE id = ?"
+#: the standing of a table whose status and match stay as they were: SQLite then leaves the
+#: status index alone (a SET naming ``status`` rewrites its entry, changed or not: one page
+#: of a move's four in the write-ahead log)
+UPDATE_VERSION = "UPDATE tables SET version = ? WHERE id = ? AND status = ? AND match_no = ?"
 #: the positional placeholder of each DB-API parameter style
 PLACEHOLDERS = {"qmark": "?", "format": "%s", "pyformat": "%s"}
 
@@ -328,6 +332,7 @@ class SqlStorage:
         style = self.engine.dialect.paramstyle
         self._insert_events = driver_sql(INSERT_EVENTS, style)
         self._update_standing = driver_sql(UPDATE_STANDING, style)
+        self._update_version = driver_sql(UPDATE_VERSION, style)
         #: SQLite: a connection of its own for the moves' commits (held, so a commit
         #: takes none from the pool); made on the first commit, again after a failure
         self._sqlite = url.startswith("sqlite")
@@ -376,8 +381,10 @@ class SqlStorage:
                     self._finish(db, table, finished)
 
     def _commit_moves(self, batch: list[Commit]) -> None:
-        """SQLite, no match finished: the batch's two statements on the driver's own
-        connection, held for the purpose (the hot path: no pool, no engine events)."""
+        """SQLite, no match finished: the batch's statements on the driver's own
+        connection, held for the purpose (the hot path: no pool, no engine events); the
+        tables' versions alone when their status and match number stay (the common case),
+        else their whole standing."""
         if self._writer is None:
             self._writer = self.engine.raw_connection()
         writer = self._writer
@@ -387,9 +394,13 @@ class SqlStorage:
                       for table, new, _ in batch for e in new]
             if events:
                 cursor.executemany(self._insert_events, events)
-            cursor.executemany(self._update_standing, [
-                (table.status, table.match_no, table.version, table.id)
+            cursor.executemany(self._update_version, [
+                (table.version, table.id, table.status, table.match_no)
                 for table, _, _ in batch])
+            if cursor.rowcount != len(batch):  # a status or match number changed
+                cursor.executemany(self._update_standing, [
+                    (table.status, table.match_no, table.version, table.id)
+                    for table, _, _ in batch])
             writer.commit()
         except BaseException:
             try:
