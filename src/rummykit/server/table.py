@@ -235,10 +235,11 @@ class LiveTable:
         except RummyError as error:
             raise from_engine(error) from None
         change = Change([], [], None, new)
-        data: dict[str, Any] = {"seat": seat, "move": str(move)}
+        written = str(move)
+        data: dict[str, Any] = {"seat": seat, "move": written}
         if by_bot:
             data["bot"] = True
-        new._log(change, "move", seat, str(move), data)
+        new._log(change, "move", seat, written, data)
         return new._deal_until_playing(change)
 
     def _listed_move(self, seat: int, text: str) -> Any:
