@@ -1,5 +1,6 @@
-"""An event's stored data is written as ``json.dumps`` writes it, whether written by hand
-(a plain move) or not: the same text for every kind of data and move text."""
+"""An event's stored data, and the move in its message, are written as ``json.dumps``
+writes them, whether written by hand (plain notation) or not: the same text for every
+kind of data and move text."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import random
 from pathlib import Path
 from typing import Any
 
+from rummykit.server.eventtext import string_json
 from rummykit.server.storage import EventRow, SeatRow, SqlStorage, TableRow, data_json
+from rummykit.server.table import event_head
 
 ODD_TEXTS = ["draw", "discard S7", "meld H3 H4 H5 / JK=S9 S10 SJ", 'say "hi"', "back\\slash",
              "tab\there", "new\nline", "caf\u00e9", "\u2660 spade", "", " ", "\x7f", "\u0000"]
@@ -29,6 +32,15 @@ def cases() -> list[dict[str, Any]]:
 def test_event_data_is_written_as_json_dumps_writes_it() -> None:
     for data in cases():
         assert data_json(data) == json.dumps(data), data
+
+
+def test_move_texts_in_event_messages_are_quoted_as_json_dumps_quotes_them() -> None:
+    for data in cases():
+        text = data.get("move")
+        if isinstance(text, str):
+            assert string_json(text) == json.dumps(text), text
+            head = json.loads(event_head(3, "move", 1, text, "null") + "}")
+            assert head["move"] == text and head["kind"] == "move"
 
 
 def test_stored_moves_read_back_as_made(tmp_path: Path) -> None:
