@@ -94,3 +94,28 @@ def test_a_refused_draft_leaves_the_original_drawing_as_before() -> None:
         replay(match.copy(), ["deal"])
     replay(match, made[first_deal:])
     assert [h.deck for h in match.hands] == [h.deck for h in alone.hands]
+
+
+def test_copies_of_copies_keep_one_fork_each_and_draw_alike() -> None:
+    """The server's chain (each move made on a copy, the copy adopted, some dropped): a
+    match whose generator is a fork that has not drawn keeps it when copied (only the
+    copy gets a new one), and the chain deals what one match alone deals."""
+    rules = Rules.from_options("basic", {"max_turns_per_hand": 80, "target_score": 60})
+    alone = Match(rules, ["A", "B"], seed=9)
+    alone.start_hand()
+    made = play_out(alone, random.Random(3), 1500)
+    assert made.count("deal") >= 2
+    live = Match(rules, ["A", "B"], seed=9)
+    live.start_hand()
+    for number, move in enumerate(made):
+        if number % 5 == 0:
+            replay(live.copy(), [move])  # a draft dropped (its commit failed)
+        fork = live.rng
+        draft = live.copy()
+        if isinstance(fork, ForkedRandom) and fork.base is not None:
+            assert live.rng is fork and draft.rng is not fork
+        replay(draft, [move])
+        live = draft  # adopted
+    assert [(h.deck, h.restocks) for h in live.hands] == \
+        [(h.deck, h.restocks) for h in alone.hands]
+    assert live.totals == alone.totals

@@ -183,10 +183,12 @@ class FamilyMatch(Generic[R, H]):
         # that draws first (copying a generator's state is most of a copy's cost)
         base = self.rng
         if isinstance(base, ForkedRandom) and base.base is not None:
-            base = base.base  # a fork that has not drawn stands where its base does
-        self.rng, new.rng = ForkedRandom(base), ForkedRandom(base)
-        if isinstance(self.state, HandState) and self.state.rng is not None:
-            self.state.rng = self.rng
+            new.rng = ForkedRandom(base.base)  # a fork that has not drawn stands where its
+            # base does: this match keeps it, the copy gets another
+        else:
+            self.rng, new.rng = ForkedRandom(base), ForkedRandom(base)
+            if isinstance(self.state, HandState) and self.state.rng is not None:
+                self.state.rng = self.rng
         new.first_dealer = self.first_dealer
         new.hands = self.hands[:]
         new.states = self.states[:]

@@ -34,6 +34,18 @@ def public_text(state: HandState) -> str:
     return shared_json(seen) + "}"
 
 
+def string_json(text: str) -> str:
+    """A JSON string: quoted by hand when it needs no escaping (notation never does), else
+    by the encoder (ASCII, as ``json.dumps``).
+
+    >>> string_json("discard S7"), string_json('say "hi"')
+    ('"discard S7"', '"say \\\\"hi\\\\""')
+    """
+    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'
+    return _compact(text)
+
+
 def strings_json(texts: list[str]) -> str:
     """A JSON list of strings, compact: joined by hand when no string needs escaping
     (notation never does), else by the encoder.

@@ -257,6 +257,10 @@ def _table_values(table: TableRow) -> dict[str, Any]:
 INSERT_EVENTS = ("INSERT INTO events (table_id, version, match_no, kind, data) "
                  "VALUES (?, ?, ?, ?, ?)")
 UPDATE_STANDING = "UPDATE tables SET status = ?, match_no = ?, version = ? WHERE id = ?"
+#: the standing of a table whose status and match stay as they were: SQLite then leaves the
+#: status index alone (a SET naming ``status`` rewrites its entry, changed or not: one page
+#: of a move's four in the write-ahead log)
+UPDATE_VERSION = "UPDATE tables SET version = ? WHERE id = ? AND status = ? AND match_no = ?"
 #: the positional placeholder of each DB-API parameter style
 PLACEHOLDERS = {"qmark": "?", "format": "%s", "pyformat": "%s"}
 
@@ -268,6 +272,30 @@ def driver_sql(statement: str, paramstyle: str) -> str:
     'UPDATE t SET a = %s WHERE id = %s'
     """
     return statement.replace("?", PLACEHOLDERS[paramstyle])
+
+
+#: a plain move's data: its keys in order, made by a seat's bot or not
+_PLAIN_MOVE = ("seat", "move")
+_BOT_MOVE = ("seat", "move", "bot")
+
+
+def data_json(data: dict[str, Any]) -> str:
+    """An event's data as ``json.dumps`` writes it; a plain move's (a seat, a move in
+    notation, its bot's) written by hand, when its text needs no escaping (notation never
+    does).
+
+    >>> data_json({"seat": 1, "move": "discard S7"}), data_json({"seat": 0, "move": "draw",
+    ...                                                          "bot": True})
+    ('{"seat": 1, "move": "discard S7"}', '{"seat": 0, "move": "draw", "bot": true}')
+    """
+    keys = tuple(data)
+    if keys == _PLAIN_MOVE or (keys == _BOT_MOVE and data["bot"] is True):
+        seat, move = data["seat"], data["move"]
+        if type(seat) is int and type(move) is str and move.isascii() \
+                and move.isprintable() and '"' not in move and "\\" not in move:
+            bot = ', "bot": true' if len(keys) == 3 else ""
+            return f'{{"seat": {seat}, "move": "{move}"{bot}}}'
+    return json.dumps(data)
 
 
 def _table_row(row: Any) -> TableRow:
@@ -328,6 +356,7 @@ class SqlStorage:
         style = self.engine.dialect.paramstyle
         self._insert_events = driver_sql(INSERT_EVENTS, style)
         self._update_standing = driver_sql(UPDATE_STANDING, style)
+        self._update_version = driver_sql(UPDATE_VERSION, style)
         #: SQLite: a connection of its own for the moves' commits (held, so a commit
         #: takes none from the pool); made on the first commit, again after a failure
         self._sqlite = url.startswith("sqlite")
@@ -364,7 +393,7 @@ class SqlStorage:
             self._commit_moves(batch)
             return
         with self.engine.begin() as db:
-            events = [(table.id, e.version, e.match_no, e.kind, json.dumps(e.data))
+            events = [(table.id, e.version, e.match_no, e.kind, data_json(e.data))
                       for table, new, _ in batch for e in new]
             if events:
                 db.exec_driver_sql(self._insert_events, events)
@@ -376,20 +405,26 @@ class SqlStorage:
                     self._finish(db, table, finished)
 
     def _commit_moves(self, batch: list[Commit]) -> None:
-        """SQLite, no match finished: the batch's two statements on the driver's own
-        connection, held for the purpose (the hot path: no pool, no engine events)."""
+        """SQLite, no match finished: the batch's statements on the driver's own
+        connection, held for the purpose (the hot path: no pool, no engine events); the
+        tables' versions alone when their status and match number stay (the common case),
+        else their whole standing."""
         if self._writer is None:
             self._writer = self.engine.raw_connection()
         writer = self._writer
         cursor = writer.cursor()
         try:
-            events = [(table.id, e.version, e.match_no, e.kind, json.dumps(e.data))
+            events = [(table.id, e.version, e.match_no, e.kind, data_json(e.data))
                       for table, new, _ in batch for e in new]
             if events:
                 cursor.executemany(self._insert_events, events)
-            cursor.executemany(self._update_standing, [
-                (table.status, table.match_no, table.version, table.id)
+            cursor.executemany(self._update_version, [
+                (table.version, table.id, table.status, table.match_no)
                 for table, _, _ in batch])
+            if cursor.rowcount != len(batch):  # a status or match number changed
+                cursor.executemany(self._update_standing, [
+                    (table.status, table.match_no, table.version, table.id)
+                    for table, _, _ in batch])
             writer.commit()
         except BaseException:
             try:

@@ -7,7 +7,6 @@ committed state."""
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from collections import deque
@@ -20,7 +19,7 @@ from rummykit.core.match import FamilyMatch, Match
 from rummykit.core.record import HandRecord, Record, dumps, options_of, record_of, replay
 from rummykit.core.rules import Rules
 from rummykit.server.errors import ServerError, from_engine
-from rummykit.server.eventtext import EventText
+from rummykit.server.eventtext import EventText, string_json
 from rummykit.server.faces import SPECTATOR, Event, TableFace, face_for
 from rummykit.server.render import match_out
 from rummykit.server.storage import EventRow, Finished, SeatResult, SeatRow, StoredTable, TableRow
@@ -36,9 +35,9 @@ def event_head(version: int, kind: str, seat: int | None, move: str | None,
                match: str, bot: bool = False) -> str:
     """The part of an ``event`` message every viewer shares (the fields before ``view``,
     as :class:`EventOut` orders them); ``match`` is the match's ``MatchOut`` JSON."""
-    return (f'{{"type":"event","version":{version},"kind":{json.dumps(kind)},'
+    return (f'{{"type":"event","version":{version},"kind":{string_json(kind)},'
             f'"seat":{"null" if seat is None else int(seat)},'
-            f'"move":{"null" if move is None else json.dumps(move)},'
+            f'"move":{"null" if move is None else string_json(move)},'
             f'"bot":{"true" if bot else "false"},"match":{match}')
 
 
@@ -235,10 +234,11 @@ class LiveTable:
         except RummyError as error:
             raise from_engine(error) from None
         change = Change([], [], None, new)
-        data: dict[str, Any] = {"seat": seat, "move": str(move)}
+        written = str(move)
+        data: dict[str, Any] = {"seat": seat, "move": written}
         if by_bot:
             data["bot"] = True
-        new._log(change, "move", seat, str(move), data)
+        new._log(change, "move", seat, written, data)
         return new._deal_until_playing(change)
 
     def _listed_move(self, seat: int, text: str) -> Any:

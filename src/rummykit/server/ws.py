@@ -129,7 +129,13 @@ async def _receive(websocket: WebSocket, deadline: float | None) -> Message:
 
 @router.websocket("/ws")
 async def socket(websocket: WebSocket) -> None:
-    """Serve one client until it leaves."""
+    """Serve one client until it leaves, from a task of its own: the client's messages
+    and commits wake that task alone, not the two dozen ASGI layers awaiting it."""
+    await asyncio.create_task(serve_client(websocket))
+
+
+async def serve_client(websocket: WebSocket) -> None:
+    """Accept one client's connection and act on its messages until it leaves."""
     hub: Hub = websocket.app.state.hub
     settings = hub.settings
     await websocket.accept()
