@@ -1,6 +1,6 @@
 """The fast contract playout policy (:mod:`rummykit.bots.contract_playout`) against the
-engine: every move of whole deals (the seventh included) is legal, digs included, deals
-with a run and deal 7 end by going out, and the deal-7 shape measures agree with :func:`contract_shape.coverage`."""
+engine: every move of whole deals (the seventh included) is legal, deal 7 ends by going
+out, and the deal-7 shape measures agree with :func:`contract_shape.coverage`."""
 
 from __future__ import annotations
 
@@ -10,13 +10,12 @@ import pytest
 
 from rummykit.bots import contract_playout, contract_shape
 from rummykit.core.engine import HandState
-from rummykit.core.moves import Take
 from rummykit.variants import CONTRACT
 
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_every_move_of_whole_deals_is_legal(players: int) -> None:
-    checked = digs = 0
+    checked = 0
     for deal in range(7):
         for seed in range(2):
             state = HandState.deal(CONTRACT, players, dealer=seed,
@@ -25,12 +24,10 @@ def test_every_move_of_whole_deals_is_legal(players: int) -> None:
             while state.result is None:
                 move = contract_playout.fast_move(state)
                 assert state.is_legal(move), (str(move), deal, state.turn_count)
-                digs += isinstance(move, Take) and move.count > 1
                 state.push(move)
                 checked += 1
-            # a deal of sets only may end blocked (RULES.md §4.8.1)
-            assert state.result.winner is not None or deal in (0, 3), (deal, state.result)
-    assert checked > 1000 and digs > 5
+            assert state.result.winner is not None or deal == 0, (deal, state.result)
+    assert checked > 1000
 
 
 def test_seventh_deal_playouts_end_by_going_out_without_listing_moves() -> None:

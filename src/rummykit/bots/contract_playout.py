@@ -5,13 +5,10 @@ The search's playouts run thousands of turns per decision; listing every legal m
 that time. This policy builds its one move directly from the state instead, and only
 moves that are legal by construction:
 
-- **draw**: the discard top when a seat that is down can lay it off, or when it lets a
-  seat not down go down; else, as the greedy bot does, the shallowest dig that lets it go
-  down (:func:`rummykit.variants.contract.play.digs`); else the top when it completes a
-  three-card meld the contract wants;
+- **draw**: the discard top when a seat that is down can lay it off, or when it completes
+  a three-card meld the contract wants (or lets the seat go down); never a dig;
 - **play, not down**: go down as soon as the contract can be made, with the way leaving the
-  least penalty (:func:`rummykit.variants.contract.melds.least_penalty`); after a dig, a
-  way placing the dug card;
+  least penalty (:func:`rummykit.variants.contract.melds.least_penalty`);
 - **play, down**: lay off every card that fits (jokers too), never a swap;
 - **discard**: the highest card with the fewest partners for the contract, never a joker
   while another card can go; a seat that is down throws its highest card.
@@ -22,9 +19,7 @@ takes the discard top when that raises the cards three runs could hold
 (:func:`rummykit.bots.contract_shape.coverage`), never digs, goes down (out) as soon as
 three runs use every card, and throws the card the runs need least.
 
-Digs matter: in deals 5 and 6 most seats go down by a dig (about six cards deep); without
-them the playouts saw every seat go down far later than the bots do. Anything unusual
-(another duty to meet, another last-deal rule, a knob this policy does not
+Anything unusual (a duty to meet, another last-deal rule, a knob this policy does not
 model) falls back to the greedy bot on the engine's legal moves
 (:func:`rummykit.bots.greedy_contract.choose_contract`), so every move is legal; the
 tests check every move of thousands of playouts against the engine.
@@ -50,13 +45,8 @@ from rummykit.core.melds import JOKER_AS
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Take
 from rummykit.core.views import view
 from rummykit.variants.contract.hand import ContractHand
-from rummykit.variants.contract.melds import (
-    can_make,
-    can_make_held,
-    first_way_containing,
-    least_penalty,
-)
-from rummykit.variants.contract.play import DISCARDS, digs, joker_places
+from rummykit.variants.contract.melds import can_make, least_penalty
+from rummykit.variants.contract.play import DISCARDS, joker_places
 from rummykit.variants.contract.schedule import contract_of, final_rule
 
 DRAW_MOVE = Draw()
@@ -68,12 +58,9 @@ def fast_move(state: HandState) -> Move:
     assert isinstance(state, ContractHand)
     rules = state.rules
     last = final_rule(state)
-    if (state.joker_duty or rules.must_discard_to_go_out
+    if (state.dig_duty >= 0 or state.joker_duty or rules.must_discard_to_go_out
             or last not in ("none", "all_at_once_no_discard")):
         return choose_contract(view(state, state.to_move))
-    if state.dig_duty >= 0:
-        move = _dug_down(state) if last == "none" else None
-        return move if move is not None else choose_contract(view(state, state.to_move))
     if last != "none":
         return _seventh(state)
     if state.phase == DRAW_PHASE:
@@ -103,16 +90,9 @@ def _draw(state: ContractHand) -> Move:
         return DRAW_MOVE  # the top could be neither thrown again nor always placed
     if state.down >> seat & 1:
         return TAKE_MOVE if _layable(state, top) else DRAW_MOVE
-    if top == JOKER:
+    if top == JOKER or _completes(hand, top, state):
         return TAKE_MOVE
-    sets, runs = contract_of(state)
-    if can_make_held(handset.add(hand, top), sets, runs, state.rules):
-        return TAKE_MOVE
-    if state.rules.discard_dig and not state.rules.extra_melds_after_contract:
-        dig = next(digs(state), None)
-        if dig is not None:
-            return dig
-    return TAKE_MOVE if _completes(hand, top, state) else DRAW_MOVE
+    return DRAW_MOVE
 
 
 def _layable(state: ContractHand, card: Card) -> bool:
@@ -150,33 +130,6 @@ def _play(state: ContractHand) -> Move:
         return _discard(state, hand, down=False)
     move = _lay(state, hand)
     return move if move is not None else _discard(state, hand, down=True)
-
-
-def _dug_down(state: ContractHand) -> Move | None:
-    """A seat not down that dug: go down placing the dug card (the least-penalty way when
-    it does, else the first way that does), or None (the greedy bot decides)."""
-    seat = state.to_move
-    if state.phase == DRAW_PHASE or state.down >> seat & 1:
-        return None
-    dug = state.dig_duty
-    cards = handset.cards(state.hands[seat])
-    sets, runs = contract_of(state)
-    _, way = least_penalty(cards, sets, runs, state.rules)
-    if way is None:
-        return None
-    codes = [c for g in way for c in g]
-    placed = any(c >= JOKER_AS for c in codes) if dug == JOKER else dug in codes
-    if not placed:
-        if dug == JOKER:
-            return None
-        way = first_way_containing(cards, dug, sets, runs, state.rules)
-        if way is None:
-            return None
-    rest = list(cards)
-    for group in way:
-        for code in group:
-            rest.remove(code if code < JOKER_AS else JOKER)
-    return Meld(way) if _leaves_discard(state, rest) else None
 
 
 def _leaves_discard(state: ContractHand, rest: list[Card]) -> bool:
