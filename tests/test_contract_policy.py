@@ -123,31 +123,6 @@ def test_a_seat_not_down_digs_shallow_in_a_deal_of_sets() -> None:
     assert deep[0] == 0 and greedy_deep > 0 and deep[2] > 0
 
 
-def test_with_run_digs_a_deep_dig_in_a_deal_with_runs_is_no_longer_the_default() -> None:
-    """Deals 5 and 6: with ``run_digs`` (the expert's) the policy's own draw never digs
-    deeper than RUN_DIG_DEPTH where, without it, the same positions dig deeper; a
-    shallower dig or another draw stays legal, and a shallow dig is kept."""
-    deep = shallow = 0
-    for seed in range(12):
-        state = _hand(4, 4 + seed % 2, 900 + seed)
-        while not state.is_over:
-            seen = view(state, state.to_move)
-            move = contract_policy.choose(seen)
-            if seen.phase == "draw" and not contract_policy.is_down(seen) \
-                    and isinstance(move, Take) and move.count > 1:
-                capped = contract_policy.choose(seen, run_digs=True)
-                assert capped in seen.legal
-                if move.count > contract_policy.RUN_DIG_DEPTH:
-                    deep += 1
-                    assert not isinstance(capped, Take) \
-                        or capped.count <= contract_policy.RUN_DIG_DEPTH
-                else:
-                    shallow += 1
-                    assert capped == move
-            state.play(move)
-    assert deep > 0 and shallow > 0
-
-
 def test_ends_prints_each_match_and_counts_the_same_with_two_processes(
         capsys: pytest.CaptureFixture[str]) -> None:
     from rummykit.benchmark.contract_bots import ends

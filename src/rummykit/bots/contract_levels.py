@@ -77,7 +77,6 @@ class Level:
     skill: Skill
     draw_worlds: int = 0
     race: bool = False  # deal 7 played as a race (:mod:`rummykit.bots.contract_race`)
-    run_digs: bool = False  # deals with a run: dig deep only when the search says so
 
 
 HEURISTICS = Skill(seventh_draws=True, pair_takes=False, race_discards=False)
@@ -86,7 +85,7 @@ HEURISTICS = Skill(seventh_draws=True, pair_takes=False, race_discards=False)
 def level_for(budget: Budget) -> Level:
     """The level of the search bot with ``budget``."""
     if budget.worlds >= EXPERT_WORLDS:
-        return Level(HEURISTICS, 24, race=True, run_digs=True)
+        return Level(HEURISTICS, 24, race=True)
     if budget.worlds >= HARD_WORLDS:
         return Level(HEURISTICS, 8)
     return Level(HEURISTICS)
@@ -100,8 +99,7 @@ def choose(view: PlayerView, rng: random.Random, budget: Budget) -> Move:
     if not level.draw_worlds:
         return contract_policy.choose(view, level.skill)
     return contract_policy.searched(view, rng, budget, level.draw_worlds, DRAW_MARGIN,
-                                    level.skill, waits=False, draws=True,
-                                    run_digs=level.run_digs)
+                                    level.skill, waits=False, draws=True)
 
 
 __all__ = ["DRAW_MARGIN", "HEURISTICS", "Level", "choose", "level_for"]

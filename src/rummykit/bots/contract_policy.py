@@ -39,7 +39,6 @@ if TYPE_CHECKING:
 CARD_WORTH = 8.0  # penalty points one card fewer in hand is worth (a stock card laid off)
 TAKE_MARGIN = 0.0  # points the discard top must save over the stock's expectation
 SET_DIG_DEPTH = 3  # cards a seat not down digs at most in a deal of sets only
-RUN_DIG_DEPTH = 3  # ... in a deal with a run, by default, when a search may dig deeper
 
 
 def is_down(view: PlayerView) -> bool:
@@ -47,50 +46,37 @@ def is_down(view: PlayerView) -> bool:
     return bool(seats_down(view) >> view.seat & 1)
 
 
-def choose(view: PlayerView, skill: Skill = FULL, run_digs: bool = False) -> Move:
-    """The policy's move: always one of ``view.legal`` (``run_digs``: see :func:`up_draw`)."""
+def choose(view: PlayerView, skill: Skill = FULL) -> Move:
+    """The policy's move: always one of ``view.legal``."""
     if view.phase == DRAW_PHASE and len(view.legal) > 1 and not all_at_once(view):
         if is_down(view):
             return down_draw(view)
-        return up_draw(view, ranked(view, skill)[0][0], run_digs)
+        return up_draw(view, ranked(view, skill)[0][0])
     return ranked(view, skill)[0][0]
 
 
-def up_draw(view: PlayerView, move: Move, run_digs: bool = False) -> Move:
+def up_draw(view: PlayerView, move: Move) -> Move:
     """The draw of a seat not yet down: ``move`` (the heuristics'), except that in a deal
-    whose contract has no run it never digs deeper than :data:`SET_DIG_DEPTH` cards, and
-    with ``run_digs`` (a level whose search weighs the deep dig against it,
-    :func:`searched`) not deeper than :data:`RUN_DIG_DEPTH` in the other deals either (the
+    whose contract has no run it never digs deeper than :data:`SET_DIG_DEPTH` cards (the
     shallower draw greedy's rules pick instead). A deep dig goes down at once but with the
     dug cards in hand, and those deals mostly end blocked with every hand scored (§4.8.1):
     mirrored deals against three greedy (``python -m rummykit.benchmark.contract_bots
     --table medium,greedy --sets 8 --seeds 7,9``, tuning seeds), deal 1 -15.3 +- 1.7 and
     deal 4 -21.4 +- 3.6 points a deal with 3 cards at most (-14.6 +- 1.9 and -21.2 +- 3.6
-    with 2, -14.2 and -19.1 with none); digging as greedy does: -3.3 and +0.4 (seeds 3, 5).
-    In deals 5 and 6 most seats go down by a dig about six cards deep and keep six or seven
-    cards: forbidding deep digs there costs 10-17 points a deal (being down late costs
-    more), but making the shallower draw the default and digging deep only when the
-    search measures it better gains (contract_levels)."""
-    if not isinstance(move, Take) or move.count <= 1:
-        return move
-    depth = RUN_DIG_DEPTH if run_digs else None
-    if not contract(view)[1]:
-        depth = SET_DIG_DEPTH
-    if depth is None or move.count <= depth:
+    with 2, -14.2 and -19.1 with none); digging as greedy does: -3.3 and +0.4 (seeds 3, 5)."""
+    if not isinstance(move, Take) or move.count <= SET_DIG_DEPTH or contract(view)[1]:
         return move
     return greedy_draw(view, tuple(m for m in view.legal
-                                   if not isinstance(m, Take) or m.count <= depth))
+                                   if not isinstance(m, Take) or m.count <= SET_DIG_DEPTH))
 
 
 def searched(view: PlayerView, rng: random.Random, budget: Budget, worlds: int, margin: float,
-             skill: Skill = FULL, waits: bool = True, draws: bool = True,
-             run_digs: bool = False) -> Move:
+             skill: Skill = FULL, waits: bool = True, draws: bool = True) -> Move:
     """:func:`choose`, searched (:mod:`rummykit.bots.contract_search`, ``worlds`` worlds
     shared by the candidates) against going down a turn later (``waits``) or against the
-    other draws of a seat not down (``draws``: the stock, the top, the shallowest dig);
-    the policy's move is kept unless another measured more than ``margin`` points better
-    (``run_digs``: see :func:`up_draw`)."""
-    move = choose(view, skill, run_digs)
+    other draws of a seat not down (``draws``); the policy's move is kept unless another
+    measured more than ``margin`` points better."""
+    move = choose(view, skill)
     if all_at_once(view) or len(view.legal) == 1:
         return move
     moves = [move]
@@ -176,5 +162,5 @@ def stock_cost(view: PlayerView, highest: int) -> float | None:
     return (stock_dead * mean_dead - layable * (highest + CARD_WORTH)) / (layable + stock_dead)
 
 
-__all__ = ["CARD_WORTH", "RUN_DIG_DEPTH", "SET_DIG_DEPTH", "choose", "down_draw", "is_down",
-           "stock_cost", "up_draw"]
+__all__ = ["CARD_WORTH", "SET_DIG_DEPTH", "choose", "down_draw", "is_down", "stock_cost",
+           "up_draw"]
