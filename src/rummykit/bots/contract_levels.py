@@ -38,6 +38,26 @@ when it loses against 93.3); seed 7: own penalty -4.45 +- 2.69, less the others'
 ``hard`` (``--table expert,hard,greedy --sets 4 --seed 41 --jobs 2``, 112 deals):
 +0.46 +- 3.87 a deal, not separated.
 
+Deals 5 and 6 (issue 21: ``expert`` barely ahead of greedy there) are won by digging. In
+all-greedy tables (tuning seed 5000, 160 mirrored deals of each) 86% and 76% of the seats
+go down by a dig, 5.8 and 6.4 cards deep, in their fourth or fifth turn, and keep about
+six cards; in deal 6, 15% of the losing seats never go down and hold 84 points, 42% of
+greedy's penalty there. ``expert`` digs as deep, keeps as many cards and goes down 0.6 of
+its turns later (48 deals of each; it takes the discard top three times as often). Each
+change tried was measured paired with the unchanged expert on the same mirrored deals
+(``table()`` of :mod:`rummykit.benchmark.contract_bots` on a patched copy each, seed
+5000, deals 5-6, 192 deals, expert - greedy): never digging deeper than 3 cards, the
+search neither, +10.25 +- 2.39 points a deal worse; no dig leaving more than 4 cards in
+hand +12.03 +- 2.46; the searched draws without the discard top +2.26 +- 1.97; never
+overriding the heuristic's dig +1.43 +- 0.85; no draw search +1.38 +- 1.98; a margin of 0
++0.90 +- 1.10; 48 worlds -0.72 +- 1.80; every dig a candidate -0.22 +- 0.30; playouts
+that dig as greedy does +1.62 +- 1.96; the first three discards of a seat not down
+searched too (24 worlds, the same margin) +1.03 +- 1.99 (deals 1-4, 192 deals: -0.82 +-
+1.46); going down with the most cards rather than the most points changed no move. A deep
+dig kept only when the search measures it :data:`DRAW_MARGIN` better than the shallower
+draw gained -1.11 +- 0.49 on seed 5000 (-0.47 +- 0.41 in deals 2-3) but +0.25 +- 0.34 on
+held-out seeds 31 and 37 (448 deals, every deal; deal 2 +2.36 +- 1.67): not kept.
+
 The pairing takes and the race discards of :class:`~rummykit.bots.contract_expert.Skill`
 are no level's: against ``medium`` (seed 22, 160 mirrored deals of each number) the race
 discards were 3.9 +- 2.1 and 4.3 +- 2.1 points a deal worse in deals 1 and 4 (sets only:
