@@ -67,48 +67,41 @@ class AECRunner:
 
     def run(self, seconds: float) -> int:
         """Whole episodes until ``seconds`` have passed; the agent actions taken."""
-        import numpy as np
-
-        env = self.env
-        randrange = self.rng.randrange
-        as_bool = np.bool_
         steps = 0
         deadline = time.perf_counter() + seconds
         while True:
-            for _ in env.agent_iter():
-                obs, _, terminated, truncated, _ = env.last()
-                if terminated or truncated:
-                    env.step(None)
-                    continue
-                legal = obs["action_mask"].view(as_bool).nonzero()[0]
-                env.step(int(legal[randrange(len(legal))]))
-                steps += 1
-            env.reset()
+            steps += self._episode(None)
+            self.env.reset()
             if time.perf_counter() >= deadline:
                 return steps
-
 
     def steps(self, count: int) -> int:
         """Exactly ``count`` agent actions with :meth:`run`'s loop (a new episode whenever
         one ends): a fixed amount of work, for counting instructions; the actions taken."""
+        steps = self._episode(count) if count > 0 else 0
+        while steps < count:
+            self.env.reset()
+            steps += self._episode(count - steps)
+        return steps
+
+    def _episode(self, most: int | None) -> int:
+        """The episode in play to its end, or until ``most`` agent actions; how many."""
         import numpy as np
 
         env = self.env
         randrange = self.rng.randrange
         as_bool = np.bool_
         steps = 0
-        while steps < count:
-            for _ in env.agent_iter():
-                obs, _, terminated, truncated, _ = env.last()
-                if terminated or truncated:
-                    env.step(None)
-                    continue
-                legal = obs["action_mask"].view(as_bool).nonzero()[0]
-                env.step(int(legal[randrange(len(legal))]))
-                steps += 1
-                if steps == count:
-                    return steps
-            env.reset()
+        for _ in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = obs["action_mask"].view(as_bool).nonzero()[0]
+            env.step(int(legal[randrange(len(legal))]))
+            steps += 1
+            if steps == most:
+                break
         return steps
 
 
