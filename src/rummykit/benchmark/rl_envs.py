@@ -33,7 +33,7 @@ env whose attributes they forward, which ours no longer are
 ``--cpu`` times each env by the process's CPU time, so that the other processes of a
 loaded machine do not count).
 
-``--steps N --env NAME`` runs exactly N agent steps of one env (:data:`COUNTED`) with the
+``--steps N --env NAME`` runs exactly N agent steps of one env (:func:`counted_envs`) with the
 same loop and prints them: a fixed amount of work, for counting instructions, which the
 machine's load does not move (``valgrind --tool=callgrind`` at two step counts; the
 difference of the instructions over the difference of the steps is one step).
@@ -322,24 +322,27 @@ def _anchor() -> Any:
         return gin_rummy_v4.env()
 
 
-#: the envs ``--steps`` runs alone, by name: the function making each
-COUNTED: dict[str, Callable[[], Any]] = {
-    "basic": lambda: _ours(DEFAULT_RULE_SET, True),
-    "gin": lambda: _ours(anchor_rule_set(), True),
-    "basic-unwrapped": lambda: _ours(DEFAULT_RULE_SET, False),
-    "gin-unwrapped": lambda: _ours(anchor_rule_set(), False),
-    ANCHOR: _anchor,
-    "idle": idle_env,
-}
+def counted_envs() -> dict[str, Callable[[], Any]]:
+    """The envs ``--steps`` runs alone, by name (our two rule sets, wrapped and not, the
+    anchor, the idle env): the function making each."""
+    ours, anchored = DEFAULT_RULE_SET, anchor_rule_set()
+    return {
+        ours: lambda: _ours(ours, True),
+        anchored: lambda: _ours(anchored, True),
+        f"{ours}-unwrapped": lambda: _ours(ours, False),
+        f"{anchored}-unwrapped": lambda: _ours(anchored, False),
+        ANCHOR: _anchor,
+        "idle": idle_env,
+    }
 
 
 def count_steps(name: str, steps: int, seed: int) -> int:
-    """Exactly ``steps`` agent actions of the env ``name`` (:data:`COUNTED`) with the
+    """Exactly ``steps`` agent actions of the env ``name`` (:func:`counted_envs`) with the
     benchmark's loop: run under ``valgrind --tool=callgrind`` twice, with two step counts,
     the difference of the instructions over the difference of the steps is one step's."""
     import warnings
 
-    runner = AECRunner(COUNTED[name](), seed)
+    runner = AECRunner(counted_envs()[name](), seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return runner.steps(steps)
@@ -411,8 +414,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=None, metavar="N",
                         help="run exactly N agent steps of the --env alone and exit (for "
                              "counting instructions with valgrind --tool=callgrind)")
-    parser.add_argument("--env", choices=sorted(COUNTED), default="basic",
-                        help="the env --steps runs (default basic)")
+    parser.add_argument("--env", choices=sorted(counted_envs()), default=DEFAULT_RULE_SET,
+                        help="the env --steps runs (default %(default)s)")
     args = parser.parse_args(argv)
     if args.steps is not None:
         if args.steps < 0:
