@@ -9,7 +9,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from rummykit.server.eventtext import string_json
+from rummykit.server.jsontext import string_json
 from rummykit.server.storage import EventRow, SeatRow, SqlStorage, TableRow, data_json
 from rummykit.server.table import event_head
 

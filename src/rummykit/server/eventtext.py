@@ -11,17 +11,15 @@ value) and kept (:mod:`~rummykit.server.viewtext`).
 
 from __future__ import annotations
 
-import json
-
 from rummykit.core.engine import HandState
 from rummykit.core.moves import Move
 from rummykit.core.views import public_view
+from rummykit.server.jsontext import compact, strings_json
 from rummykit.server.render import view_out
 from rummykit.server.viewtext import WRITTEN_HERE, cards_json, shared_json
 
 #: the view fields that differ between viewers (the rest is the public view's)
 OWN_FIELDS = frozenset({"seat", "hand"})
-_compact = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def public_text(state: HandState) -> str:
@@ -32,34 +30,6 @@ def public_text(state: HandState) -> str:
     if not WRITTEN_HERE:
         return view_out(seen).model_dump_json(exclude=set(OWN_FIELDS))[1:]
     return shared_json(seen) + "}"
-
-
-def string_json(text: str) -> str:
-    """A JSON string: quoted by hand when it needs no escaping (notation never does), else
-    by the encoder (ASCII, as ``json.dumps``).
-
-    >>> string_json("discard S7"), string_json('say "hi"')
-    ('"discard S7"', '"say \\\\"hi\\\\""')
-    """
-    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
-        return f'"{text}"'
-    return _compact(text)
-
-
-def strings_json(texts: list[str]) -> str:
-    """A JSON list of strings, compact: joined by hand when no string needs escaping
-    (notation never does), else by the encoder.
-
-    >>> strings_json(["draw", "discard SK"]), strings_json([])
-    ('["draw","discard SK"]', '[]')
-    """
-    if not texts:
-        return "[]"
-    joined = '","'.join(texts)
-    if joined.isascii() and joined.isprintable() and "\\" not in joined \
-            and joined.count('"') == 2 * (len(texts) - 1):
-        return f'["{joined}"]'
-    return _compact(texts)
 
 
 class EventText:
@@ -96,7 +66,7 @@ class EventText:
     def _legal_json(self) -> str:
         texts = self._moves_by_text()
         if len(texts) != len(self._legal):  # two moves written alike
-            return _compact([str(m) for m in self._legal])
+            return compact([str(m) for m in self._legal])
         return strings_json(list(texts))
 
     def _moves_by_text(self) -> dict[str, Move]:

@@ -19,7 +19,6 @@ A wire module has:
 from __future__ import annotations
 
 import importlib
-import json
 from collections.abc import Callable
 from functools import cache
 from types import ModuleType
@@ -31,6 +30,7 @@ from rummykit.core.match import FamilyMatch
 from rummykit.core.rules import Rules
 from rummykit.core.views import public_view, view
 from rummykit.server.eventtext import EventText
+from rummykit.server.jsontext import compact
 from rummykit.server.render import legal_out, log_out, view_out
 from rummykit.server.wire import LoggedMove, ViewOut
 from rummykit.variants.base import RulesLike
@@ -42,7 +42,6 @@ SPECTATOR = -1
 HeadFor = Callable[[str | None], str]
 #: a hand's moves: (version, seat, move in notation, made by the seat's bot)
 HandLog = list[tuple[int, int, str, bool]]
-_compact = json.JSONEncoder(separators=(",", ":")).encode
 
 
 class Event(Protocol):
@@ -170,8 +169,8 @@ class WireEvent:
                 face.wire.move_for(move, mover, recipient, over)
             seen = face.view(state, recipient)
             self._texts[recipient] = (
-                f'{head_for(shown)},"view":{_compact(face.wire_view(match, seen))},'
-                f'"legal":{_compact(face.legal(seen))}}}')
+                f'{head_for(shown)},"view":{compact(face.wire_view(match, seen))},'
+                f'"legal":{compact(face.legal(seen))}}}')
 
     def text(self, recipient: int) -> str:
         """The ``event`` message for ``recipient`` (a seat, or -1: a spectator)."""

@@ -24,6 +24,7 @@ from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
 
 from rummykit.server import schema
 from rummykit.server.errors import ServerError
+from rummykit.server.jsontext import plain
 from rummykit.server.players import record_match
 
 log = logging.getLogger("rummykit.server")
@@ -291,8 +292,7 @@ def data_json(data: dict[str, Any]) -> str:
     keys = tuple(data)
     if keys == _PLAIN_MOVE or (keys == _BOT_MOVE and data["bot"] is True):
         seat, move = data["seat"], data["move"]
-        if type(seat) is int and type(move) is str and move.isascii() \
-                and move.isprintable() and '"' not in move and "\\" not in move:
+        if type(seat) is int and type(move) is str and plain(move):
             bot = ', "bot": true' if len(keys) == 3 else ""
             return f'{{"seat": {seat}, "move": "{move}"{bot}}}'
     return json.dumps(data)

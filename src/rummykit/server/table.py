@@ -19,8 +19,9 @@ from rummykit.core.match import FamilyMatch, Match
 from rummykit.core.record import HandRecord, Record, dumps, options_of, record_of, replay
 from rummykit.core.rules import Rules
 from rummykit.server.errors import ServerError, from_engine
-from rummykit.server.eventtext import EventText, string_json
+from rummykit.server.eventtext import EventText
 from rummykit.server.faces import SPECTATOR, Event, TableFace, face_for
+from rummykit.server.jsontext import string_json
 from rummykit.server.render import match_out
 from rummykit.server.storage import EventRow, Finished, SeatResult, SeatRow, StoredTable, TableRow
 from rummykit.server.trusted import trusted_match
