@@ -73,7 +73,11 @@ def _rummykit() -> list[str]:
 def running_server(folder: Path, bot_delay: float) -> Iterator[str]:
     """``rummykit serve`` on a free port with its own SQLite file, until the block ends."""
     port = pick_port()
-    env = {**os.environ, "RUMMYKIT_BOT_DELAY": str(bot_delay), "RUMMYKIT_GRACE_SECONDS": "600"}
+    # a hand nobody can end (basic has no deadlock rule: two players left with cards that
+    # fit nowhere) is ended by the valve within the 500 turns a seat that the tests play
+    # may take (as the server's own default of 2,000 would not)
+    env = {"RUMMYKIT_MAX_TURNS_PER_HAND": "1000", **os.environ,
+           "RUMMYKIT_BOT_DELAY": str(bot_delay), "RUMMYKIT_GRACE_SECONDS": "600"}
     log = (folder / "server.log").open("w")
     process = subprocess.Popen(
         [*_rummykit(), "serve", "--host", "127.0.0.1", "--port", str(port),
