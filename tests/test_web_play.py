@@ -428,7 +428,7 @@ def test_other_moves_are_announced_and_animated(new_page: Opener, server: str) -
     click_move(page, 'button[data-move="draw"]')
     discard = next(m for m in legal(page) if m.startswith("discard"))
     page.locator(f'.hand-cards button.card[data-card="{discard.split()[1]}"]').first.click()
-    page.locator(f'button[data-move="{discard}"]').click()
+    click_move(page, f'button[data-move="{discard}"]')  # the turn marker is ours until then
     assert wait_turn_or_end(page)
     said = page.locator("#announce").inner_text()
     drew = r"Bot 2 \(easy\) (draws from the stock|takes .+ from the discard pile)\."
