@@ -28,6 +28,7 @@ from web_helpers import (
     artifacts,
     browser,
     click_move,
+    create_table,
     drag,
     hand,
     hand_over,
@@ -267,7 +268,7 @@ def test_the_replay_viewer_steps_through_an_uploaded_record(new_page: Opener,
 
 
 def test_the_replay_of_a_finished_match_at_a_table(new_page: Opener, server: str) -> None:
-    created = api(server, "POST", "/api/tables", {
+    created = create_table(server, {
         "rules": "basic", "options": {"target_score": 5},
         "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]})
     table = created["table"]["id"]
@@ -412,8 +413,8 @@ def test_the_sheet_and_contract_come_from_the_server(new_page: Opener, server: s
     """A spectator arriving after some hands sees every hand's points (``match.hands``),
     not "hands not seen here", and the deal's contract as the server words it."""
     seats = [{"kind": "bot", "level": "easy"}] * 3
-    created = api(server, "POST", "/api/tables",
-                  {"rules": "contract", "seats": seats, "options": {"max_turns_per_hand": 40}})
+    created = create_table(server, {"rules": "contract", "seats": seats,
+                                    "options": {"max_turns_per_hand": 40}})
     table_id = created["table"]["id"]
     deadline = time.monotonic() + 120  # bots at a loaded machine's pace
     while True:

@@ -21,6 +21,7 @@ from web_helpers import (
     api,
     artifacts,
     browser,
+    create_table,
     needs_browser,
     new_page,
     server,
@@ -90,7 +91,7 @@ def test_the_replay_viewer_passes_axe(new_page: Opener, axe_source: str) -> None
 def test_the_end_of_a_match_passes_axe(new_page: Opener, server: str, axe_source: str) -> None:
     """Two bots play a match to 1 point; a spectator's match-over dialog (the last hand's
     melds, cards and points) is checked once nothing moves any more."""
-    created = api(server, "POST", "/api/tables", {
+    created = create_table(server, {
         "rules": "basic", "options": {"target_score": 1},
         "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]})
     table = created["table"]["id"]

@@ -25,6 +25,7 @@ from web_helpers import (
     Opener,
     api,
     browser,
+    create_table,
     hand,
     legal,
     needs_browser,
@@ -167,8 +168,8 @@ def play_game(page: Page, *, until_knock_and_show: bool = False,
 
 def gin_table(server: str, level: str = "easy", target: int = 100) -> tuple[str, str]:
     seats = [{"kind": "human", "name": "Tess"}, {"kind": "bot", "level": level}]
-    created = api(server, "POST", "/api/tables",
-                  {"rules": "gin", "seats": seats, "options": {"target_score": target}})
+    created = create_table(server,
+                           {"rules": "gin", "seats": seats, "options": {"target_score": target}})
     return created["tokens"][0]["token"], created["table"]["id"]
 
 
@@ -277,8 +278,8 @@ def test_the_gin_table_passes_axe(new_page: Opener, server: str, axe_source: str
 
 def test_a_spectator_watches_a_gin_table_of_bots(new_page: Opener, server: str) -> None:
     seats = [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "random"}]
-    created = api(server, "POST", "/api/tables", {"rules": "oklahoma", "seats": seats,
-                                                  "options": {"hollywood": True}})
+    created = create_table(server, {"rules": "oklahoma", "seats": seats,
+                                    "options": {"hollywood": True}})
     page = new_page()
     page.goto(f"/#/watch/{created['table']['id']}")
     page.wait_for_selector(".board.gin")

@@ -21,9 +21,9 @@ from test_web_gin import MINE, Played, close_report, gin_table, take_turn
 from test_web_play import bots_table, paced, present, small_targets
 from web_helpers import (
     HAND_OVER,
-    api,
     artifacts,
     browser,
+    create_table,
     hand_over,
     legal,
     needs_browser,
@@ -125,8 +125,8 @@ def test_a_gin_hand_on_a_phone(phone: Page, server: str, axe_source: str,
 
 def table_with_bots(server: str, rules: str, bots: int, **options: Any) -> str:
     seats = [{"kind": "human", "name": "Tess"}] + [{"kind": "bot", "level": "easy"}] * bots
-    created = api(server, "POST", "/api/tables", {"rules": rules, "seats": seats,
-                                                  "options": options})
+    created = create_table(server, {"rules": rules, "seats": seats,
+                                    "options": options})
     token: str = created["tokens"][0]["token"]
     return token
 

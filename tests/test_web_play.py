@@ -24,6 +24,7 @@ from web_helpers import (
     artifacts,
     browser,
     click_move,
+    create_table,
     hand,
     legal,
     needs_browser,
@@ -70,7 +71,7 @@ def status(page: Page) -> str:
 def bots_table(server: str, rules: str = "basic", players: int = 2, **options: Any) -> str:
     seats = [{"kind": "bot", "level": "easy"}] * players
     spec = {"rules": rules, "seats": seats, "options": options}
-    created = api(server, "POST", "/api/tables", spec)
+    created = create_table(server, spec)
     table: str = created["table"]["id"]
     return table
 
@@ -254,7 +255,7 @@ def test_the_hand_summary_sits_beside_the_next_hand(new_page: Opener, paced: str
 def test_a_traditional_match_played_to_its_end(new_page: Opener, server: str) -> None:
     """A whole traditional match (to 1 point) by clicking, then its end: the winner, the
     last hand's melds and points, the goal, and a rematch that deals again."""
-    created = api(server, "POST", "/api/tables", {
+    created = create_table(server, {
         "rules": "traditional", "options": {"target_score": 1},
         "seats": [{"kind": "human", "name": "Tess"}, {"kind": "bot", "level": "easy"}]})
     page = new_page()

@@ -16,7 +16,14 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from rummykit.server.identity import COOKIE
 from rummykit.server.loadbench import start_server
 from test_web_a11y import axe_source, serious
-from web_helpers import api, artifacts, browser, needs_browser, pick_port, play_turn
+from web_helpers import (
+    artifacts,
+    browser,
+    create_table,
+    needs_browser,
+    pick_port,
+    play_turn,
+)
 
 pytestmark = needs_browser
 __all__ = ["artifacts", "axe_source", "browser"]  # fixtures used by name
@@ -30,7 +37,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("web-players")
     port = pick_port()
     process = start_server(f"sqlite:///{folder / 'web.db'}", port, folder / "server.log",
-                           {"RUMMYKIT_BOT_DELAY": "0.05",
+                           {"RUMMYKIT_BOT_DELAY": "0.05", "RUMMYKIT_ALLOW_SEEDS": "true",
                             "RUMMYKIT_GRACE_SECONDS": str(GRACE)})
     try:
         yield f"http://127.0.0.1:{port}"
@@ -133,8 +140,8 @@ def test_the_others_see_a_countdown_and_the_absent_player_learns_why(
         browser: Browser, server: str, contexts: list[BrowserContext],
         artifacts: Path) -> None:
     seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
-    created = api(server, "POST", "/api/tables", {"seats": seats,
-                                                  "options": {"target_score": 500}})
+    created = create_table(server, {"seats": seats,
+                                    "options": {"target_score": 500}})
     ann_token, bob_token = (t["token"] for t in created["tokens"])
     ann = open_page(browser, server, contexts, f"/#/play/{ann_token}")
     bob = open_page(browser, server, contexts, f"/#/play/{bob_token}")

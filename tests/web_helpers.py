@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -76,7 +77,7 @@ def running_server(folder: Path, bot_delay: float) -> Iterator[str]:
     # a hand nobody can end (basic has no deadlock rule: two players left with cards that
     # fit nowhere) is ended by the valve within the 500 turns a seat that the tests play
     # may take (as the server's own default of 2,000 would not)
-    env = {"RUMMYKIT_MAX_TURNS_PER_HAND": "1000", **os.environ,
+    env = {"RUMMYKIT_MAX_TURNS_PER_HAND": "1000", **os.environ, "RUMMYKIT_ALLOW_SEEDS": "true",
            "RUMMYKIT_BOT_DELAY": str(bot_delay), "RUMMYKIT_GRACE_SECONDS": "600"}
     log = (folder / "server.log").open("w")
     process = subprocess.Popen(
@@ -162,10 +163,22 @@ def api(server: str, method: str, path: str, body: Any = None) -> Any:
         return json.loads(reply.read())
 
 
+def seed_of_this_test() -> int:
+    """The running test's own seed (from its node id): its tables deal the same cards each
+    time it runs, so a deal that fails a test fails it again."""
+    node = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
+    return zlib.crc32(node.encode())
+
+
+def create_table(server: str, spec: dict[str, Any]) -> Any:
+    """``POST /api/tables`` with the test's seed unless ``spec`` gives one."""
+    return api(server, "POST", "/api/tables", {"seed": seed_of_this_test(), **spec})
+
+
 def table_against_bot(server: str, rules: str = "basic", level: str = "easy") -> str:
     """A table with you at seat 0 and a bot; the seat's token."""
     seats = [{"kind": "human", "name": "Tess"}, {"kind": "bot", "level": level}]
-    created = api(server, "POST", "/api/tables", {"rules": rules, "seats": seats})
+    created = create_table(server, {"rules": rules, "seats": seats})
     token: str = created["tokens"][0]["token"]
     return token
 
