@@ -20,6 +20,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from rummykit.server.app import create_app
 from rummykit.server.settings import Settings
+from rummykit.server.table import table_rules
+from rummykit.variants.registry import all_rule_set_names, variant_for
 from test_server_support import Player, create, humans, running, settings_for
 
 BOT_TABLE = {"rules": "basic", "seats": [{"kind": "human", "name": "Ann"},
@@ -160,6 +162,15 @@ def test_a_table_match_longer_than_the_bound_is_not_replayed(tmp_path: Path) -> 
         assert c.get(f"/api/tables/{table}/matches/0/record").status_code == 200
         status, code, message = error_of(c.get(f"/api/tables/{table}/matches/0/replay"))
         assert (status, code) == (422, "record") and "at most 10" in message
+
+
+def test_the_default_turn_limit_is_the_rules_own_valve() -> None:
+    """RULES §1.10: the valve is 1,000 turns in every preset; a table made without options
+    gets that limit, not a longer one of the server's."""
+    limit = Settings().max_turns_per_hand
+    for name in all_rule_set_names():
+        assert variant_for(name).rules_from_options(name, {}).max_turns_per_hand == limit
+        assert table_rules(name, {}, limit).max_turns_per_hand == limit
 
 
 @pytest.mark.parametrize(("options", "quoted"), [

@@ -75,9 +75,9 @@ def running_server(folder: Path, bot_delay: float) -> Iterator[str]:
     """``rummykit serve`` on a free port with its own SQLite file, until the block ends."""
     port = pick_port()
     # a hand nobody can end (basic has no deadlock rule: two players left with cards that
-    # fit nowhere) is ended by the valve within the 500 turns a seat that the tests play
-    # may take (as the server's own default of 2,000 would not)
-    env = {"RUMMYKIT_MAX_TURNS_PER_HAND": "1000", **os.environ, "RUMMYKIT_ALLOW_SEEDS": "true",
+    # fit nowhere) is ended by the server's valve (1,000 turns, the rules' own) within the
+    # 500 turns a seat that the tests play may take
+    env = {**os.environ, "RUMMYKIT_ALLOW_SEEDS": "true",
            "RUMMYKIT_BOT_DELAY": str(bot_delay), "RUMMYKIT_GRACE_SECONDS": "600"}
     log = (folder / "server.log").open("w")
     process = subprocess.Popen(

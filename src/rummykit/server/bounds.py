@@ -2,7 +2,7 @@
 match of ``num_hands: 1000000000``, a target of a billion points, no turn limit) would
 make tables that never end, so a table asks for values in these ranges only.
 
->>> check_options({"num_hands": 10**9}, max_turns=2000)
+>>> check_options({"num_hands": 10**9}, max_turns=1000)
 Traceback (most recent call last):
 ...
 rummykit.server.errors.ServerError: options.num_hands: 1000000000 is out of range: allowed 1 to 50

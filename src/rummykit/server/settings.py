@@ -52,8 +52,9 @@ class Settings(BaseSettings):
     #: accept a ``seed`` when creating a table (tests and benchmarks only: a known seed
     #: gives the deck away)
     allow_seeds: bool = False
-    #: turn limit added to every table's rules unless the table sets one (bots can cycle)
-    max_turns_per_hand: int = Field(default=2000, ge=10)
+    #: turn limit added to every table's rules unless the table sets a lower one (bots can
+    #: cycle); the rules' own valve by default (RULES §1.10: 1,000 in every preset)
+    max_turns_per_hand: int = Field(default=1000, ge=10)
 
     # -- limits and browser protections (docs/operating.md) -----------------------------
     #: HTTP requests to ``/api`` and WebSocket upgrades per client address: sustained per
