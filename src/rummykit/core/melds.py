@@ -221,6 +221,7 @@ class MeldTables:
                  values: tuple[int, ...] | None = None) -> None:
         """Tables for one ace mode and run length; ``values`` weighs each rank (default:
         its points), e.g. a bot's own measure of what an unmatched card costs."""
+        self._arguments = (ace_high, run_min_length, ace_value, values)
         self.ace_high = ace_high
         self.run_min_length = run_min_length
         self.values = values or tuple(card_points(r, ace_value) for r in range(NUM_RANKS))
@@ -239,6 +240,10 @@ class MeldTables:
         #: least total value of the cards left out of melds (natural cards, one deck)
         self.min_deadwood: Callable[[int], int] = _make_solver(
             tuple(self.suit_deadwood), self._set_removals)
+
+    def __reduce__(self) -> tuple[Callable[..., MeldTables], tuple[object, ...]]:
+        """Pickled as its arguments (its solver is a closure); unpickled from the cache."""
+        return _tables_of, self._arguments
 
     def _segments(self, m: int, ace_at: int) -> list[tuple[int, int]]:
         present = [False] * 16
@@ -426,15 +431,24 @@ RULES_BY_ID = 64  # rule objects a per-rules cache remembers by identity before 
 _BY_RULES: dict[int, tuple[Rules, MeldTables]] = {}
 
 
+def _tables_of(ace_high: bool, run_min_length: int, ace_value: int,
+               values: tuple[int, ...] | None) -> MeldTables:
+    """The tables of these arguments: the shared ones unless ``values`` are a bot's own."""
+    if values is not None:
+        return MeldTables(ace_high, run_min_length, ace_value, values)
+    key = (ace_high, run_min_length, ace_value)
+    tables = _TABLES.get(key)
+    if tables is None:
+        tables = _TABLES[key] = MeldTables(*key)
+    return tables
+
+
 def tables_for(rules: Rules) -> MeldTables:
     """The (cached) meld tables of a rule set."""
     entry = _BY_RULES.get(id(rules))
     if entry is not None and entry[0] is rules:
         return entry[1]
-    key = (rules.ace_high, rules.run_min_length, rules.ace_value)
-    tables = _TABLES.get(key)
-    if tables is None:
-        tables = _TABLES[key] = MeldTables(*key)
+    tables = _tables_of(rules.ace_high, rules.run_min_length, rules.ace_value, None)
     if len(_BY_RULES) >= RULES_BY_ID:
         _BY_RULES.clear()  # rule objects come and go (an arena worker unpickles one per game)
     _BY_RULES[id(rules)] = (rules, tables)

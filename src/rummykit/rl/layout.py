@@ -4,6 +4,10 @@ scaling into [0, 1]; shared by :class:`rummykit.rl.observation.Observation` and
 
 from __future__ import annotations
 
+import struct
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -20,6 +24,22 @@ class Layout:
     offsets: dict[str, int]
     size: int
     high: Array
+    _card_size: int  # the card planes' entries, before the scalars
+    _pack_into: Callable[..., None]
+
+    def _set_packer(self) -> None:
+        """The writer of the scalars (the entries from ``_card_size`` on) into the bytes."""
+        self._pack_into = struct.Struct(f"<{self.size - self._card_size}f").pack_into
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything but the writer (a ``struct.Struct`` cannot be copied or pickled)."""
+        state = self.__dict__.copy()
+        del state["_pack_into"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._set_packer()
 
     def _set_high(self, high: Array) -> None:
         """Keep ``high`` as the bounds, and the scaling :meth:`normalize` applies."""

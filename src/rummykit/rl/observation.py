@@ -62,7 +62,6 @@ copy; an :class:`Observation` is therefore not for sharing between threads.
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Sequence
 from itertools import compress
 from operator import itemgetter, ne
@@ -137,7 +136,7 @@ class Observation(Layout):
         self._card_size = self.offsets["hand_sizes"]
         #: one deck, no contract parts: every card part is a bit set (the fast path)
         self._bits_only = not self.multi and not contract
-        self._pack_into = struct.Struct(f"<{self.size - self._card_size}f").pack_into
+        self._set_packer()
         # the fast path's memory: each seat's last observation, the last discard pile seen
         #: the rows kept as bit sets: hand, known, discarded, discard_pile; (their offsets
         #: less one: ``bit_length`` counts from 1); discard_top and taken are kept by card
@@ -404,6 +403,16 @@ class _Rows:
         self.flat: Array = np.frombuffer(self.raw, dtype=np.float32)
         #: a memoryview of format ``f``: it takes floats (typeshed knows only bytes views)
         self.floats: Any = memoryview(self.raw).cast("f")
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        """The rows and the bytes (a memoryview cannot be copied or pickled)."""
+        return self.rows, self.top, self.taken, self.table, self.table_rows, self.raw
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        self.rows, self.top, self.taken, self.table, self.table_rows, raw = state
+        self.raw = bytearray(raw)
+        self.flat = np.frombuffer(self.raw, dtype=np.float32)
+        self.floats = memoryview(self.raw).cast("f")
 
 
 def _rotate(bits: int, seat: int, n: int) -> int:

@@ -26,7 +26,6 @@ encoding can be legal).
 from __future__ import annotations
 
 import random
-import struct
 from collections.abc import Mapping, Sequence
 from itertools import compress
 from operator import ne
@@ -93,7 +92,7 @@ class OwnObservation(Layout):
         self._bases = [k * CARDS - 1 for k in self._rows]
         #: each seat's last observation (the incremental build)
         self._memo: dict[int, _Planes] = {}
-        self._pack_into = struct.Struct(f"<{at - self._card_size}f").pack_into
+        self._set_packer()
         self._scalars_at = 4 * self._card_size
 
     def build(self, seen: Any, totals: Sequence[int], choice: Any = None,
@@ -142,6 +141,16 @@ class _Planes:
         self.flat: Array = np.frombuffer(self.raw, dtype=np.float32)
         #: a memoryview of format ``f`` (typeshed knows only bytes views)
         self.floats: Any = memoryview(self.raw).cast("f")
+
+    def __getstate__(self) -> tuple[list[int], bytearray]:
+        """The planes and the bytes (a memoryview cannot be copied or pickled)."""
+        return self.planes, self.raw
+
+    def __setstate__(self, state: tuple[list[int], bytearray]) -> None:
+        self.planes, raw = state
+        self.raw = bytearray(raw)
+        self.flat = np.frombuffer(self.raw, dtype=np.float32)
+        self.floats = memoryview(self.raw).cast("f")
 
 
 class OwnGame:
