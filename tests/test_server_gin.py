@@ -25,7 +25,8 @@ from rummykit.variants.gin.deadwood import arrangement_mask
 from rummykit.variants.gin.hand import GinHand
 from rummykit.variants.gin.view import gin_view
 from rummykit.variants.gin.wire import legal_json, move_for, view_json
-from test_server_support import Player, create, humans, running, settings_for
+from test_server_support import (Player, create, humans, running, settings_for,
+                                 without_identifiers)
 
 CARD = re.compile(r"\b[CDHS][2-9TJQKA]\b")
 SPECTATOR = -1
@@ -57,7 +58,7 @@ def check_event(message: dict[str, Any], match: FamilyMatch[Any, Any], viewer: i
     seen = gin_view(state, viewer)
     assert message["view"] == json.loads(json.dumps(view_json(seen, match.scorer)))
     assert message["legal"] == legal_json(seen)
-    named = set(CARD.findall(json.dumps(message)))
+    named = set(CARD.findall(json.dumps(without_identifiers(message))))
     leaked = named & hidden_from(state, viewer)
     assert not leaked, (viewer, leaked, message["move"])
 

@@ -186,6 +186,20 @@ def play_out(players: list[Player], rng: random.Random, limit: int = 100000) -> 
     return made
 
 
+IDENTIFIER_KEYS = frozenset({"id", "token", "player_id", "table_id"})
+
+
+def without_identifiers(message: Any) -> Any:
+    """``message`` with the random identifiers blanked (a table id like ``1wUNA05G-DA``
+    reads as a card name to a scan for cards)."""
+    if isinstance(message, dict):
+        return {k: "" if k in IDENTIFIER_KEYS and isinstance(v, str)
+                else without_identifiers(v) for k, v in message.items()}
+    if isinstance(message, list):
+        return [without_identifiers(v) for v in message]
+    return message
+
+
 
 def pick_port() -> int:
     """A free loopback port for a test server: the first free one of
