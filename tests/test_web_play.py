@@ -558,7 +558,10 @@ def test_a_phone_has_44_pixel_targets_and_a_short_summary(browser: Browser, serv
         assert small_targets(page) == []
         page.screenshot(path=str(artifacts / "phone-table.png"), full_page=True)
         watch = context.new_page()
-        watch.goto(f"{paced}/#/watch/{bots_table(paced, target_score=1000)}")
+        # easy bots can draw a hand out for hundreds of turns (basic has no deadlock
+        # rule): the valve at 120 turns bounds it to about 15 s at 50 ms a move
+        table = bots_table(paced, target_score=1000, max_turns_per_hand=120)
+        watch.goto(f"{paced}/#/watch/{table}")
         present(watch, ".hand-summary", 30000)
         height = watch.evaluate(SUMMARY)["height"]
         assert height <= 740, f"the summary is {height} px tall on a 740 px screen"
