@@ -25,8 +25,7 @@ from rummykit.variants.gin.deadwood import arrangement_mask
 from rummykit.variants.gin.hand import GinHand
 from rummykit.variants.gin.view import gin_view
 from rummykit.variants.gin.wire import legal_json, move_for, view_json
-from test_server_support import (Player, create, humans, running, settings_for,
-                                 without_identifiers)
+from test_server_support import Player, create, humans, running, settings_for, without_identifiers
 
 CARD = re.compile(r"\b[CDHS][2-9TJQKA]\b")
 SPECTATOR = -1

@@ -20,8 +20,15 @@ from rummykit.core.melds import format_placed
 from rummykit.core.views import PlayerView, public_view, view
 from rummykit.server.render import legal_out, view_out
 from rummykit.server.table import table_rules
-from test_server_support import (Player, create, humans, play_out, running, settings_for,
-                                 without_identifiers)
+from test_server_support import (
+    Player,
+    create,
+    humans,
+    play_out,
+    running,
+    settings_for,
+    without_identifiers,
+)
 
 CARD = re.compile(r"\b(?:JK(?:=[CDHS][2-9TJQKA])?|[CDHS][2-9TJQKA])\b")
 HIDDEN_KEYS = ('"deck":', '"seed":', '"stock":', '"restocks":', '"deal":')
