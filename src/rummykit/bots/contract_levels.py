@@ -71,6 +71,25 @@ against real greedy seats (tuning seed 5000, 400 deals 7, change against 1.0): 0
 :data:`~rummykit.bots.contract_race.BONUS_WEIGHT` (the same 400 deals, change against
 0.5): 0 +1.60 +- 1.55, 1 +1.97 +- 1.46. So 0.5 stays.
 
+Five more deal-7 changes, each paired with the unchanged race on the same mirrored deals
+7 of tuning seed 5000 (change in the expert's penalty, points a deal; none kept):
+
+- A determinized search over the race's move and a few others (the stock and the discard
+  top to draw, the race's three best discards), each played out to the end of the deal in
+  16 sampled worlds by the fast greedy playouts, margin 3 points: +8.46 +- 4.31 (100
+  deals), at 0.12 s a decision. The playouts race like greedy, never shedding points, so
+  they misjudge the race's own hand.
+- One draw of lookahead for the discard: the race's three best discards, each scored by
+  the mean over the unseen cards of the best discard's expected loss after drawing it
+  (one round later): +6.39 +- 2.64 (200 deals); half that and half the plain expected
+  loss: +3.91 +- 2.62.
+- :data:`~rummykit.bots.contract_race.WEIGHTS` refitted to the expert seat's own deal-7
+  draws against three greedy (it wins more often than greedy at equal features, so the
+  fit races more): +7.21 +- 1.94 (400 deals).
+- The win chance raised to the power 1.25 (races less when far): -0.61 +- 1.28 (400).
+- Discard denial in deal 7 (3 points against a discard within two ranks of a card known in
+  the next seat's hand, same suit): +1.07 +- 0.97 (400).
+
 Two ideas for deals 1-6 were each measured paired with the unchanged expert, on the same mirrored
 deals with a patched copy of ``table()``. Only deals 1-6 were played: deal 7 runs through
 :mod:`rummykit.bots.contract_race`, which neither change touched. The figures are the
