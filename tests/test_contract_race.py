@@ -85,3 +85,39 @@ def test_the_chance_falls_with_the_cards_missing_and_the_rounds() -> None:
     chances = [contract_race.win_chance(m, 8, 4) for m in range(6)]
     assert chances == sorted(chances, reverse=True) and 0 < chances[-1] < chances[0] < 1
     assert contract_race.win_chance(1, 8, 20) < contract_race.win_chance(1, 8, 2)
+
+
+def test_a_deal_past_long_rounds_counts_its_rounds_from_zero_again() -> None:
+    """The scattered hand above: at round LONG_ROUNDS it races again as in round 0 (throws
+    the drawn S9), and ten rounds later it sheds the ace as at round 10."""
+    long = 4 * contract_race.LONG_ROUNDS
+    for turns, thrown in ((long, "discard S9"), (long + 40, "discard HA"),
+                          (long - 4, "discard HA")):
+        state = _seventh("HA HK HQ C5 D9 S3 C8 D2 S6 H5 C9 D7", "S9 CA", turns=turns)
+        state.play("draw")
+        assert str(contract_race.choose(view(state, 1))) == thrown, turns
+
+
+#: three experts' hands 900 turns into a deal 7 that ran to the 1,000-turn valve (seed 43,
+#: match 9 of ``contract_bots --ends expert --players 3``): each held twelve low cards,
+#: three or four short of three runs, and threw every card it drew, jokers included
+STALLED = ("C2 C3 D3 D3 D5 H2 H3 H5 H5 S2 S5 S6", "C5 C5 C6 D2 D2 D5 D6 H2 H3 H4 H6 S3",
+           "C2 C3 C4 C4 D4 D4 H4 S2 S3 S4 S4 S5")
+
+
+def test_three_races_that_shed_everything_end_the_deal_by_going_out() -> None:
+    hands = [parse_cards(h) for h in STALLED]
+    pack = list(CONTRACT.pack_spec(3))
+    rest = [c for c in range(52) for _ in range(pack[0])] + [JOKER] * pack[1]
+    for card in (c for h in hands for c in h):
+        rest.remove(card)
+    random.Random(9).shuffle(rest)
+    state = HandState.from_deal(CONTRACT, 0, hands, rest[0], rest[1:], deal_index=6,
+                                rng=random.Random(9))
+    state.turn_count = 3 * 50  # round 50: each race still sheds (its chance is tiny)
+    bots = [make_bot("expert") for _ in range(3)]
+    rng = random.Random(4)
+    while not state.is_over:
+        state.play(bots[state.to_move].choose(view(state, state.to_move), rng))
+    assert state.result is not None and state.result.winner is not None
+    assert state.turn_count < 3 * (contract_race.LONG_ROUNDS + 40)

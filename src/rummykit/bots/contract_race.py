@@ -43,6 +43,7 @@ DRAWS_CAP = 12  # ... capped there, as in the fit
 ROUND_CAP = 30  # rounds, capped as in the fit
 CHANCE_SCALE = 1.0  # weight of the estimated chance (tuned: higher races more)
 BONUS_WEIGHT = 0.5  # weight of :func:`others_bonus` (tuned: 0, 0.5 and 1 alike)
+LONG_ROUNDS = 60  # rounds after which the estimate counts the rounds from 0 again
 
 
 def win_chance(missing: int, draws: int, round_: int) -> float:
@@ -59,8 +60,12 @@ def win_chance(missing: int, draws: int, round_: int) -> float:
 def expected_loss(missing: int, draws: int, points: int, round_: int, bonus: float) -> float:
     """``(1 - p) * V - p * bonus`` of a hand of ``points`` waiting to draw
     (:func:`win_chance`): going out also leaves every other seat its hand, ``bonus``
-    points more of their mean than when another seat goes out."""
-    chance = win_chance(missing, draws, round_)
+    points more of their mean than when another seat goes out.
+
+    Every :data:`LONG_ROUNDS` the round counts from 0 again: a deal that long is one where
+    nobody is near going out (three races that each held a dozen low cards and threw even
+    jokers ran 1,000 turns), not one where the others must be."""
+    chance = win_chance(missing, draws, round_ % LONG_ROUNDS)
     return (1.0 - chance) * points - chance * bonus
 
 
@@ -158,4 +163,4 @@ def _draw(view: PlayerView, hand: list[Card], values: Sequence[int], left: Seque
     return single if took < stock / total else draw
 
 
-__all__ = ["CHANCE_SCALE", "WEIGHTS", "choose", "expected_loss", "win_chance"]
+__all__ = ["CHANCE_SCALE", "LONG_ROUNDS", "WEIGHTS", "choose", "expected_loss", "win_chance"]
