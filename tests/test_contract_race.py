@@ -8,7 +8,7 @@ import random
 import pytest
 
 from rummykit.bots import contract_race, contract_shape, make_bot
-from rummykit.core.cards import JOKER, parse_cards
+from rummykit.core.cards import JOKER, parse_cards, standard_pack
 from rummykit.core.engine import HandState
 from rummykit.core.views import view
 from rummykit.variants import CONTRACT
@@ -107,8 +107,7 @@ STALLED = ("C2 C3 D3 D3 D5 H2 H3 H5 H5 S2 S5 S6", "C5 C5 C6 D2 D2 D5 D6 H2 H3 H4
 
 def test_three_races_that_shed_everything_end_the_deal_by_going_out() -> None:
     hands = [parse_cards(h) for h in STALLED]
-    pack = list(CONTRACT.pack_spec(3))
-    rest = [c for c in range(52) for _ in range(pack[0])] + [JOKER] * pack[1]
+    rest = list(standard_pack(*CONTRACT.pack_spec(3)))
     for card in (c for h in hands for c in h):
         rest.remove(card)
     random.Random(9).shuffle(rest)
