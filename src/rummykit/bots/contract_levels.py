@@ -90,6 +90,30 @@ Five more deal-7 changes, each paired with the unchanged race on the same mirror
 - Discard denial in deal 7 (3 points against a discard within two ranks of a card known in
   the next seat's hand, same suit): +1.07 +- 0.97 (400).
 
+A hand one card from three runs now has its chance from its outs
+(:func:`~rummykit.bots.contract_race.ready_chance`: its outs drawn at
+:data:`~rummykit.bots.contract_race.OUT_ODDS` times the stock's rate, against the measured
+rate at which the others go out), not from the logistic, which put such a hand with 8-11
+outs after round 12 at 0.46 where such hands won 0.90 of the time (222 draws of the
+expert seat in 1,500 deals). Against the race before it
+(deals 7 of 4 players, one ``expert`` against three ``greedy``, 400 a seed, the expert's
+penalty; in brackets, its penalty less the greedy seats' mean): tuning seed 5000 -0.61 +-
+0.87 (-1.03 +- 1.16), held out 31 -0.81 +- 0.81 (-1.13 +- 1.07) and 37 -1.15 +- 1.07
+(-1.48 +- 1.43); on 31 and 37 together 46.89 against greedy's 57.94, 19.1% below (16.9%
+before). The same chain of draws for a hand two cards short (each later card at the rate of
+2, 3, 4 or 6 outs) was worse on seed 5000: +3.90, +2.10, +1.12, +3.93.
+
+Measured the same way on seed 5000 and not kept (the greedy seats' mean counts: the target
+is the expert's penalty against theirs, and when the expert goes out every one of them
+pays): throwing the highest card every turn (and taking a lower discard top) held less
+(+1.65 +- 1.94) but never went out, +12.46 +- 2.43 against the greedy seats; ``medium``'s
+deal 7 (wins 44% of the deals, holds 93 points when it loses) +7.91 own, +5.05 against
+them; ``medium``'s move unless the race measures its own 2, 5 or 10 points better +6.99,
++6.80, +6.24 own; ``medium``'s moves for the first 4 or 8 rounds, then the race: +6.43,
++9.82; the chance scaled by 0.8 or 1.2 before round 6: +1.48, +2.23; the taken card's rest
+counted in full: +0.61 +- 2.17; :data:`~rummykit.bots.contract_race.BONUS_WEIGHT` 1.5 and 0:
++3.78, +0.65; :data:`~rummykit.bots.contract_race.CHANCE_SCALE` 1.3 and 0.8: +5.19, +2.05.
+
 Three ``expert`` seats once played a deal 7 to the 1,000-turn valve (``--ends expert
 --players 3 --matches 50 --seed 43``, match 9). By round 30 each race held twelve low cards
 and saw no chance, so it threw every card it drew, jokers too, and none of them raced
