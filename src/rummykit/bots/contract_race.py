@@ -86,14 +86,18 @@ def ready_chance(outs: int, unseen: int, round_: int, others: int) -> float:
 
 
 def expected_loss(missing: int, draws: int, points: int, round_: int, bonus: float) -> float:
-    """``(1 - p) * V - p * bonus`` of a hand of ``points`` waiting to draw
-    (:func:`win_chance`): going out also leaves every other seat its hand, ``bonus``
-    points more of their mean than when another seat goes out.
+    """:func:`loss_at` the :func:`win_chance` of a hand of ``points`` waiting to draw.
 
     Every :data:`LONG_ROUNDS` the round counts from 0 again: a deal that long is one where
     nobody is near going out (three races that each held a dozen low cards and threw even
     jokers ran 1,000 turns), not one where the others must be."""
-    chance = win_chance(missing, draws, round_ % LONG_ROUNDS)
+    return loss_at(win_chance(missing, draws, round_ % LONG_ROUNDS), points, bonus)
+
+
+def loss_at(chance: float, points: int, bonus: float) -> float:
+    """``(1 - p) * V - p * bonus``: a seat holding ``points`` that goes out first with
+    ``chance`` ``p``; going out also leaves every other seat its hand, ``bonus`` points
+    more of their mean than when another seat goes out."""
     return (1.0 - chance) * points - chance * bonus
 
 
@@ -128,7 +132,7 @@ class Outlook:
         improving unseen cards (its outs when ``missing`` is 0) and ``points``."""
         if missing == 0:
             chance = ready_chance(draws, self.unseen, self.round_, self.others)
-            return (1.0 - chance) * points - chance * self.bonus
+            return loss_at(chance, points, self.bonus)
         return expected_loss(missing, draws, points, self.round_, self.bonus)
 
 
@@ -217,4 +221,4 @@ def _draw(view: PlayerView, hand: list[Card], outlook: Outlook) -> Move:
 
 
 __all__ = ["CHANCE_SCALE", "LONG_ROUNDS", "OTHERS_OUT", "WEIGHTS", "Outlook", "choose",
-           "expected_loss", "ready_chance", "win_chance"]
+           "expected_loss", "loss_at", "ready_chance", "win_chance"]
