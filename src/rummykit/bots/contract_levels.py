@@ -149,6 +149,14 @@ discards were 3.9 +- 2.1 and 4.3 +- 2.1 points a deal worse in deals 1 and 4 (se
 they break the pairs a seat needs to go down) and level elsewhere; the pairing takes moved
 no deal by more than its error.
 
+``hard`` against ``expert`` (``--table expert,hard,greedy``: one seat of each and two
+``greedy``, every rotation). Deal 7, seeds 61, 62 and 64 (1,600 deals): the expert about
+4.0 +- 1.7 points a deal ahead. Deals 1-6, seeds 61 and 63 (864 deals): -1.3 +- 1.0; seed
+65 (``--only 1,2,3,4,5,6 --sets 80 --seed 65 --jobs 2``, 1,920 deals, 12.6 min): -0.86 +-
+0.64 (expert 14.21, hard 15.07, greedy 21.65). Pooled by inverse variance, deals 1-6 give
+-0.99 +- 0.54 a deal, so over a match (six such deals and a deal 7) the expert is about
+9.9 +- 3.7 points ahead of ``hard``.
+
 >>> from rummykit.bots.expert import LEVELS
 >>> [level_for(LEVELS[name]).draw_worlds for name in ("medium", "hard", "expert")]
 [0, 8, 24]
