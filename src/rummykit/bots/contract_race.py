@@ -86,7 +86,8 @@ def ready_chance(outs: int, unseen: int, round_: int, others: int) -> float:
 
 
 def expected_loss(missing: int, draws: int, points: int, round_: int, bonus: float) -> float:
-    """:func:`loss_at` the :func:`win_chance` of a hand of ``points`` waiting to draw.
+    """The :func:`loss_at` of a hand of ``points`` waiting to draw, at its
+    :func:`win_chance`.
 
     Every :data:`LONG_ROUNDS` the round counts from 0 again: a deal that long is one where
     nobody is near going out (three races that each held a dozen low cards and threw even
