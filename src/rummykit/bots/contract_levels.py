@@ -175,6 +175,28 @@ measured with ``medium`` against three ``greedy`` (tuning seed 5000, deals 2, 3,
 missing share (about 3 points a deal); not kept. On those deals ``medium`` is only -0.37
 points a deal ahead of greedy.
 
+Where the points go (tuning seed 5000, one ``expert`` against three ``greedy``): in deals
+2, 3, 5 and 6 (48 deals of each) nearly all of a loser's penalty is held after going down
+(2-4% of the seats lose without going down); the expert holds 17.6, 15.7, 21.1 and 20.0
+points when it loses down, greedy 24.7, 21.7, 22.1 and 17.8, and the expert wins 35, 21,
+23 and 38% of those deals against greedy's 21, 26, 26 and 21% a seat. In deal 7 (400
+deals) the race wins 35% and holds 67.3 when it loses, ``medium`` 44% and 93.1, greedy
+21% and 74.7. Four more changes, each paired with the unchanged bot on the same mirrored
+deals (none kept):
+
+- The expert weighing going down against waiting a turn (24 worlds, margin 3) in deals 2,
+  3, 5 and 6 (640 deals): -0.04 +- 0.08 a deal; it waited in 12 of them.
+- ``medium``'s deal-7 discard with points before draws (400 deals 7): +7.61 +- 2.76 own
+  penalty (it won 22% of the deals), +13.54 +- 3.50 against the greedy seats; draws
+  counted in steps of 4 before points +1.93 +- 2.30 (+3.69 +- 2.89), steps of 8 +3.70 +-
+  2.47; the improving draws expected over the next two draws instead of the next one
+  +0.77 +- 1.59, at ten times the time. Racing, not shedding, is what ``medium`` gets right.
+- The race taking the discard top only when it measures 3 points better than the stock:
+  +0.60 +- 1.49 own (+0.85 +- 1.93); also when up to 3 points worse: +3.35 +- 1.62.
+- A search whose own seat races in its playouts: a race decision takes 2.5 ms (median,
+  3.0 mean), so three discards in 8 worlds would take about 2.6 s a decision, past the
+  budget; not measured.
+
 >>> from rummykit.bots.expert import LEVELS
 >>> [level_for(LEVELS[name]).draw_worlds for name in ("medium", "hard", "expert")]
 [0, 8, 24]
