@@ -27,29 +27,10 @@ they search:
 - ``expert``, **race discards** (not down, another seat down): never feed a seat that is
   down before breaking a pair, and shed the highest loose card.
 
-Measured on mirrored seeded single deals, 4 players, against three greedy seats
-(``python -m rummykit.benchmark.contract_bots --table medium,greedy --sets 4 --seed 13``):
-``medium`` with the deal-7 shape and the pairing takes was 15.3% below greedy on 112 deals
-(-3.8 +- 3.2 points a deal; 1.7% without them), 6.2% on seed 15 (168 deals; 4.7%
-without), 2.6% on seed 2 (280 deals, -0.7 +- 2.0); in deal 7 alone the shape took 17.0
-+- 15.6 and 17.2 +- 12.9 points a deal from greedy (two sets of 16 and 24 deals).
-``expert`` (all seven deals, 224 deals, seed 13): 14.9% below greedy (-4.0 +- 2.2 points a
-deal) with the race discards, 7.0% (-1.8 +- 2.2) without, the same deals; ``medium``
-3.6% (-0.9 +- 2.3); seed 15 (168 deals): ``expert`` 2.7% *above* greedy (+0.7 +- 2.7), so
-over both about 8% below (-2.0 +- 1.7). Deals 1-6 without the pairing takes: +1.8 and
--1.0 a deal on seeds 13 and 15 against -3.0 and +3.7 with them (no clear winner; kept).
-In a four-level table (``--table easy,medium,hard,expert --sets 4``, 112 deals each,
-seeds 13 and 14) ``easy`` loses 16.5 +- 3.5 and 8.0 +- 3.2 points a deal to ``medium``,
-but ``medium`` (21.6, 25.2) was not beaten by ``hard`` (23.7, 27.0) or ``expert`` (26.2,
-27.0). A panic rule (once a seat down holds two cards or fewer, shed points
-whatever the hand keeps) measured no better (deals 1-6: -2.5 against -3.0 a deal).
-Searching deal 7's draws and three best discards in 6 sampled worlds with the fast
-deal-7 playouts (the greedy bot's own deal 7, :mod:`rummykit.bots.contract_playout`)
-measured 24.6 +- 12.8 points a deal *worse* than greedy on the 16 deals where the shape
-alone was 17.0 better, so play does not search deal 7 (a hint does). Earlier sessions:
-searching the discards of a race or the draw of deals 1-6 with greedy playouts measured
-no better than the heuristics (120 deals: 0.9 and 6.9 points a deal worse). A hint
-searches the move and its alternatives (:func:`alternatives`, :mod:`rummykit.bots.contract_search`).
+A hint searches the move and its alternatives (:func:`alternatives`,
+:mod:`rummykit.bots.contract_search`); play does not search deal 7. What each skill
+measured against greedy, and the changes that measured no better, are in the
+documentation's bench log, ``docs/contract-bots.md``.
 :class:`~rummykit.bots.expert.ExpertBot` hands every contract decision here.
 """
 
