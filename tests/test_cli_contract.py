@@ -58,10 +58,14 @@ def test_a_contract_deal_is_played_through(tmp_path: Path) -> None:
     assert "Contract Rummy, 3 players: You, Bob, Cy. Seed 10." in child.before
     child.expect_exact(PROMPT)
     seen = str(child.before)
-    assert "=== Deal 1 of 7: 2 sets (10 cards each) - dealer: " in seen
+    assert "=== Deal 1 of 7: 2 sets, 10 cards each - dealer: " in seen
     assert "Deal 1: 2 sets. Down: nobody yet." in seen
     assert "Penalty sheet (lowest total wins after deal 7):" in seen
     assert "You are not down yet: your contract is 2 sets." in seen
+    after_draw = command(child, "draw")
+    assert "You cannot go down yet (your contract: 2 sets): discard." in after_draw \
+        or "You can go down now (your contract: 2 sets; see 'moves'), or discard." in after_draw
+    assert "or discard; you cannot" not in after_draw
     help_text = command(child, "help")
     for words in ("Going down", "lay off", "swap H6 on 1", "take 3", "pile"):
         assert words in help_text
@@ -108,7 +112,7 @@ def test_a_contract_deal_is_played_through(tmp_path: Path) -> None:
     assert re.search(r"  1 +\d+ +\d+ +\d+\r?\n  total +\d+ +\d+ +\d+", account)
     assert dug == duty_shown
     child.sendline("")
-    child.expect_exact("=== Deal 2 of 7: 1 set + 1 run (10 cards each)")
+    child.expect_exact("=== Deal 2 of 7: 1 set + 1 run, 10 cards each")
     child.expect_exact(PROMPT)
     table = command(child, "table")
     assert "Deal 2: 1 set + 1 run. Down: nobody yet." in table
@@ -172,5 +176,5 @@ def test_in_process_session_quits_cleanly() -> None:
     assert session.run() == 0
     text = "\n".join(lines)
     assert "Contract Rummy, 4 players: Ann, Bob, Cy, Dee. Seed 2." in text
-    assert "=== Deal 1 of 7: 2 sets (10 cards each)" in text
+    assert "=== Deal 1 of 7: 2 sets, 10 cards each" in text
     assert "You left the game." in text

@@ -110,6 +110,7 @@ def test_a_winner_named_you_wins_in_the_second_person(tmp_path: Path) -> None:
     status, out = run(write(tmp_path, record), as_json=False, check=False)
     assert status == 0
     assert out.splitlines()[-1] == "The match is over: You win."
+    assert "  You go out." in out and "You goes" not in out
 
 
 def test_text_account_of_unfinished_and_drawn_matches() -> None:

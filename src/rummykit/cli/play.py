@@ -101,7 +101,7 @@ class PlaySession(LineSession):
         if facts:
             cards = rules.hand_size_for(state.num_players, state.deal_index)
             of = f" of {rules.num_hands}" if rules.game_end == "fixed_hands" else ""
-            heading += f"{of}: {facts_words(facts)} ({cards} cards each)"
+            heading += f"{of}: {facts_words(facts)}, {cards} cards each"
         self.out(f"=== {heading} - dealer: {self.players[state.dealer]}, "
                  f"first turn: {self.players[state.to_move]} ===")
         fresh_turn = True
@@ -196,11 +196,14 @@ class PlaySession(LineSession):
                      f"{'' if went_down else ', swap for a joker'} or discard.")
         else:
             facts = facts_of(seen.rules, seen.num_players, seen.deal_index)
-            wanted = ", ".join(f"{f.label.lower()} ({f.value})" for f in facts)
-            can = any(isinstance(m, Meld) for m in seen.legal)
-            hint = (f"you can go {self.down} now (see 'moves')" if can
-                    else f"you cannot go {self.down} yet")
-            self.out(f"Go {self.down} with your {wanted} or discard; {hint}.")
+            wanted = ", ".join(f"{f.label.lower()}: {f.value}" for f in facts)
+            if seen.phase == DRAW_PHASE:  # the turn's status says what is still wanted
+                return
+            if any(isinstance(m, Meld) for m in seen.legal):
+                self.out(f"You can go {self.down} now (your {wanted}; see 'moves'), "
+                         "or discard.")
+            else:
+                self.out(f"You cannot go {self.down} yet (your {wanted}): discard.")
 
     def _bot_move(self, seat: int) -> None:
         before = view(self._state(), seat)
@@ -230,7 +233,7 @@ class PlaySession(LineSession):
                     f"{after.table[move.target - 1]})")
         if isinstance(move, Discard) and after.result is not None \
                 and after.result.winner == before.to_move:
-            return f"{move}  (goes out)"
+            return f"{move}  (going out)"
         return str(move)
 
     def _state(self) -> HandState:

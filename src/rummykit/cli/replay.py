@@ -75,7 +75,7 @@ def _outcome(played: HandReplay, names: list[str]) -> str:
     if result.winner is None:
         return f"  {result.result.capitalize()} ({result.reason}): no points."
     rummy = ", going rummy" if result.rummy else ""
-    return f"  {names[result.winner]} goes out{rummy}. {kind}: {points}."
+    return f"  {agree(names[result.winner], 'goes')} out{rummy}. {kind}: {points}."
 
 
 def _hand_lines(number: int, played: HandReplay, names: list[str]) -> list[str]:

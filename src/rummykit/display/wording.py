@@ -44,10 +44,15 @@ def agree(name: str, verb: str) -> str:
 
     >>> agree("Ann", "plays"), agree("You", "plays"), agree("you", "shares")
     ('Ann plays', 'You play', 'you share')
+    >>> agree("You", "goes"), agree("You", "has"), agree("Ann", "goes")
+    ('You go', 'You have', 'Ann goes')
     """
     if name.lower() == "you" and verb.endswith("s"):
-        verb = verb[:-1]
+        verb = _SECOND_PERSON.get(verb, verb[:-1])
     return f"{name} {verb}"
+
+
+_SECOND_PERSON = {"goes": "go", "has": "have", "is": "are", "does": "do"}  # irregular
 
 
 def gained(before: int, after: int) -> list[int]:
