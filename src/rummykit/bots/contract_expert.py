@@ -28,7 +28,8 @@ they search:
   down before breaking a pair, and shed the highest loose card.
 
 A hint searches the move and its alternatives (:func:`alternatives`,
-:mod:`rummykit.bots.contract_search`); play does not search deal 7. What each skill
+:mod:`rummykit.bots.contract_search`; in deal 7 the race's move first, see
+:func:`rummykit.bots.contract_levels.analyse`); play does not search deal 7. What each skill
 measured against greedy, and the changes that measured no better, are in the
 documentation's bench log, ``docs/contract-bots.md``.
 :class:`~rummykit.bots.expert.ExpertBot` hands every contract decision here.
@@ -118,18 +119,33 @@ def _seventh_choices(found: list[tuple[Move, float]]) -> list[Move]:
     return moves[:SEVENTH_DISCARDS]
 
 
-def analyse(view: PlayerView, rng: random.Random, budget: Budget) -> Analysis:
+def analyse(view: PlayerView, rng: random.Random, budget: Budget,
+            first: Move | None = None) -> Analysis:
     """The expert's contract advice (a hint): the heuristic's move and its main
-    alternatives (:func:`alternatives`) searched, best first; a forced move alone."""
+    alternatives (:func:`alternatives`) searched, best first; a forced move alone.
+
+    In deal 7 a ``first`` move (the race's, :mod:`rummykit.bots.contract_race`) is
+    searched too and stays first, whatever its estimate: the playouts race like greedy,
+    and the race measured better than the search's choice (``docs/contract-bots.md``)."""
     started = time.perf_counter()
     moves = alternatives(view)
     if len(moves) == 1:
         return Analysis(view.seat, (Candidate(moves[0], 0.0, 0.0, 0),), 0,
                         time.perf_counter() - started)
     if all_at_once(view):
-        return contract_search.search(view, moves, rng, budget,
-                                      min(SEVENTH_WORLDS, contract_search.worlds_for(budget)))
+        if first is not None:
+            moves = [first, *(m for m in moves if m != first)][:ALTERNATIVES]
+        found = contract_search.search(view, moves, rng, budget,
+                                       min(SEVENTH_WORLDS, contract_search.worlds_for(budget)))
+        return found if first is None else _kept_first(found, first)
     return _searched(view, moves, rng, budget, 0.0)
+
+
+def _kept_first(found: Analysis, first: Move) -> Analysis:
+    """``found`` with ``first``'s candidate moved to the front (the rest best first)."""
+    ahead = [c for c in found.candidates if c.move == first]
+    rest = [c for c in found.candidates if c.move != first]
+    return dataclasses.replace(found, candidates=tuple(ahead + rest))
 
 
 def weighs_waiting(budget: Budget) -> bool:

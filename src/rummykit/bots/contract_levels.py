@@ -28,7 +28,8 @@ import dataclasses
 import random
 from typing import TYPE_CHECKING
 
-from rummykit.bots import contract_policy, contract_race
+from rummykit.bots import contract_expert, contract_policy, contract_race
+from rummykit.bots.analysis import Analysis
 from rummykit.bots.contract_expert import Skill
 from rummykit.bots.greedy_contract import all_at_once
 from rummykit.core.moves import Move
@@ -75,4 +76,11 @@ def choose(view: PlayerView, rng: random.Random, budget: Budget) -> Move:
                                     level.skill, waits=False, draws=True)
 
 
-__all__ = ["DRAW_MARGIN", "HEURISTICS", "Level", "choose", "level_for"]
+def analyse(view: PlayerView, rng: random.Random, budget: Budget) -> Analysis:
+    """A contract hint at any level (:func:`rummykit.bots.contract_expert.analyse`): in
+    deal 7 it recommends the race's move, the strongest deal 7 measured."""
+    first = contract_race.choose(view) if all_at_once(view) and len(view.legal) > 1 else None
+    return contract_expert.analyse(view, rng, budget, first)
+
+
+__all__ = ["DRAW_MARGIN", "HEURISTICS", "Level", "analyse", "choose", "level_for"]

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rummykit.bots import contract_expert, contract_levels
+from rummykit.bots import contract_levels
 from rummykit.bots.analysis import Analysis
 from rummykit.bots.greedy_contract import choose_contract
 from rummykit.core.errors import RummyError
@@ -42,7 +42,7 @@ class FamilyPolicies:
 #: the families with their own bots, by family name
 FAMILY_POLICIES: dict[str, FamilyPolicies] = {
     CONTRACT_FAMILY.name: FamilyPolicies(choose_contract, contract_levels.choose,
-                                         contract_expert.analyse),
+                                         contract_levels.analyse),
 }
 
 _BY_RULE_SET: dict[str, FamilyPolicies | None] = {}
