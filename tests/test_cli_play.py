@@ -232,3 +232,24 @@ def test_session_never_shows_a_hidden_card() -> None:
     assert session.run() == 0
     assert len(hands_seen) == 3 or session.match.over
     assert leaks == []
+
+
+def test_the_match_end_does_not_print_the_sheet_again() -> None:
+    """The last hand's end prints the sheet; "Match over" follows it, not a second copy."""
+    lines: list[str] = []
+    greedy, rng = make_bot("greedy"), random.Random(0)
+
+    def ask(prompt: str) -> str:
+        if prompt.startswith("Press Enter"):
+            return ""
+        state = session.match.state
+        assert state is not None
+        return str(greedy.choose(view(state, 0), rng))
+
+    rules = Rules.from_options("basic", {"target_score": 1})  # one hand ends the match
+    session = PlaySession(rules, "Ann", ["greedy", "greedy"], seed=4, out=lines.append, ask=ask)
+    assert session.run() == 0 and session.match.over
+    text = "\n".join(lines)
+    end = text.index("=== Match over")
+    assert text.count("Scores: ", text.index("=== Hand 1 over"), end) == 1
+    assert "Scores: " not in text[end:]

@@ -68,6 +68,7 @@ class PlaySession(LineSession):
                  save: str | None = None, out: Callable[[str], None] | None = None,
                  ask: Callable[[str], str] | None = None, hint_level: str = "expert") -> None:
         self.seat = 0
+        self.sheet_shown = False  # the sheet was printed as the last hand ended
         self.players = [name, *bot_names(name, len(bots))]
         self.match = Match(rules, self.players, seed=seed)
         self.bots: dict[int, Bot] = {s + 1: make_bot(kind) for s, kind in enumerate(bots)}
@@ -398,6 +399,7 @@ class PlaySession(LineSession):
                                 in zip(self.players, result.scores, strict=True))
         self.out(f"{score_label(seen.rules)} this {self.unit}: {points_text}")
         self._show_scores()
+        self.sheet_shown = True
 
     def _show_match_end(self) -> None:
         match = self.match
@@ -408,7 +410,8 @@ class PlaySession(LineSession):
             names = " and ".join(self.players[s] for s in match.winners)
             verb = "wins" if len(match.winners) == 1 else "share the win"
             self.out(f"=== Match over: {agree(names, verb)} ===")
-        self._show_scores()
+        if not self.sheet_shown:  # a match loaded over: its sheet, once
+            self._show_scores()
 
 def full_screen(rules: RulesLike, name: str, bots: list[str], *, seed: int,
                 save: str | None = None) -> int | None:
