@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 
 from helpers import card, cards
+from rummykit.bots import contract_playout
 from rummykit.core import closed_table
 from rummykit.core.engine import HandState
 from rummykit.core.errors import RecordError
 from rummykit.core.match import Match
-from rummykit.core.outcome import HandResult
+from rummykit.core.outcome import MAX_TURNS, HandResult
 from rummykit.core.record import dumps, loads, match_result, record_of, replay
 from rummykit.core.rules import Rules
 from rummykit.variants import BASIC, CONTRACT, TRADITIONAL
@@ -248,6 +249,39 @@ def test_5_1_schedule_validated(schedule: list[list[int]], message: str) -> None
                "hand_size": [10] * max(len(schedule), 1)}
     with pytest.raises(RecordError, match=message):
         Rules.from_options("contract", options)
+
+
+@pytest.mark.parametrize(("schedule", "options", "message"), [
+    ([[2, 0]], {}, r"last deal's contract \[2, 0\] must take 11 cards at once .* at most 8"),
+    ([[1, 2], [2, 0]], {"final_deal_rule": "all_at_once_discard_ok"},
+     r"must take 10 cards at once under final_deal_rule 'all_at_once_discard_ok'"),
+    ([[0, 5]], {"final_deal_rule": "none"}, "5 runs of different suits, and there are 4"),
+])
+def test_5_1_contract_nobody_can_make_refused(schedule: list[list[int]],
+                                              options: dict[str, str], message: str) -> None:
+    """A schedule whose contract can never be made would run a deal to the turn valve."""
+    sizes = {"contract_schedule": schedule, "num_hands": len(schedule),
+             "hand_size": [10] * len(schedule)}
+    with pytest.raises(RecordError, match=message):
+        Rules.from_options("contract", {**sizes, **options})
+
+
+@pytest.mark.parametrize("options", [
+    {"contract_schedule": [[2, 0]], "final_deal_rule": "none"},
+    {"contract_schedule": [[2, 1]]},  # 2 sets and a run hold 11 cards
+    {"contract_schedule": [[0, 3]], "final_deal_rule": "none",
+     "contract_runs_distinct_suits": False},
+])
+def test_5_1_short_schedules_that_can_end_accepted(options: dict[str, object]) -> None:
+    """... and its deal ends, played by greedy seats, well before the turn valve."""
+    rules = Rules.from_options("contract", {**options, "num_hands": 1, "hand_size": [10]})
+    ends = []
+    for seed in range(2):
+        state = HandState.deal(rules, 3, rng=random.Random(seed))
+        contract_playout.play_out(state, 600)
+        assert state.result is not None and state.result.reason != MAX_TURNS
+        ends.append(state.turn_count)
+    assert max(ends) < 600
 
 
 @pytest.mark.parametrize(("players", "pack"), [(3, (2, 1)), (4, (2, 1)), (5, (2, 1)),

@@ -442,6 +442,8 @@ def test_5_1_cross_knob_constraints(name: str, options: dict[str, Any], message:
     ("contract", {"must_discard_to_go_out": True, "final_deal_rule": "all_at_once_discard_ok"}),
     ("contract", {"deadlock_draw": True, "discard_dig": False, "joker_swap": False}),
     ("contract", {"contract_schedule": [[2, 0]] * 6, "num_hands": 6,
+                  "hand_size": [10] * 6, "final_deal_rule": "none"}),
+    ("contract", {"contract_schedule": [[2, 0]] * 5 + [[1, 1]], "num_hands": 6,
                   "hand_size": [10] * 6}),
     ("contract", {"deck_config": "pagat"}),
     ("contract", {"hand_size": [10, 10, 10, 12, 12, 12, 12]}),

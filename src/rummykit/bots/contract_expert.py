@@ -50,6 +50,7 @@ from rummykit.bots.greedy_contract import (
     card_values,
     contract,
     go_down,
+    goes_out_at_once,
     greedy_draw,
     kept_and_partners,
     meld_partners,
@@ -105,7 +106,7 @@ def skill_for(budget: Budget) -> Skill:
 def choose(view: PlayerView, rng: random.Random, budget: Budget) -> Move:
     """The level's contract move: always one of ``view.legal``."""
     move = ranked(view, skill_for(budget))[0][0]
-    if isinstance(move, Meld) and not all_at_once(view) and weighs_waiting(budget):
+    if isinstance(move, Meld) and not goes_out_at_once(view) and weighs_waiting(budget):
         return _searched(view, [move, _waiting(view)], rng, budget, WAIT_MARGIN).best
     return move
 

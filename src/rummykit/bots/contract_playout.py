@@ -19,8 +19,9 @@ takes the discard top when that raises the cards three runs could hold
 (:func:`rummykit.bots.contract_shape.coverage`), never digs, goes down (out) as soon as
 three runs use every card, and throws the card the runs need least.
 
-Anything unusual (a duty to meet, another last-deal rule, a knob this policy does not
-model) falls back to the greedy bot on the engine's legal moves
+Anything unusual (a duty to meet, another last-deal rule or contract, a contract of three
+runs or more played like deals 1-6, a knob this policy does not model) falls back to the
+greedy bot on the engine's legal moves
 (:func:`rummykit.bots.greedy_contract.choose_contract`), so every move is legal; the
 tests check every move of thousands of playouts against the engine.
 
@@ -58,11 +59,14 @@ def fast_move(state: HandState) -> Move:
     assert isinstance(state, ContractHand)
     rules = state.rules
     last = final_rule(state)
+    sets, runs = contract_of(state)
+    three = (sets, runs) == (0, 3) and rules.contract_runs_distinct_suits
     if (state.dig_duty >= 0 or state.joker_duty or rules.must_discard_to_go_out
-            or last not in ("none", "all_at_once_no_discard")):
+            or last not in ("none", "all_at_once_no_discard")
+            or (runs > 2 and not (three and last != "none"))):
         return choose_contract(view(state, state.to_move))
     if last != "none":
-        return _seventh(state)
+        return _seventh(state) if three else choose_contract(view(state, state.to_move))
     if state.phase == DRAW_PHASE:
         return _draw(state)
     return _play(state)

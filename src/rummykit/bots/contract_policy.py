@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from rummykit.bots import contract_search
 from rummykit.bots.contract_expert import FULL, Skill, ranked, unseen
 from rummykit.bots.contract_worlds import layable as _layable
-from rummykit.bots.greedy_contract import all_at_once, card_values, contract, greedy_draw
+from rummykit.bots.greedy_contract import card_values, contract, goes_out_at_once, greedy_draw
 from rummykit.core import handset
 from rummykit.core.engine import DRAW_PHASE
 from rummykit.core.moves import Discard, Draw, Meld, Move, Take
@@ -48,7 +48,7 @@ def is_down(view: PlayerView) -> bool:
 
 def choose(view: PlayerView, skill: Skill = FULL) -> Move:
     """The policy's move: always one of ``view.legal``."""
-    if view.phase == DRAW_PHASE and len(view.legal) > 1 and not all_at_once(view):
+    if view.phase == DRAW_PHASE and len(view.legal) > 1 and not goes_out_at_once(view):
         if is_down(view):
             return down_draw(view)
         return up_draw(view, ranked(view, skill)[0][0])
@@ -77,7 +77,7 @@ def searched(view: PlayerView, rng: random.Random, budget: Budget, worlds: int, 
     other draws of a seat not down (``draws``); the policy's move is kept unless another
     measured more than ``margin`` points better."""
     move = choose(view, skill)
-    if all_at_once(view) or len(view.legal) == 1:
+    if goes_out_at_once(view) or len(view.legal) == 1:
         return move
     moves = [move]
     if waits and isinstance(move, Meld):

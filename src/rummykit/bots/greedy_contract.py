@@ -6,7 +6,8 @@ jokers out of runs to place cards it could not lay off, digs only for the shallo
 can use, takes the discard top only when it completes a meld or can be laid off, and
 discards the card least useful to the contract (highest penalty among the cards in no meld
 of the best partial arrangement; a joker only when forced). In the seventh deal under
-``all_at_once_no_discard`` (three runs using every card, RULES.md §4.7) it keeps the cards
+``all_at_once_no_discard`` (three runs using every card, RULES.md §4.7; alike under
+``all_at_once_discard_ok``) it keeps the cards
 three runs of distinct suits could hold (:func:`rummykit.bots.contract_shape.coverage`),
 takes the discard top when it raises that count, and throws the highest card the runs
 need least; it goes down (out) as soon as it can.
@@ -44,8 +45,22 @@ def contract(view: PlayerView) -> tuple[int, int]:
 
 
 def all_at_once(view: PlayerView) -> bool:
-    """Whether this is the last deal, gone out all at once with no discard."""
-    return final_rule(view) == "all_at_once_no_discard"
+    """Whether this is the seventh deal the bots' shape play knows (§4.7): three runs of
+    distinct suits, gone down all at once (with no discard, or with lay-offs on them and
+    one discard). Any other last-deal contract is played with the heuristics of deals
+    1-6, the engine listing only the melds that go out (:func:`goes_out_at_once`)."""
+    return goes_out_at_once(view) and three_runs(view)
+
+
+def three_runs(view: PlayerView) -> bool:
+    """Whether the deal's contract is three runs of distinct suits (deal 7's)."""
+    return contract_of(view) == (0, 3) and view.rules.contract_runs_distinct_suits
+
+
+def goes_out_at_once(view: PlayerView) -> bool:
+    """Whether going down this deal means going out (a last-deal rule other than ``none``):
+    then nobody waits or searches before going down."""
+    return final_rule(view) != "none"
 
 
 def card_values(view: PlayerView) -> tuple[int, ...]:
@@ -130,10 +145,19 @@ def greedy_draw(view: PlayerView, legal: tuple[Move, ...]) -> Move:
 
 
 def _goes_down(cards: list[Card], view: PlayerView) -> bool:
+    """Whether ``cards`` make the contract, in a last deal gone out at once going out with
+    them (under ``all_at_once_discard_ok`` all but one card placed: lay-offs on one's own
+    melds only lengthen them)."""
     sets, runs = contract(view)
-    if all_at_once(view):
-        return uses_every_card(cards, sets, runs, view.rules)
-    return can_make(cards, sets, runs, view.rules)
+    rule = final_rule(view)
+    if rule == "none":
+        return can_make(cards, sets, runs, view.rules)
+    if uses_every_card(cards, sets, runs, view.rules):
+        return True
+    return rule == "all_at_once_discard_ok" and any(
+        uses_every_card([c for i, c in enumerate(cards) if i != cards.index(thrown)],
+                        sets, runs, view.rules)
+        for thrown in set(cards))
 
 
 def _improves(hand: list[Card], extra: list[Card], view: PlayerView) -> bool:
@@ -252,7 +276,12 @@ def _discard(view: PlayerView, legal: tuple[Move, ...], down: bool) -> Move:
 def kept_and_partners(hand: list[Card], view: PlayerView,
                       down: bool) -> tuple[set[Card], set[Card]]:
     """(cards of the best partial contract, cards that could join them) of a seat not yet
-    down; two empty sets once it is down."""
+    down; two empty sets once it is down.
+
+    In a last deal gone out all at once (:func:`goes_out_at_once`) a card held in more
+    copies than the partial contract uses is not kept: throwing one copy keeps the melds
+    whole, and hoarding such copies kept every seat from going out (deals to the turn
+    valve). Deals 1-6 keep them, as the measured bots always have."""
     if down:
         return set(), set()
     _, _, way = progress(hand, view)
@@ -260,7 +289,10 @@ def kept_and_partners(hand: list[Card], view: PlayerView,
     loose = list(hand)
     for c in used:
         loose.remove(c)
-    return set(used), meld_partners(loose, view)
+    kept = set(used)
+    if goes_out_at_once(view):
+        kept = {c for c in kept if c not in loose}
+    return kept, meld_partners(loose, view)
 
 
 def meld_partners(loose: list[Card], view: PlayerView) -> set[Card]:
@@ -279,4 +311,5 @@ def meld_partners(loose: list[Card], view: PlayerView) -> set[Card]:
     return found
 
 
-__all__ = ["MELDS_INSPECTED", "all_at_once", "choose_contract", "progress", "seventh"]
+__all__ = ["MELDS_INSPECTED", "all_at_once", "choose_contract", "goes_out_at_once", "progress",
+           "seventh", "three_runs"]

@@ -45,6 +45,7 @@ class ContractFamily(DrawDiscardFamily):
         if len(rules.deal_hand_sizes) != len(rules.contract_schedule):
             raise RecordError(
                 "option 'hand_size' must give one size per deal of contract_schedule")
+        _check_makeable(rules)
 
     def terms(self, rules: Rules) -> Terms:
         """A hand is a deal; the score follows ``scoring``."""
@@ -96,6 +97,35 @@ class ContractFamily(DrawDiscardFamily):
     def meld_quota(self, rules: Rules, deal_index: int) -> tuple[int, int] | None:
         """The deal's contract: (sets, runs)."""
         return contract_of(_Deal(rules, deal_index))
+
+
+SUITS = 4
+SET_MOST = 4  # cards a set holds at most, jokers included (distinct suits, RULES.md §1.4)
+
+
+def _check_makeable(rules: Rules) -> None:
+    """Refuse a schedule with a contract nobody can ever make: more runs of distinct suits
+    than there are suits, or a last deal whose all-at-once rule (§4.7) needs more cards in
+    its melds than they can hold (the deal could only end by the turn valve)."""
+    schedule = rules.contract_schedule
+    for sets, runs in schedule:
+        if runs > SUITS and rules.contract_runs_distinct_suits:
+            raise RecordError(
+                f"option 'contract_schedule': the contract {[sets, runs]} needs {runs} runs "
+                f"of different suits, and there are {SUITS} suits; use at most {SUITS} runs, "
+                "or set contract_runs_distinct_suits to false")
+    if rules.final_deal_rule == "none":
+        return
+    sets, runs = schedule[-1]
+    size = rules.deal_hand_sizes[len(schedule) - 1]
+    needed = size + 1 if rules.final_deal_rule == "all_at_once_no_discard" else size
+    most = SET_MOST * sets + (14 if rules.ace_high else 13) * runs
+    if most < needed:
+        raise RecordError(
+            f"option 'contract_schedule': the last deal's contract {[sets, runs]} must take "
+            f"{needed} cards at once under final_deal_rule {rules.final_deal_rule!r}, and "
+            f"its melds hold at most {most}; end the schedule with a contract that holds "
+            "them (deal 7's is 3 runs), or set final_deal_rule to 'none'")
 
 
 class _Deal(NamedTuple):

@@ -1,0 +1,60 @@
+"""The last deal under every ``final_deal_rule`` (RULES.md §4.7), and short house schedules
+(§5.1), end when bots play them: every move legal, none by the turn valve (§1.10)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rummykit.bots import contract_playout
+from rummykit.bots.greedy_contract import choose_contract
+from rummykit.core.engine import HandState
+from rummykit.core.outcome import MAX_TURNS
+from rummykit.core.rules import Rules
+from rummykit.core.views import view
+
+TURNS = 600  # the valve is 1,000; these deals end in under 250 turns
+
+
+def _played_out(state: HandState, fast: bool) -> int:
+    """Play ``state`` to its end (fast playouts or the greedy bot), checking every move."""
+    while state.result is None:
+        move = contract_playout.fast_move(state) if fast else \
+            choose_contract(view(state, state.to_move))
+        assert state.is_legal(move), (str(move), state.turn_count)
+        state.push(move)
+        assert state.turn_count < TURNS, "the deal did not end"
+    assert state.result.reason != MAX_TURNS
+    return state.turn_count
+
+
+@pytest.mark.parametrize("rule", ["all_at_once_no_discard", "all_at_once_discard_ok", "none"])
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("fast", [True, False])
+def test_seventh_deal_ends_under_every_final_rule(rule: str, players: int, fast: bool) -> None:
+    """Under ``none`` the fast playouts hoarded one suit each (three runs of distinct suits
+    were never made); under ``all_at_once_discard_ok`` every seat took each discard top
+    that made its contract, threw it again and never drew: both ran to the valve."""
+    rules = Rules.from_options("contract", {"final_deal_rule": rule})
+    for seed in range(6):
+        state = HandState.deal(rules, players, rng=random.Random(seed), deal_index=6)
+        _played_out(state, fast)
+
+
+@pytest.mark.parametrize(("schedule", "rule"), [
+    ([[0, 2]], "all_at_once_no_discard"),
+    ([[0, 2]], "all_at_once_discard_ok"),
+    ([[1, 2]], "all_at_once_no_discard"),
+    ([[2, 0], [1, 1]], "all_at_once_no_discard"),
+])
+def test_a_short_schedules_last_deal_ends(schedule: list[list[int]], rule: str) -> None:
+    """A last contract other than three runs is played with the heuristics of deals 1-6
+    (the shape play knows three runs only): copies the melds do not use are thrown."""
+    rules = Rules.from_options("contract", {
+        "contract_schedule": schedule, "num_hands": len(schedule),
+        "hand_size": [10] * len(schedule), "final_deal_rule": rule})
+    for seed in range(2):
+        state = HandState.deal(rules, 3, rng=random.Random(seed),
+                               deal_index=len(schedule) - 1)
+        _played_out(state, fast=True)
