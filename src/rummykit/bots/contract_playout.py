@@ -48,7 +48,7 @@ from rummykit.core.views import view
 from rummykit.variants.contract.hand import ContractHand
 from rummykit.variants.contract.melds import can_make, least_penalty
 from rummykit.variants.contract.play import DISCARDS, joker_places
-from rummykit.variants.contract.schedule import contract_of, final_rule
+from rummykit.variants.contract.schedule import Dealt, contract_of, final_rule
 
 DRAW_MOVE = Draw()
 TAKE_MOVE = Take(1)
@@ -57,19 +57,29 @@ TAKE_MOVE = Take(1)
 def fast_move(state: HandState) -> Move:
     """The fast greedy move of the seat to move: always a legal move."""
     assert isinstance(state, ContractHand)
-    rules = state.rules
-    last = final_rule(state)
-    sets, runs = contract_of(state)
-    three = (sets, runs) == (0, 3) and rules.contract_runs_distinct_suits
-    if (state.dig_duty >= 0 or state.joker_duty or rules.must_discard_to_go_out
-            or last not in ("none", "all_at_once_no_discard")
-            or (runs > 2 and not (three and last != "none"))):
+    if state.dig_duty >= 0 or state.joker_duty or not modelled(state):
         return choose_contract(view(state, state.to_move))
-    if last != "none":
-        return _seventh(state) if three else choose_contract(view(state, state.to_move))
+    if final_rule(state) != "none":
+        return _seventh(state)
     if state.phase == DRAW_PHASE:
         return _draw(state)
     return _play(state)
+
+
+def modelled(state: Dealt) -> bool:
+    """Whether this policy plays the deal itself: deals of one or two runs at most
+    (``final_deal_rule`` none), and deal 7's three runs gone out with no discard. In any
+    other deal every move is the greedy bot's on the listed legal moves, about a hundred
+    times slower."""
+    rules = state.rules
+    last = final_rule(state)
+    sets, runs = contract_of(state)
+    if rules.must_discard_to_go_out:
+        return False
+    if last == "none":
+        return runs <= 2
+    return last == "all_at_once_no_discard" and (sets, runs) == (0, 3) and \
+        rules.contract_runs_distinct_suits
 
 
 def play_out(state: HandState, turns: int) -> None:
@@ -277,4 +287,4 @@ def _all_runs(cards: list[Card], state: ContractHand) -> tuple[tuple[int, ...], 
         sum(len(g) for g in way) == len(cards) else None
 
 
-__all__ = ["fast_move", "play_out"]
+__all__ = ["fast_move", "modelled", "play_out"]

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from rummykit.bots.expert import Budget
 
 PLAYOUT_TURNS = 120  # turns a playout runs before it is scored as it stands
+SLOW_TURNS = 24  # ... and the turns and worlds at most in a deal the fast playouts do not
+SLOW_WORLDS = 4  # model (:func:`rummykit.bots.contract_playout.modelled`)
 CUT_WEIGHT = 0.5  # how much a hand still going counts of its points-in-hand difference
 WEIGHED = True  # sample down seats' hands as :mod:`rummykit.bots.contract_worlds` says
 WORLDS_DIVISOR = 4  # contract playouts are longer than basic's: a quarter of the worlds
@@ -60,6 +62,8 @@ def search(view_: PlayerView, candidates: list[Move], rng: random.Random,
     worlds = 0
     turns = min(PLAYOUT_TURNS, budget.max_turns)
     wanted = worlds_for(budget) if worlds_wanted is None else worlds_wanted
+    if not contract_playout.modelled(view_):  # slow playouts: a hint within seconds
+        turns, wanted = min(turns, SLOW_TURNS), min(wanted, SLOW_WORLDS)
     weigh = weigh_for(view_) if WEIGHED else None
     for _ in range(wanted):
         world = resample(view_, rng, weigh)
