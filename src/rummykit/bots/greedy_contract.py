@@ -145,9 +145,9 @@ def greedy_draw(view: PlayerView, legal: tuple[Move, ...]) -> Move:
 
 
 def _goes_down(cards: list[Card], view: PlayerView) -> bool:
-    """Whether ``cards`` make the contract, in a last deal gone out at once going out with
-    them (under ``all_at_once_discard_ok`` all but one card placed: lay-offs on one's own
-    melds only lengthen them)."""
+    """Whether ``cards`` make the contract; in a last deal gone out all at once, whether
+    they go out (under ``all_at_once_discard_ok``: every card but one placed, since
+    lay-offs on one's own melds only lengthen them)."""
     sets, runs = contract(view)
     rule = final_rule(view)
     if rule == "none":
