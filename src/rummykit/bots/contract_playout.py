@@ -48,7 +48,7 @@ from rummykit.core.views import view
 from rummykit.variants.contract.hand import ContractHand
 from rummykit.variants.contract.melds import can_make, least_penalty
 from rummykit.variants.contract.play import DISCARDS, joker_places
-from rummykit.variants.contract.schedule import Dealt, contract_of, final_rule
+from rummykit.variants.contract.schedule import Dealt, contract_of, final_rule, three_runs
 
 DRAW_MOVE = Draw()
 TAKE_MOVE = Take(1)
@@ -71,15 +71,12 @@ def modelled(state: Dealt) -> bool:
     (``final_deal_rule`` none), and deal 7's three runs gone out with no discard. In any
     other deal every move is the greedy bot's on the listed legal moves, about a hundred
     times slower."""
-    rules = state.rules
     last = final_rule(state)
-    sets, runs = contract_of(state)
-    if rules.must_discard_to_go_out:
+    if state.rules.must_discard_to_go_out:
         return False
     if last == "none":
-        return runs <= 2
-    return last == "all_at_once_no_discard" and (sets, runs) == (0, 3) and \
-        rules.contract_runs_distinct_suits
+        return contract_of(state)[1] <= 2
+    return last == "all_at_once_no_discard" and three_runs(state)
 
 
 def play_out(state: HandState, turns: int) -> None:

@@ -33,7 +33,7 @@ from rummykit.core.melds import JOKER_AS, RUN, SET, TableMeld, hand_card, lay_of
 from rummykit.core.moves import Discard, Draw, LayOff, Meld, Move, Swap, Take
 from rummykit.core.views import PlayerView
 from rummykit.variants.contract.melds import can_make, least_penalty, uses_every_card
-from rummykit.variants.contract.schedule import contract_of, final_rule
+from rummykit.variants.contract.schedule import contract_of, final_rule, three_runs
 from rummykit.variants.contract.view import contract_part as part
 
 MELDS_INSPECTED = 200  # going-down moves looked at, for speed
@@ -50,11 +50,6 @@ def all_at_once(view: PlayerView) -> bool:
     one discard). Any other last-deal contract is played with the heuristics of deals
     1-6, the engine listing only the melds that go out (:func:`goes_out_at_once`)."""
     return goes_out_at_once(view) and three_runs(view)
-
-
-def three_runs(view: PlayerView) -> bool:
-    """Whether the deal's contract is three runs of distinct suits (deal 7's)."""
-    return contract_of(view) == (0, 3) and view.rules.contract_runs_distinct_suits
 
 
 def goes_out_at_once(view: PlayerView) -> bool:
@@ -312,4 +307,4 @@ def meld_partners(loose: list[Card], view: PlayerView) -> set[Card]:
 
 
 __all__ = ["MELDS_INSPECTED", "all_at_once", "choose_contract", "goes_out_at_once", "progress",
-           "seventh", "three_runs"]
+           "seventh"]

@@ -33,3 +33,8 @@ def final_rule(state: Dealt) -> str:
     if state.deal_index % len(schedule) != len(schedule) - 1:
         return "none"
     return state.rules.final_deal_rule
+
+
+def three_runs(state: Dealt) -> bool:
+    """Whether the deal's contract is deal 7's: three runs of distinct suits."""
+    return contract_of(state) == (0, 3) and state.rules.contract_runs_distinct_suits
