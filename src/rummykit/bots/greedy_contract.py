@@ -150,9 +150,15 @@ def _goes_down(cards: list[Card], view: PlayerView) -> bool:
     if uses_every_card(cards, sets, runs, view.rules):
         return True
     return rule == "all_at_once_discard_ok" and any(
-        uses_every_card([c for i, c in enumerate(cards) if i != cards.index(thrown)],
-                        sets, runs, view.rules)
+        uses_every_card(_without(cards, thrown), sets, runs, view.rules)
         for thrown in set(cards))
+
+
+def _without(cards: list[Card], card: Card) -> list[Card]:
+    """``cards`` less one copy of ``card``."""
+    rest = list(cards)
+    rest.remove(card)
+    return rest
 
 
 def _improves(hand: list[Card], extra: list[Card], view: PlayerView) -> bool:
