@@ -19,7 +19,7 @@ from rummykit.core.rules import Rules
 from rummykit.display.terms import facts_of, facts_words
 from rummykit.variants import CONTRACT
 
-NEXT = "Press Enter to deal the next hand"
+NEXT = "Press Enter for the next deal"
 
 
 def one_set(hand: list[str]) -> list[str] | None:

@@ -49,7 +49,7 @@ def test_whole_hand_is_played_to_its_end(tmp_path: Path) -> None:
         moves = legal_moves(child)
         assert moves
         child.sendline(choose(moves))
-        which = child.expect_exact([PROMPT, "Press Enter to deal the next hand"])
+        which = child.expect_exact([PROMPT, "Press Enter for the next hand"])
         if which == 1:
             break
     else:  # pragma: no cover - a hand of basic rummy against greedy never lasts this long

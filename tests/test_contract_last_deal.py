@@ -82,3 +82,16 @@ def test_a_hint_in_a_deal_the_playouts_do_not_model_searches_few_worlds(
     found = hints.analyse(view(state, state.to_move), "expert", random.Random(1))
     assert len(found.candidates) == 2  # the stock and the discard top
     assert all(0 < c.simulations <= contract_search.SLOW_WORLDS for c in found.candidates)
+
+
+@pytest.mark.parametrize("deal", [2, 5, 6])
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("fast", [True, False])
+def test_runs_of_one_suit_allowed_end(deal: int, players: int, fast: bool) -> None:
+    """With ``contract_runs_distinct_suits`` off (a lobby option) two runs of a contract may
+    share a suit; deal 7 is then not the three-runs deal the shape play knows and is played
+    with the heuristics of deals 1-6: every deal with runs still ends."""
+    rules = Rules.from_options("contract", {"contract_runs_distinct_suits": False})
+    for seed in range(3):
+        state = HandState.deal(rules, players, rng=random.Random(seed), deal_index=deal)
+        _played_out(state, fast)

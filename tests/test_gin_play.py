@@ -242,7 +242,7 @@ def test_a_seeded_gin_game_in_a_real_terminal_to_its_end(tmp_path: Path) -> None
     child = spawn_gin("--seed", "21", "--bots", "greedy", "--name", "Ann",
                       "--option", "target_score=60", "--save", str(path))
     started = time.monotonic()
-    prompts = ["Your move> ", "Press Enter to deal the next hand", "Choose 1-",
+    prompts = ["Your move> ", "Press Enter for the next hand", "Choose 1-",
                "=== Match over: "]
     rng = random.Random(21)
     for _ in range(3000):

@@ -28,6 +28,7 @@ class LineSession:
     out: Callable[[str], None]
     ask: Callable[[str], str]
     _saved: tuple[int, int] | None
+    unit: str = "hand"  # what one deal of the family is called ("deal" in contract)
 
     def title(self) -> str:
         """The game's first line: its name, the players, the seed."""
@@ -49,7 +50,7 @@ class LineSession:
                 self._play_hand()
                 self.save()
                 if not self.match.over:
-                    self._read("Press Enter to deal the next hand (or type quit). ")
+                    self._read(f"Press Enter for the next {self.unit} (or type quit). ")
             self._show_match_end()
         except Quit:
             self.out("You left the game.")

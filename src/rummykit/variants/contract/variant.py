@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from rummykit.core.errors import RecordError
 from rummykit.core.rule_options import COMMON_KNOBS
-from rummykit.core.rules import Rules
+from rummykit.core.rules import FINAL_DEAL_RULES, Rules
 from rummykit.core.views import PlayerView
 from rummykit.variants.base import Duty, Fact, OptionSpec, TableHooks, Terms
 from rummykit.variants.common import DrawDiscardFamily
@@ -71,6 +71,12 @@ class ContractFamily(DrawDiscardFamily):
             OptionSpec("joker_swap", "Joker swaps", "bool", rules.joker_swap),
             OptionSpec("extra_melds_after_contract", "New melds once down", "bool",
                        rules.extra_melds_after_contract),
+            OptionSpec("contract_runs_distinct_suits", "A contract's runs in different suits",
+                       "bool", rules.contract_runs_distinct_suits),
+            OptionSpec("final_deal_rule", "Last deal", "choice", rules.final_deal_rule,
+                       FINAL_DEAL_RULES,
+                       help="going down in the last deal: any way (none), all at once with "
+                            "no discard, or all at once with one discard"),
         )
 
     # -- the view's family part (TableHooks; :mod:`.view`)
