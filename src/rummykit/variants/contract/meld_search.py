@@ -90,24 +90,28 @@ class _Search:
         for s in range(min_suit, 4):
             shift = s * NUM_RANKS
             a, b, c = l1 >> shift & _SUIT, l2 >> shift & _SUIT, l3 >> shift & _SUIT
-            costs = [0] + [self._suit_jokers(a, b, c, t) for t in range(1, runs + 1)]
+            costs = [0] + [self._suit_jokers(a, b, c, t, jokers) for t in range(1, runs + 1)]
             least = [min(least[k - t] + costs[t] for t in range(k + 1)) for k in range(runs + 1)]
         return least[runs] <= jokers
 
-    def _suit_jokers(self, a: int, b: int, c: int, t: int) -> int:
-        """Fewest jokers for ``t`` minimal runs in one suit (layers ``a, b, c`` of 13 bits)."""
+    def _suit_jokers(self, a: int, b: int, c: int, t: int, budget: int) -> int:
+        """Fewest jokers for ``t`` minimal runs in one suit (layers ``a, b, c`` of 13 bits),
+        or ``_BIG`` when that is more than ``budget`` (only runs within it are tried)."""
         kit = self.kit
         if t == 1:
-            return kit.run_jokers(a | (b & 1) << NUM_RANKS)
-        key = (a, b, c, t)
+            least = kit.run_jokers(a | (b & 1) << NUM_RANKS)
+            return least if least <= budget else _BIG
+        key = (a, b, c, t, budget)
         found = kit.multi_runs.get(key)
         if found is None:
             found = _BIG
-            for _, _, _, once, twice, used in _suit_runs(kit, a, b, c, 0, kit.min_len, True):
+            for _, _, _, once, twice, used in _suit_runs(kit, a, b, c, 0, budget, True):
                 x, y, z = _take(a, b, c, once)
                 if twice:
                     x, y, z = _take(x, y, z, twice)
-                found = min(found, used + self._suit_jokers(x, y, z, t - 1))
+                found = min(found, used + self._suit_jokers(x, y, z, t - 1, budget - used))
+            if found > budget:
+                found = _BIG
             kit.multi_runs[key] = found
         return found
 

@@ -93,7 +93,7 @@ class _Kit:
         self.min_windows = [sum(1 << b for b in bits)
                             for _, length, bits in self.windows if length == min_len]
         self.one_run: list[int] = [-1] * (1 << (NUM_RANKS + 1))
-        self.multi_runs: dict[tuple[int, int, int, int], int] = {}
+        self.multi_runs: dict[tuple[int, int, int, int, int], int] = {}
         self.values: dict[tuple[tuple[int, ...], int], _Values] = {}
 
     def run_jokers(self, key: int) -> int:
