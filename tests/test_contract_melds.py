@@ -18,6 +18,7 @@ from rummykit.core.cards import JOKER, NUM_RANKS, card_points, parse_card, parse
 from rummykit.core.melds import JOKER_AS, RUN, SET, TableMeld, format_placed, make_meld
 from rummykit.core.rules import Rules
 from rummykit.variants import CONTRACT
+from rummykit.variants.contract import meld_search, meld_tables
 from rummykit.variants.contract.melds import (
     Way,
     can_make,
@@ -382,6 +383,24 @@ def test_against_brute_force(rules: Rules) -> None:
     for _ in range(HANDS_PER_VARIANT):
         checked += check_hand(random_hand(rng), rules, rng)
     assert checked == HANDS_PER_VARIANT * len(set(SCHEDULE))
+
+
+def test_shared_memo_of_runs_in_one_suit_cleared_when_full(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Several runs in one suit are memoised once per value table, across searches; a memo
+    cleared when full (here after every second entry, even during a search) changes no
+    answer, and the memo never grows past its bound."""
+    monkeypatch.setattr(meld_search, "SUITS_MEMO_MOST", 2)
+    memos = [vals.suits for kit in meld_tables._KITS.values() for vals in kit.values.values()]
+    for memo in memos:
+        memo.clear()  # filled by earlier tests under the usual bound
+    rng = random.Random("contract-melds-shared-memo")
+    checked = 0
+    for _ in range(120):
+        checked += check_hand(random_hand(rng), SAME_SUITS, rng)
+    assert checked == 120 * len(set(SCHEDULE))
+    memos = [vals.suits for kit in meld_tables._KITS.values() for vals in kit.values.values()]
+    assert any(memos) and all(len(m) <= 2 for m in memos)
 
 
 # --- (c) determinism -------------------------------------------------------------------------

@@ -29,16 +29,19 @@ from rummykit.variants.contract.meld_tables import (
     _Values,
 )
 
+SUITS_MEMO_MOST = 1 << 16  # several runs in one suit: entries shared by the searches of
+# one value table at most (the memo is cleared when full)
+
 
 class _Search:
-    """One hand's search: memo tables for feasibility and best value."""
+    """One hand's search: memo tables for feasibility and best value (the best of several
+    runs in one suit is memoised in the value table, shared by every search using it)."""
 
     def __init__(self, kit: _Kit, vals: _Values | None = None) -> None:
         self.kit = kit
         self.vals = vals
         self.memo_ok: dict[tuple[int, ...], bool] = {}
         self.memo_best: dict[tuple[int, ...], int] = {}
-        self.memo_suits: dict[tuple[int, ...], list[int]] = {}
 
     # -- can the rest be finished ---------------------------------------------------------
     def feasible(self, l1: int, l2: int, l3: int, jokers: int, sets: int, runs: int,
@@ -212,7 +215,8 @@ class _Search:
         shift = s * NUM_RANKS
         a, b, c = l1 >> shift & _SUIT, l2 >> shift & _SUIT, l3 >> shift & _SUIT
         key = (a, b, c, t, jokers)
-        found = self.memo_suits.get(key)
+        memo = self.vals.suits
+        found = memo.get(key)
         if found is not None:
             return found
         best = [_NEG] * (jokers + 1)
@@ -226,7 +230,9 @@ class _Search:
             for u in range(used, jokers + 1):
                 if rest[u - used] > _NEG and gain + rest[u - used] > best[u]:
                     best[u] = gain + rest[u - used]
-        self.memo_suits[key] = best
+        if len(memo) >= SUITS_MEMO_MOST:
+            memo.clear()
+        memo[key] = best
         return best
 
     # -- the ways, in canonical order -------------------------------------------------------

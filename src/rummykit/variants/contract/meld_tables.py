@@ -68,11 +68,15 @@ def _rank_of_position(p: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class _Values:
-    """Per-rank values of naturals and the joker's value, and each suit key's best runs."""
+    """Per-rank values of naturals and the joker's value, each suit key's best run, and
+    the best of several runs in one suit by its layers (shared by every search with these
+    values: they depend on nothing else)."""
 
     ranks: tuple[int, ...]
     joker: int
     runs: dict[int, list[int]] = field(default_factory=dict, compare=False, hash=False)
+    suits: dict[tuple[int, ...], list[int]] = field(default_factory=dict, compare=False,
+                                                   hash=False)
 
 
 class _Kit:
