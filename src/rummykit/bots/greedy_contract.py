@@ -194,7 +194,7 @@ def play_down(view: PlayerView, legal: tuple[Move, ...]) -> Move | None:
     if not jokers:
         return None
     present = handset.presence(view.hand)
-    opening = [m for m in jokers if _opens(view, m) & present]
+    opening = [m for m in jokers if opens(view, m) & present]
     if opening:
         return opening[0]
     naturals_left = handset.size(view.hand) - handset.count(view.hand, JOKER)
@@ -204,7 +204,7 @@ def play_down(view: PlayerView, legal: tuple[Move, ...]) -> Move | None:
     return None
 
 
-def _opens(view: PlayerView, move: LayOff) -> int:
+def opens(view: PlayerView, move: LayOff) -> int:
     """Natural cards the table accepts after the joker lay-off ``move`` but not before."""
     meld = view.table[move.target - 1]
     ident = move.card - JOKER_AS
