@@ -12,8 +12,8 @@ the search they add:
   (:mod:`rummykit.bots.contract_race`: the move leaving the least expected loss).
 
 Against three ``greedy`` seats on mirrored deals (``python -m
-rummykit.benchmark.contract_bots --table LEVEL,greedy``), ``medium`` is 25.6% below
-greedy's penalty and ``expert`` 29.1%; ``easy`` < ``medium`` < ``hard`` < ``expert``.
+rummykit.benchmark.contract_bots --table LEVEL,greedy``), ``medium`` is 24.5% below
+greedy's penalty and ``expert`` 30.9%; ``easy`` < ``medium`` < ``hard`` < ``expert``.
 Those figures, where the points go, and every change measured and not kept are in the
 documentation's bench log, ``docs/contract-bots.md``.
 
