@@ -271,10 +271,10 @@ def _draw(view: PlayerView, legal: tuple[Move, ...], down: bool) -> Move:
 def _play_down(view: PlayerView, legal: tuple[Move, ...]) -> Move | None:
     """The greedy lay-offs and swaps, then a joker laid off at once (a swapped one too),
     in a set first (a set's joker is dead: no other seat can swap it out and shed a
-    card), unless a run's place lets a card held follow it. A joker held
-    costs 15 points when another seat goes out (mirrored deals 1-6 against three greedy,
-    ``medium``: -0.07 +- 0.02 points a deal against holding it while a run is on the
-    table, 2,400 deals)."""
+    card), unless a run's place lets a card held follow it. A joker held costs 15 points
+    when another seat goes out (mirrored deals 1-6 against three greedy, ``medium``:
+    -0.07 +- 0.02 points a deal against holding it while a run is on the table, 2,400
+    deals)."""
     move = play_down(view, legal)
     joker = move is None or (isinstance(move, LayOff) and move.card >= JOKER_AS)
     if not joker:
@@ -283,7 +283,11 @@ def _play_down(view: PlayerView, legal: tuple[Move, ...]) -> Move | None:
         return move  # a run's place that lets a card held follow
     jokers = [m for m in legal if isinstance(m, LayOff) and m.card >= JOKER_AS]
     in_sets = [m for m in jokers if view.table[m.target - 1].kind == SET]
-    return in_sets[0] if in_sets else move or (jokers[0] if jokers else None)
+    if in_sets:
+        return in_sets[0]
+    if move is not None:
+        return move
+    return jokers[0] if jokers else None
 
 
 # -- shared measures --------------------------------------------------------------------
