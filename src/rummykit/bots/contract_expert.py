@@ -330,7 +330,8 @@ def _discards(view: PlayerView, down: bool, race: bool = False) -> list[tuple[Mo
     hand = handset.cards(view.hand)
     kept, partners = kept_and_partners(hand, view, down)
     reach = _reach(view) if down else {}
-    layable = set() if down else set(laid_in_chain(hand, view.table, view.rules))
+    racing = race and bool(part(view).down & ~(1 << view.seat))
+    layable = set() if down or racing else set(laid_in_chain(hand, view.table, view.rules))
 
     def key(move: Discard) -> tuple[tuple[bool, ...], int, int]:
         c = move.card
@@ -340,7 +341,7 @@ def _discards(view: PlayerView, down: bool, race: bool = False) -> list[tuple[Mo
             # among cards of one value, the one no run can reach first
             kind = (c != JOKER,)
             return kind, values[c] * 100 - reach.get(c, 0), c % NUM_RANKS
-        if race and part(view).down & ~(1 << view.seat):
+        if racing:
             kind = (c != JOKER, c not in kept, not _feeds(view, c))
         else:  # a card the table takes is one fewer once down: kept before partners
             kind = (c != JOKER, c not in kept, c not in layable, c not in partners)
