@@ -140,3 +140,29 @@ def test_table_gives_the_same_figures_in_two_processes() -> None:
     one = table(["easy", "greedy"], 3, [1, 6], 2, 5)
     two = table(["easy", "greedy"], 3, [1, 6], 2, 5, jobs=2)
     assert one == two and len(one["easy"]) == 2 * 2 * 3  # sets x deals x rotations
+
+
+def test_versus_pairs_two_lineups_deal_by_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--versus``: the same deals with a second lineup, paired by deal; a lineup against
+    itself changes nothing, and lineups of unequal length are refused by name."""
+    from rummykit.benchmark.contract_bots import main, table, versus
+
+    first = table(["easy", "greedy"], 3, [0, 6], 2, 5)
+    second = table(["medium", "greedy"], 3, [0, 6], 2, 5)
+    paired = versus(first, second, ["easy", "greedy"], ["medium", "greedy"])
+    assert len(paired["own"]) == len(first["easy"]) == 12
+    assert paired["own"] == [b - a for a, b in zip(first["easy"], second["medium"], strict=True)]
+    assert paired["gap"][0] == pytest.approx(
+        (second["medium"][0] - second["greedy"][0]) - (first["easy"][0] - first["greedy"][0]))
+    same = versus(first, first, ["easy", "greedy"], ["easy", "greedy"])
+    assert set(same["own"]) == set(same["gap"]) == {0.0}
+    with pytest.raises(ValueError, match="'medium' must name as many bots"):
+        versus(first, second, ["easy", "greedy"], ["medium"])
+    main(["--table", "easy,greedy", "--versus", "medium,greedy", "--only", "1,7",
+          "--sets", "2", "--seed", "5", "--players", "3"])
+    out = capsys.readouterr().out.splitlines()
+    assert out[2].startswith("medium against easy in the same seats, 12 deals: own ")
+    assert [line.split()[0] for line in out[3:]] == ["own", "gap"]
+    with pytest.raises(SystemExit):
+        main(["--table", "easy,greedy", "--versus", "medium"])
+    assert "must name as many bots as --table 'easy,greedy'" in capsys.readouterr().err

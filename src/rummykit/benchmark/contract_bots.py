@@ -17,6 +17,11 @@ deals each bot won, and that difference by deal number; ``--seeds 31,37`` pools 
 deals of several seeds, and ``--jobs N`` plays the sets in N processes (the same figures
 whatever N).
 
+``--table BOTS --versus OTHER`` plays the same deals with a second lineup of as many names
+(``--table medium,greedy --versus expert,greedy``) and pairs them deal by deal: how much
+the second lineup's first bot holds against the first's, and how its gap to the last name
+(the yardstick) changed; a change is negative when the second bot does better.
+
 ``--where BOTS --sets N`` shows where the points go: N seeded deals of each deal number
 (1-7) of the lineup, and per deal number how often a seat went out, the turns, the turn of
 the first going down, the digs, and the penalty of the seats that did not go out, split
@@ -234,6 +239,39 @@ def _ends_line(found: Counter[str]) -> str:
             + f"; longest deal {found['longest']} turns")
 
 
+def versus(first: dict[str, list[float]], second: dict[str, list[float]],
+           lineup: list[str], other: list[str]) -> dict[str, list[float]]:
+    """Per deal of two :func:`table` runs of ``lineup`` and ``other`` on the same deals:
+    ``"own"``, the second first bot's penalty less the first's, and ``"gap"``, the change
+    of the first bot's penalty less the yardstick's (each lineup's last name)."""
+    if len(lineup) != len(other):
+        raise ValueError(f"--versus {','.join(other)!r} must name as many bots as "
+                         f"--table {','.join(lineup)!r} ({len(lineup)})")
+    a, b = first[lineup[0]], second[other[0]]
+    ya, yb = first[lineup[-1]], second[other[-1]]
+    return {"own": [y - x for x, y in zip(a, b, strict=True)],
+            "gap": [(y - yy) - (x - xx) for x, xx, y, yy in zip(a, ya, b, yb, strict=True)]}
+
+
+def _versus_report(first: dict[str, list[float]], second: dict[str, list[float]],
+                   lineup: list[str], other: list[str], deals: list[int],
+                   players: int) -> None:
+    paired = versus(first, second, lineup, other)
+    for names, found in ((lineup, first), (other, second)):
+        bot, yardstick = found[names[0]], found[names[-1]]
+        print(f"{','.join(names)}: {names[0]} {statistics.mean(bot):.2f} a deal, "
+              f"{names[-1]} {statistics.mean(yardstick):.2f}; {names[0]} "
+              f"{_below(bot, yardstick)} {names[-1]}")
+    print(f"{other[0]} against {lineup[0]} in the same seats, {len(paired['own'])} deals: "
+          f"own {_paired(paired['own'])}, gap to {other[-1]} {_paired(paired['gap'])}")
+    for key in ("own", "gap"):
+        by_deal: dict[int, list[float]] = defaultdict(list)
+        for i, diff in enumerate(paired[key]):
+            by_deal[deals[i // players % len(deals)]].append(diff)
+        print(f"  {key} by deal: " + "; ".join(f"{d + 1} {_paired(by_deal[d])}"
+                                             for d in sorted(by_deal)))
+
+
 def _table_report(found: dict[str, list[float]], deals: list[int], players: int) -> None:
     names = [n for n in found if not n.startswith("wins:")]
     for name in names:
@@ -243,13 +281,28 @@ def _table_report(found: dict[str, list[float]], deals: list[int], players: int)
         a, b = names[0], names[1]
         diffs = [x - y for x, y in zip(found[a], found[b], strict=True)]
         print(f"{a} - {b}: {_paired(diffs)} a deal; "
-              f"{a} {1 - statistics.mean(found[a]) / statistics.mean(found[b]):.1%} "
-              f"below {b}")
+              f"{a} {_below(found[a], found[b])} {b}")
         by_deal: dict[int, list[float]] = defaultdict(list)
         for i, diff in enumerate(diffs):  # table() plays rotations within deals within sets
             by_deal[deals[i // players % len(deals)]].append(diff)
         print("  by deal: " + "; ".join(f"{d + 1} {_paired(by_deal[d])}"
                                         for d in sorted(by_deal)))
+
+
+def _pooled(lineup: list[str], players: int, deals: list[int], sets: int,
+            seeds: list[int], jobs: int) -> dict[str, list[float]]:
+    """:func:`table` of every seed, pooled in seed order."""
+    pooled: dict[str, list[float]] = {}
+    for seed in seeds:
+        for name, values in table(lineup, players, deals, sets, seed, jobs).items():
+            pooled.setdefault(name, []).extend(values)
+    return pooled
+
+
+def _below(bot: list[float], yardstick: list[float]) -> str:
+    """How far ``bot``'s mean penalty is below (or above) ``yardstick``'s, in percent."""
+    share = 1 - statistics.mean(bot) / statistics.mean(yardstick)
+    return f"{share:.1%} below" if share >= 0 else f"{-share:.1%} above"
 
 
 def _paired(diffs: list[float]) -> str:
@@ -275,6 +328,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seeds", help="--table: several seeds (31,37), pooled")
     parser.add_argument("--table", metavar="BOTS",
                         help="strength instead: mirrored single deals of this lineup")
+    parser.add_argument("--versus", metavar="BOTS",
+                        help="--table: the same deals with this lineup too, paired")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--only", default="1,2,3,4,5,6,7", help="the deals (1-7) played")
     parser.add_argument("--sets", type=int, default=10, help="deal sets per deal")
@@ -297,12 +352,18 @@ def main(argv: list[str] | None = None) -> None:
     if args.table:
         deals = [int(d) - 1 for d in args.only.split(",")]
         seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else [args.seed]
-        pooled: dict[str, list[float]] = {}
-        for seed in seeds:
-            for name, values in table(args.table.split(","), args.players, deals,
-                                      args.sets, seed, args.jobs).items():
-                pooled.setdefault(name, []).extend(values)
-        _table_report(pooled, deals, args.players)
+        lineups = [args.table.split(",")]
+        if args.versus:
+            lineups.append(args.versus.split(","))
+            if len(lineups[1]) != len(lineups[0]):
+                parser.error(f"--versus {args.versus!r} must name as many bots as --table "
+                             f"{args.table!r}")
+        runs = [_pooled(lineup, args.players, deals, args.sets, seeds, args.jobs)
+                for lineup in lineups]
+        if args.versus:
+            _versus_report(runs[0], runs[1], lineups[0], lineups[1], deals, args.players)
+        else:
+            _table_report(runs[0], deals, args.players)
         return
     slow = playout_rate(args.deals, args.seed, fast=False)
     fast = playout_rate(args.deals, args.seed, fast=True)
