@@ -14,7 +14,7 @@ from rummykit.bots.greedy_contract import card_values, choose_contract
 from rummykit.core import handset
 from rummykit.core.engine import HandState
 from rummykit.core.moves import Take
-from rummykit.core.views import resample, view
+from rummykit.core.views import PlayerView, resample, view
 from rummykit.variants import CONTRACT
 from rummykit.variants.contract.view import seats_down
 
@@ -121,6 +121,49 @@ def test_a_seat_not_down_digs_shallow_in_a_deal_of_sets() -> None:
                     greedy_deep += 1
             state.play(move)
     assert deep[0] == 0 and greedy_deep > 0 and deep[2] > 0
+
+
+def _deep_dig_positions(deals: tuple[int, ...], wanted: int) -> list[tuple[int, PlayerView]]:
+    """Views of seats not down, in greedy play, where a dig deeper than SET_DIG_DEPTH is
+    legal (each with its deal number)."""
+    found: list[tuple[int, PlayerView]] = []
+    for seed in range(60):
+        deal = deals[seed % len(deals)]
+        state = _hand(4, deal, 900 + seed)
+        while not state.is_over and len(found) < wanted:
+            seen = view(state, state.to_move)
+            if seen.phase == "draw" and not contract_policy.is_down(seen) and any(
+                    isinstance(m, Take) and m.count > contract_policy.SET_DIG_DEPTH
+                    for m in seen.legal):
+                found.append((deal, seen))
+            state.play(choose_contract(seen))
+        if len(found) >= wanted:
+            break
+    return found
+
+
+def test_the_draw_search_and_the_hint_never_weigh_a_deep_dig_in_a_deal_of_sets() -> None:
+    """Deals 1 and 4: the searched draw candidates, the search level's draw and the hint's
+    alternatives hold no dig deeper than SET_DIG_DEPTH, although one is legal; in a deal
+    with runs every legal draw stays a candidate."""
+    from rummykit.bots import contract_expert, contract_levels
+    from rummykit.bots.expert import LEVELS
+
+    deep = contract_policy.SET_DIG_DEPTH
+    positions = _deep_dig_positions((0, 3), 6)
+    assert len(positions) == 6
+    for number, (_, seen) in enumerate(positions):
+        choices = contract_expert.draw_choices(seen)
+        assert [m for m in seen.legal if m not in choices] == [
+            m for m in seen.legal if isinstance(m, Take) and m.count > deep]
+        hinted = contract_expert.alternatives(seen)
+        assert hinted and all(m in choices for m in hinted)
+        move = contract_levels.choose(seen, random.Random(number), LEVELS["expert"])
+        assert move in choices
+    with_runs = _deep_dig_positions((2,), 2)
+    assert with_runs
+    for _, seen in with_runs:
+        assert contract_expert.draw_choices(seen) == seen.legal
 
 
 def test_ends_prints_each_match_and_counts_the_same_with_two_processes(

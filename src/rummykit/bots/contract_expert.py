@@ -84,6 +84,7 @@ SEVENTH_WORLDS = 16  # deal 7: worlds a hint samples at most (a playout costs ~1
 HARD_WORLDS = 48  # a level searching this many worlds takes discard tops pairing a card
 EXPERT_WORLDS = 128  # ... and this many: the race discards
 SEVENTH_DISCARDS = 3  # deal 7: discards a hint compares (the heuristic's best first)
+SET_DIG_DEPTH = 3  # cards a seat not down digs at most in a deal of sets only
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -179,6 +180,9 @@ def alternatives(view: PlayerView) -> list[Move]:
             moves.append(move)
 
     if view.phase == DRAW_PHASE:
+        legal = draw_choices(view)
+        if first not in legal:
+            moves = [greedy_draw(view, legal)]
         add(next((m for m in legal if isinstance(m, Draw)), None))
         add(next((m for m in legal if isinstance(m, Take) and m.count == 1), None))
         add(min((m for m in legal if isinstance(m, Take) and m.count > 1),
@@ -196,6 +200,16 @@ def alternatives(view: PlayerView) -> list[Move]:
     for move, _ in _discards(view, bool(part(view).down >> view.seat & 1)):
         add(move)
     return moves
+
+
+def draw_choices(view: PlayerView) -> tuple[Move, ...]:
+    """The legal draws worth playing or searching: in a deal whose contract has no run, no
+    dig deeper than :data:`SET_DIG_DEPTH` cards. Such a dig goes down at once with the dug
+    cards in hand, and those deals mostly end blocked with every hand scored (§4.8.1); the
+    search's greedy playouts do not see it (``docs/contract-bots.md``)."""
+    if contract(view)[1]:
+        return view.legal
+    return tuple(m for m in view.legal if not isinstance(m, Take) or m.count <= SET_DIG_DEPTH)
 
 
 def _searched(view: PlayerView, moves: list[Move], rng: random.Random, budget: Budget,
@@ -445,6 +459,6 @@ def _seventh(view: PlayerView) -> list[tuple[Move, float]]:
     return [(m, float(k[0])) for k, m in scored]
 
 
-__all__ = ["FULL", "Skill", "alternatives", "analyse", "choose", "ranked", "skill_for",
-           "unseen", "weighs_waiting"]
+__all__ = ["FULL", "SET_DIG_DEPTH", "Skill", "alternatives", "analyse", "choose",
+           "draw_choices", "ranked", "skill_for", "unseen", "weighs_waiting"]
 

@@ -24,7 +24,7 @@ import random
 from typing import TYPE_CHECKING
 
 from rummykit.bots import contract_search
-from rummykit.bots.contract_expert import FULL, Skill, ranked, unseen
+from rummykit.bots.contract_expert import FULL, SET_DIG_DEPTH, Skill, draw_choices, ranked, unseen
 from rummykit.bots.contract_leftover import left_after
 from rummykit.bots.contract_worlds import layable as _layable
 from rummykit.bots.greedy_contract import card_values, contract, goes_out_at_once, greedy_draw
@@ -40,7 +40,6 @@ if TYPE_CHECKING:
 
 CARD_WORTH = 8.0  # penalty points one card fewer in hand is worth (a stock card laid off)
 TAKE_MARGIN = 0.0  # points the discard top must save over the stock's expectation
-SET_DIG_DEPTH = 3  # cards a seat not down digs at most in a deal of sets only
 
 
 def is_down(view: PlayerView) -> bool:
@@ -73,8 +72,7 @@ def up_draw(view: PlayerView, move: Move) -> Move:
         return _best_dig(view)
     if move.count <= SET_DIG_DEPTH:
         return move
-    return greedy_draw(view, tuple(m for m in view.legal
-                                   if not isinstance(m, Take) or m.count <= SET_DIG_DEPTH))
+    return greedy_draw(view, draw_choices(view))
 
 
 def _best_dig(view: PlayerView) -> Move:
@@ -108,8 +106,11 @@ def searched(view: PlayerView, rng: random.Random, budget: Budget, worlds: int, 
              skill: Skill = FULL, waits: bool = True, draws: bool = True) -> Move:
     """:func:`choose`, searched (:mod:`rummykit.bots.contract_search`, ``worlds`` worlds
     shared by the candidates) against going down a turn later (``waits``) or against the
-    other draws of a seat not down (``draws``); the policy's move is kept unless another
-    measured more than ``margin`` points better."""
+    other draws of a seat not down (``draws``: :func:`draw_choices`, so never a deep dig in
+    a deal of sets); the policy's move is kept unless another measured more than
+    ``margin`` points better. With the deep digs searched too, ``expert`` held 0.51 +-
+    0.45 points a deal more in deals 1 and 4 (+0.96 +- 0.49 against greedy; held-out seed
+    31, 800 mirrored deals), nearly all of it in deal 4."""
     move = choose(view, skill)
     if goes_out_at_once(view) or len(view.legal) == 1:
         return move
@@ -117,7 +118,7 @@ def searched(view: PlayerView, rng: random.Random, budget: Budget, worlds: int, 
     if waits and isinstance(move, Meld):
         moves.extend(_discards_first(view))
     elif draws and view.phase == DRAW_PHASE and not is_down(view):
-        for other in _other_draws(view.legal):
+        for other in _other_draws(draw_choices(view)):  # in deals of sets, no deep dig
             if other not in moves:
                 moves.append(other)
     if len(moves) == 1:
