@@ -6,14 +6,15 @@ the search they add:
 
 - ``medium``: the heuristics alone;
 - ``hard``: also searches the draw of a seat not yet down (stock, discard top, the
-  shallowest dig) in 8 sampled worlds (:mod:`rummykit.bots.contract_worlds`), keeping the
-  heuristic's draw unless another measured :data:`DRAW_MARGIN` points better;
+  shallowest dig, never deeper than three cards in a deal of sets) in 8 sampled worlds
+  (:mod:`rummykit.bots.contract_worlds`), keeping the heuristic's draw unless another
+  measured :data:`DRAW_MARGIN` points better;
 - ``expert``: the same search in 24 worlds, and deal 7 played as a race
   (:mod:`rummykit.bots.contract_race`: the move leaving the least expected loss).
 
 Against three ``greedy`` seats on mirrored deals (``python -m
 rummykit.benchmark.contract_bots --table LEVEL,greedy``), ``medium`` is 24.5% below
-greedy's penalty and ``expert`` 30.9%; ``easy`` < ``medium`` < ``hard`` < ``expert``.
+greedy's penalty and ``expert`` 31.9%; ``easy`` < ``medium`` < ``hard`` < ``expert``.
 Those figures, where the points go, and every change measured and not kept are in the
 documentation's bench log, ``docs/contract-bots.md``.
 
