@@ -77,23 +77,29 @@ def test_medium_beats_greedy_in_the_seventh_deal() -> None:
     assert expert * 3 < greedy / 2
 
 
-def test_analyse_lists_candidates_best_first() -> None:
+def test_analyse_recommends_the_levels_move_then_the_others_best_first() -> None:
+    """The hint's first move is the level's own (deal 7: the race's), whatever the
+    playouts estimate; the other candidates follow best first, with real estimates."""
     bot = ExpertBot.for_level("medium")
     looked = 0
+    estimated = set()
     for deal in (0, 2, 6):
         state = _hand(4, deal, 90 + deal)
         while not state.is_over and state.turn_count < 24:
             seen = view(state, state.to_move)
             analysis = bot.analyse(seen, random.Random(1))
             values = [c.value for c in analysis.candidates]
-            if deal == 6 and len(values) > 1:  # deal 7: the race's move, then best first
-                assert analysis.best == contract_race.choose(seen)
+            if len(values) > 1:
+                own = contract_race.choose(seen) if deal == 6 \
+                    else bot.choose(seen, random.Random(1))
+                assert analysis.best == own
+                estimated.update(values)
                 values = values[1:]
             assert values == sorted(values, reverse=True)
             assert all(c.move in seen.legal for c in analysis.candidates)
             looked += len(analysis.candidates) > 1
             state.play(bot.choose(seen, random.Random(1)))
-    assert looked > 5
+    assert looked > 5 and len(estimated) > 3
 
 
 def test_shape_counts_cards_three_runs_hold() -> None:

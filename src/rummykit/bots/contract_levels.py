@@ -78,9 +78,17 @@ def choose(view: PlayerView, rng: random.Random, budget: Budget) -> Move:
 
 
 def analyse(view: PlayerView, rng: random.Random, budget: Budget) -> Analysis:
-    """A contract hint at any level (:func:`rummykit.bots.contract_expert.analyse`): in
-    deal 7 it recommends the race's move, the strongest deal 7 measured."""
-    first = contract_race.choose(view) if all_at_once(view) and len(view.legal) > 1 else None
+    """A contract hint at any level (:func:`rummykit.bots.contract_expert.analyse`): it
+    recommends the level's own move (in deal 7 the race's, the strongest deal 7
+    measured), with the alternatives' estimates. A seat that played the best estimate
+    instead, ``medium``'s hint in deals 1-6, held 6.98 +- 1.07 points a deal more than
+    ``medium`` itself (held-out seed 31, 720 mirrored deals)."""
+    if len(view.legal) == 1:
+        first = view.legal[0]
+    elif all_at_once(view):
+        first = contract_race.choose(view)
+    else:
+        first = choose(view, rng, budget)
     return contract_expert.analyse(view, rng, budget, first)
 
 
