@@ -29,11 +29,11 @@ they search:
 - ``expert``, **race discards** (not down, another seat down): never feed a seat that is
   down before breaking a pair, and shed the highest loose card.
 
-A hint searches the move and its alternatives (:func:`alternatives`,
-:mod:`rummykit.bots.contract_search`; in deal 7 the race's move first, see
-:func:`rummykit.bots.contract_levels.analyse`); play does not search deal 7. What each skill
-measured against greedy, and the changes that measured no better, are in the
-documentation's bench log, ``docs/contract-bots.md``.
+A hint searches the level's own move and its alternatives (:func:`alternatives`,
+:mod:`rummykit.bots.contract_search`) and recommends the level's move (in deal 7 the
+race's, see :func:`rummykit.bots.contract_levels.analyse`); play does not search deal 7.
+What each skill measured against greedy, and the changes that measured no better, are in
+the documentation's bench log, ``docs/contract-bots.md``.
 :class:`~rummykit.bots.expert.ExpertBot` hands every contract decision here.
 """
 
