@@ -70,8 +70,6 @@ def up_draw(view: PlayerView, move: Move) -> Move:
         return move
     if contract(view)[1]:
         return _best_dig(view)
-    if move.count <= SET_DIG_DEPTH:
-        return move
     return greedy_draw(view, draw_choices(view))
 
 
