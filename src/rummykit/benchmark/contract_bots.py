@@ -244,13 +244,18 @@ def versus(first: dict[str, list[float]], second: dict[str, list[float]],
     """Per deal of two :func:`table` runs of ``lineup`` and ``other`` on the same deals:
     ``"own"``, the second first bot's penalty less the first's, and ``"gap"``, the change
     of the first bot's penalty less the yardstick's (each lineup's last name)."""
-    if len(lineup) != len(other):
-        raise ValueError(f"--versus {','.join(other)!r} must name as many bots as "
-                         f"--table {','.join(lineup)!r} ({len(lineup)})")
+    _check_versus(lineup, other)
     a, b = first[lineup[0]], second[other[0]]
     ya, yb = first[lineup[-1]], second[other[-1]]
     return {"own": [y - x for x, y in zip(a, b, strict=True)],
             "gap": [(y - yy) - (x - xx) for x, xx, y, yy in zip(a, ya, b, yb, strict=True)]}
+
+
+def _check_versus(lineup: list[str], other: list[str]) -> None:
+    """Refuse (ValueError, quoting both) a ``--versus`` lineup of another length."""
+    if len(lineup) != len(other):
+        raise ValueError(f"--versus {','.join(other)!r} must name as many bots as "
+                         f"--table {','.join(lineup)!r} ({len(lineup)})")
 
 
 def _versus_report(first: dict[str, list[float]], second: dict[str, list[float]],
@@ -355,9 +360,10 @@ def main(argv: list[str] | None = None) -> None:
         lineups = [args.table.split(",")]
         if args.versus:
             lineups.append(args.versus.split(","))
-            if len(lineups[1]) != len(lineups[0]):
-                parser.error(f"--versus {args.versus!r} must name as many bots as --table "
-                             f"{args.table!r}")
+            try:  # before any deal is played
+                _check_versus(*lineups)
+            except ValueError as error:
+                parser.error(str(error))
         runs = [_pooled(lineup, args.players, deals, args.sets, seeds, args.jobs)
                 for lineup in lineups]
         if args.versus:

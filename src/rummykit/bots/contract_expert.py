@@ -127,7 +127,8 @@ def _seventh_choices(found: list[tuple[Move, float]]) -> list[Move]:
 def analyse(view: PlayerView, rng: random.Random, budget: Budget,
             first: Move | None = None) -> Analysis:
     """The expert's contract advice (a hint): the heuristic's move and its main
-    alternatives (:func:`alternatives`) searched, best first; a forced move alone.
+    alternatives (:func:`alternatives`) searched, best first (a ``first`` move ahead of
+    them); a forced move alone.
 
     A ``first`` move (the level's own: :func:`rummykit.bots.contract_levels.analyse`) is
     searched too and stays first, whatever its estimate. The playouts race like greedy:
