@@ -312,6 +312,7 @@ async def test_the_new_game_dialog_starts_a_contract_game() -> None:
         assert offered == {f"opt-{o.knob}" for o in NewGameScreen.specs("contract")}
         assert "opt-target_score" not in offered
         app.screen.query_one("#opt-discard_dig", Checkbox).value = False
+        app.screen.query_one("#opt-deals", Select).value = "3 (from 2 sets + 1 run)"
         app.screen.query_one("#bots", Input).value = "wizard"
         await pilot.click("#start")
         await pilot.pause()
@@ -325,9 +326,11 @@ async def test_the_new_game_dialog_starts_a_contract_game() -> None:
         await wait_for(pilot, lambda: app.table is not None)
         await settle(pilot)
         game = table(app).game
-        assert game.match.rules == Rules.from_options("contract", {"discard_dig": False})
+        assert game.match.rules == Rules.from_options("contract", {
+            "discard_dig": False, "contract_schedule": [[2, 1], [1, 2], [0, 3]],
+            "num_hands": 3, "hand_size": [12, 12, 12]})
         assert game.names == ["Zed", "Bob", "Cy"]
-        assert "Contract: 2 sets" in screen_text(app)
+        assert "Contract: 2 sets + 1 run" in screen_text(app)
 
 
 @pytest.mark.asyncio

@@ -92,6 +92,11 @@ def test_terms_and_deal_facts_follow_the_rules() -> None:
         for name in family.rule_sets:
             rules = family.preset(name)
             for option in family.options(rules):
+                if option.kind == "preset":  # it sets knobs of the family, each choice valid
+                    for chosen in option.sets:
+                        assert set(chosen) <= family.knobs(name)
+                        family.rules_from_options(name, chosen)
+                    continue
                 assert option.knob in family.knobs(name)
                 family.rules_from_options(name, {option.knob: option.default})
 

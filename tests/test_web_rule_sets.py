@@ -42,7 +42,14 @@ def test_the_endpoint_lists_every_registered_rule_set(server: str) -> None:
         assert entry["help"] == family.help_text(rules) and entry["help"]
         assert [o["knob"] for o in entry["options"]] == [o.knob for o in family.options(rules)]
         for option in entry["options"]:
-            assert option["kind"] in ("bool", "int", "choice")
+            assert option["kind"] in ("bool", "int", "choice", "preset")
+            if option["kind"] == "preset":  # choices[i] sets sets[i]; the default nothing
+                assert len(option["sets"]) == len(option["choices"])
+                assert option["sets"][option["choices"].index(option["default"])] == {}
+                for chosen in option["sets"]:
+                    family.rules_from_options(entry["name"], chosen)
+                continue
+            assert option["sets"] == []
             if option["kind"] != "int":  # an int option may show "no limit" as 0
                 assert option["default"] == _knob(rules, option["knob"])
             if option["kind"] == "choice":
@@ -112,6 +119,30 @@ def test_a_table_gets_the_options_chosen_in_the_lobby(new_page: Opener, server: 
     assert table["options"][option["knob"]] is (not option["default"])
     title = page.locator(".topbar .title").inner_text()
     assert title == sets[name]["terms"]["title"]
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_table_plays_the_deals_chosen_in_the_lobby(new_page: Opener, server: str) -> None:
+    """A preset option (contract's ``Deals``) sets every knob of its choice: a house game
+    of the last three contracts, shown as deal 1 of 3 with deal 5's contract."""
+    contract = next(s for s in api(server, "GET", "/api/rule-sets") if s["name"] == "contract")
+    option = next(o for o in contract["options"] if o["knob"] == "deals")
+    choice = "3 (from 2 sets + 1 run)"
+    page = new_page()
+    page.goto("/")
+    form = page.locator(".play-bots")
+    form.locator("select[name=rules]").select_option("contract")
+    form.locator("summary").click()
+    form.locator(".options select[data-knob=deals]").select_option(label=choice)
+    page.click("#play-bots")
+    page.wait_for_selector(".hand-cards button.card")
+    token = page.evaluate("() => location.hash.split('/').pop()")
+    table = api(server, "GET", f"/api/tables/{api(server, 'GET', f'/api/seats/{token}')['table']}")
+    assert table["options"] == option["sets"][option["choices"].index(choice)]
+    assert table["options"]["num_hands"] == 3
+    page.wait_for_function("() => document.body.innerText.includes('2 sets + 1 run')")
+    text = page.locator("body").inner_text()
+    assert "1 of 3" in text
     assert page.errors == []  # type: ignore[attr-defined]
 
 

@@ -123,7 +123,8 @@ def rule_set_out(name: str) -> RuleSetOut:
     terms = terms_of(rules)
     options = [OptionOut(knob=o.knob, label=o.label, kind=o.kind,  # type: ignore[arg-type]
                          default=o.default, choices=list(o.choices), minimum=o.minimum,
-                         maximum=o.maximum, help=o.help) for o in family.options(rules)]
+                         maximum=o.maximum, help=o.help, sets=[dict(c) for c in o.sets])
+               for o in family.options(rules)]
     return RuleSetOut(
         name=name, family=family.name, players=_players(rules),
         terms=TermsOut(title=terms.title, hand=terms.hand, hands=terms.hands,

@@ -395,16 +395,19 @@ class TermsOut(Strict):
 
 
 class OptionOut(Strict):
-    """An option the lobby offers for a rule set: one knob, its kind and bounds."""
+    """An option the lobby offers for a rule set: one knob, its kind and bounds; a
+    ``preset`` sets ``sets[i]`` in ``options`` for ``choices[i]`` (``knob`` names the
+    control)."""
 
     knob: str
     label: str
-    kind: Literal["bool", "int", "choice"]
+    kind: Literal["bool", "int", "choice", "preset"]
     default: Any
     choices: list[Any]
     minimum: int | None
     maximum: int | None
     help: str
+    sets: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class RuleSetOut(Strict):

@@ -83,16 +83,29 @@ class Duty:
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
-    """An option a face offers when a game is set up (one knob of the rules)."""
+    """An option a face offers when a game is set up: one knob of the rules, or (kind
+    ``preset``) a named choice that sets several knobs at once.
+
+    A ``preset``'s ``knob`` names the control only; ``sets[i]`` is what ``choices[i]``
+    puts in ``options`` (empty for the rule set's own values, the ``default``)."""
 
     knob: str
     label: str
-    kind: str  # "bool", "int" or "choice"
+    kind: str  # "bool", "int", "choice" or "preset"
     default: Any
     choices: tuple[Any, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
     help: str = ""
+    sets: tuple[Mapping[str, Any], ...] = ()
+
+    def chosen(self, choice: Any) -> dict[str, Any]:
+        """The ``options`` a ``preset``'s ``choice`` sets; ValueError for one it does not
+        offer."""
+        if choice not in self.choices:
+            offered = ", ".join(repr(c) for c in self.choices)
+            raise ValueError(f"{self.label}: {choice!r}: expected one of {offered}")
+        return dict(self.sets[self.choices.index(choice)])
 
 
 class RulesLike(Protocol):

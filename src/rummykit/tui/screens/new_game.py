@@ -82,15 +82,16 @@ def player_range(rules: RulesLike) -> tuple[int, int]:
 
 
 def option_widgets(specs: tuple[OptionSpec, ...]) -> list[Widget]:
-    """A label and an input per option the family offers: a checkbox, a choice or a
-    number (empty: the preset's value); each input's id is ``opt-KNOB``."""
+    """A label and an input per option the family offers: a checkbox, a choice (a
+    preset's too) or a number (empty: the preset's value); each input's id is
+    ``opt-KNOB``."""
     widgets: list[Widget] = []
     for spec in specs:
         widgets.append(Label(spec.label))
         wid = f"opt-{spec.knob}"
         if spec.kind == "bool":
             widgets.append(Checkbox("", bool(spec.default), id=wid, compact=True))
-        elif spec.kind == "choice":
+        elif spec.kind in ("choice", "preset"):
             widgets.append(Select([("no limit" if c is None else str(c), c)
                                    for c in spec.choices], value=spec.default,
                                   allow_blank=False, id=wid, compact=True))
@@ -102,14 +103,16 @@ def option_widgets(specs: tuple[OptionSpec, ...]) -> list[Widget]:
 
 
 def chosen_options(screen: Widget, specs: tuple[OptionSpec, ...]) -> dict[str, Any]:
-    """The options whose input differs from the preset (an int typed, a box changed);
-    raises ValueError for a number that is not one."""
+    """The options whose input differs from the preset (an int typed, a box changed, the
+    knobs a chosen preset sets); raises ValueError for a number that is not one."""
     options: dict[str, Any] = {}
     for spec in specs:
         field = screen.query_one(f"#opt-{spec.knob}")
         if isinstance(field, Checkbox):
             if field.value != bool(spec.default):
                 options[spec.knob] = field.value
+        elif isinstance(field, Select) and spec.kind == "preset":
+            options.update(spec.chosen(field.value))
         elif isinstance(field, Select):
             if field.value != spec.default:
                 options[spec.knob] = field.value

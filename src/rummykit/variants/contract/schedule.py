@@ -6,7 +6,7 @@ a bot asks here instead of reading the schedule itself.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from rummykit.core.rules import Rules
 
@@ -38,3 +38,21 @@ def final_rule(state: Dealt) -> str:
 def three_runs(state: Dealt) -> bool:
     """Whether the deal's contract is deal 7's: three runs of distinct suits."""
     return contract_of(state) == (0, 3) and state.rules.contract_runs_distinct_suits
+
+
+def last_deals(rules: Rules, deals: int) -> dict[str, Any]:
+    """The options of a shorter house game playing only the schedule's last ``deals``
+    deals, with their hand sizes (so it still ends with the last contract and its rule;
+    RULES.md §5.1); empty for the whole schedule.
+
+    >>> from rummykit.variants.contract.presets import CONTRACT
+    >>> last_deals(CONTRACT, 2)
+    {'contract_schedule': [[1, 2], [0, 3]], 'num_hands': 2, 'hand_size': [12, 12]}
+    """
+    schedule = rules.contract_schedule
+    if not 1 <= deals <= len(schedule):
+        raise ValueError(f"{deals} deals: expected 1 to {len(schedule)}")
+    if deals == len(schedule):
+        return {}
+    return {"contract_schedule": [list(pair) for pair in schedule[-deals:]],
+            "num_hands": deals, "hand_size": list(rules.deal_hand_sizes[-deals:])}

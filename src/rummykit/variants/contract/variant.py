@@ -21,8 +21,8 @@ from rummykit.variants.contract import view as contract_view
 from rummykit.variants.contract.hand import ContractHand
 from rummykit.variants.contract.help import help_text as contract_help
 from rummykit.variants.contract.presets import CONTRACT
-from rummykit.variants.contract.schedule import contract_of
-from rummykit.variants.contract.words import contract_words
+from rummykit.variants.contract.schedule import contract_of, last_deals
+from rummykit.variants.contract.words import contract_words, melds_words
 
 KNOBS = {
     "contract": COMMON_KNOBS | {
@@ -63,8 +63,9 @@ class ContractFamily(DrawDiscardFamily):
         return contract_help(rules)
 
     def options(self, rules: Rules) -> tuple[OptionSpec, ...]:
-        """The knobs a game set-up screen offers."""
+        """The knobs a game set-up screen offers, the match's length first."""
         return (
+            deals_option(rules),
             OptionSpec("deck_config", "Pack", "choice", rules.deck_config,
                        ("bicycle", "pagat", "seed")),
             OptionSpec("discard_dig", "Digging", "bool", rules.discard_dig),
@@ -103,6 +104,33 @@ class ContractFamily(DrawDiscardFamily):
     def meld_quota(self, rules: Rules, deal_index: int) -> tuple[int, int] | None:
         """The deal's contract: (sets, runs)."""
         return contract_of(_Deal(rules, deal_index))
+
+
+def deals_option(rules: Rules) -> OptionSpec:
+    """The ``Deals`` preset: the whole schedule, or a house game of its last deals
+    (:func:`~rummykit.variants.contract.schedule.last_deals`), each choice named by its
+    count and first contract.
+
+    >>> option = deals_option(CONTRACT)
+    >>> option.choices[0], option.choices[-3], option.choices[-1]
+    ('7 (every contract)', '3 (from 2 sets + 1 run)', '1 (3 runs only)')
+    >>> option.chosen("2 (from 1 set + 2 runs)")["num_hands"]
+    2
+    """
+    schedule = rules.contract_schedule
+    counts = range(len(schedule), 0, -1)
+
+    def name(deals: int) -> str:
+        if deals == len(schedule):
+            return f"{deals} (every contract)"
+        melds = melds_words(*schedule[-deals])
+        return f"{deals} (from {melds})" if deals > 1 else f"1 ({melds} only)"
+
+    choices = tuple(name(n) for n in counts)
+    return OptionSpec("deals", "Deals", "preset", choices[0], choices,
+                      help="a house game plays only the last deals of the schedule, "
+                           "ending with the last contract",
+                      sets=tuple(last_deals(rules, n) for n in counts))
 
 
 SUITS = 4

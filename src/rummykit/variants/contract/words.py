@@ -16,12 +16,16 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
+def melds_words(sets: int, runs: int) -> str:
+    """A contract's melds in words: ``1 set + 2 runs``."""
+    return " + ".join(_plural(n, noun) for n, noun in ((sets, "set"), (runs, "run")) if n)
+
+
 def contract_words(rules: Rules, deal_index: int) -> str:
     """A deal's contract in words: ``2 runs (of different suits)``."""
     schedule = rules.contract_schedule
     sets, runs = schedule[deal_index % len(schedule)]
-    parts = [_plural(n, noun) for n, noun in ((sets, "set"), (runs, "run")) if n]
-    text = " + ".join(parts)
+    text = melds_words(sets, runs)
     if runs > 1 and rules.contract_runs_distinct_suits:
         text += " (of different suits)"
     if deal_index % len(schedule) == len(schedule) - 1:

@@ -25,9 +25,15 @@ function range(lo, hi) {
 }
 
 /** The input of one option the rule set offers (GET /api/rule-sets): a checkbox, a
- * choice or a number; left as it is, it sends nothing (the rule set's default holds). */
+ * choice, a preset (a choice setting several knobs) or a number; left as it is, it sends
+ * nothing (the rule set's default holds). */
 function optionInput(option) {
   const attrs = { name: option.knob, dataset: { knob: option.knob, kind: option.kind, default: JSON.stringify(option.default) }, title: option.help || null };
+  if (option.kind === "preset") {
+    attrs.dataset.sets = JSON.stringify(option.sets);
+    return h("label", {}, `${option.label} `, h("select", attrs, option.choices.map((c, i) =>
+      h("option", { value: String(i), selected: c === option.default }, String(c)))));
+  }
   if (option.kind === "bool") {
     return h("label.check", {}, h("input", { type: "checkbox", checked: !!option.default, ...attrs }), ` ${option.label}`);
   }
@@ -41,8 +47,13 @@ function optionInput(option) {
   }));
 }
 
-/** What an option's input sends: its value in JSON form, or undefined for the default. */
+/** What an option's input sends: its value in JSON form (a preset: the options it
+ * sets), or undefined for the default. */
 function optionValue(input) {
+  if (input.dataset.kind === "preset") {
+    const sets = JSON.parse(input.dataset.sets)[Number(input.value)];
+    return sets && Object.keys(sets).length ? sets : undefined;
+  }
   const fallback = JSON.parse(input.dataset.default);
   if (input.dataset.kind === "bool") return input.checked === !!fallback ? undefined : input.checked;
   if (input.dataset.kind === "choice") {
@@ -121,7 +132,9 @@ class SetupForm {
     const options = {};
     for (const input of this.el.querySelectorAll(".options [data-knob]")) {
       const value = optionValue(input);
-      if (value !== undefined) options[input.dataset.knob] = value;
+      if (value === undefined) continue;
+      if (input.dataset.kind === "preset") Object.assign(options, value);
+      else options[input.dataset.knob] = value;
     }
     const seats = [{ kind: "human", name: myName }];
     this.seats.slice(0, this.players - 1).forEach((choice, i) => {

@@ -1,0 +1,65 @@
+"""Shorter house games of Contract Rummy (RULES.md §5.1: a schedule of 1-7 deals): the
+``Deals`` choice a set-up screen offers plays the schedule's last deals, and bots play
+such a match to its end."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rummykit.bots import make_bot
+from rummykit.core.match import Match
+from rummykit.core.views import view
+from rummykit.variants.base import OptionSpec
+from rummykit.variants.contract.presets import CONTRACT
+from rummykit.variants.contract.variant import CONTRACT_FAMILY
+from rummykit.variants.contract.words import contract_words
+
+
+def deals_option() -> OptionSpec:
+    found = [o for o in CONTRACT_FAMILY.options(CONTRACT) if o.knob == "deals"]
+    assert len(found) == 1
+    return found[0]
+
+
+def test_the_deals_choice_offers_each_last_part_of_the_schedule() -> None:
+    option = deals_option()
+    assert option.kind == "preset" and option.default == option.choices[0]
+    assert len(option.choices) == len(option.sets) == 7
+    for count, choice in zip(range(7, 0, -1), option.choices, strict=True):
+        assert choice.startswith(f"{count} (")
+        rules = CONTRACT_FAMILY.rules_from_options("contract", option.chosen(choice))
+        CONTRACT_FAMILY.validate(rules)
+        assert rules.num_hands == count
+        assert rules.contract_schedule == CONTRACT.contract_schedule[-count:]
+        assert rules.deal_hand_sizes == CONTRACT.deal_hand_sizes[-count:]
+        assert contract_words(rules, count - 1) == contract_words(CONTRACT, 6)
+    assert option.chosen(option.default) == {}  # the whole schedule: the preset itself
+    assert option.choices[-1] == "1 (3 runs only)"
+
+
+def test_a_choice_not_offered_is_refused_with_the_choices() -> None:
+    option = deals_option()
+    with pytest.raises(ValueError, match=r"Deals: '8 \(every contract\)': expected one of "
+                                         r"'7 \(every contract\)'"):
+        option.chosen("8 (every contract)")
+
+
+@pytest.mark.parametrize("choice", ["1 (3 runs only)", "3 (from 2 sets + 1 run)"])
+def test_bots_play_a_house_game_to_its_end(choice: str) -> None:
+    rules = CONTRACT_FAMILY.rules_from_options("contract", deals_option().chosen(choice))
+    kinds = ["medium", "expert", "greedy"]
+    match = Match(rules, kinds, seed=19)
+    bots = [make_bot(k) for k in kinds]
+    rng = random.Random(19)
+    contracts = []
+    while not match.over:
+        state = match.start_hand()
+        contracts.append(contract_words(rules, state.deal_index))
+        while state.result is None:
+            match.play(bots[state.to_move].choose(view(state, state.to_move), rng))
+        assert state.result.reason in (None, "blocked"), state.result
+    count = int(choice[0])
+    assert len(match.hands) == rules.num_hands == count
+    assert contracts == [contract_words(CONTRACT, d) for d in range(7 - count, 7)]
