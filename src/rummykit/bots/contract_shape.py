@@ -134,6 +134,55 @@ def _sorted_triple(x: int, y: int, z: int, size: int, longest: int) -> int:
     return best
 
 
+@lru_cache(maxsize=1 << 16)
+def _changed(held: int, longest: int) -> tuple[tuple[int, ...], ...]:
+    """Per rank 0..12, :func:`_lengths` of ``held`` with that rank's position toggled (a
+    rank held removed, one not held added; an ace at both ends)."""
+    found = []
+    for rank in range(NUM_RANKS):
+        bit = 1 << (rank + 1) | (1 << 14 if rank == 0 else 0)
+        found.append(_lengths(held ^ bit, longest))
+    return tuple(found)
+
+
+@lru_cache(maxsize=1 << 18)
+def _beside(x: int, y: int, z: int, size: int, longest: int
+            ) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """What three suits held as ``x <= y <= z`` give a fourth suit: (the most positions
+    three runs in these three suits cover, then per length ``L`` of a run in the fourth
+    suit the most two runs of these three cover in ``size - L`` cards).
+
+    A hand's measures then read one suit at a time: with suit ``s`` changed to ``t``,
+    the three runs hold ``max(best, max(pair + t[L] for L, pair in terms))``."""
+    best = _sorted_triple(x, y, z, size, longest)
+    pairs = (_pair(x, y, longest), _pair(x, z, longest), _pair(y, z, longest))
+    terms = []
+    for length in range(RUN_MIN, longest + 1):
+        rest = size - length
+        if 0 <= rest <= 2 * longest:
+            most = max(p[rest] for p in pairs)
+            if most > _NEG:
+                terms.append((length, most))
+    return best, tuple(terms)
+
+
+def _others(h: Sequence[int], suit: int, size: int, longest: int
+            ) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """:func:`_beside` of every suit of ``h`` but ``suit``."""
+    x, y, z = sorted(h[t] for t in range(SUITS) if t != suit)
+    return _beside(x, y, z, size, longest)
+
+
+def _with(best: int, terms: tuple[tuple[int, int], ...], lengths: tuple[int, ...]) -> int:
+    """The most three runs cover given :func:`_beside`'s ``best`` and ``terms`` and the
+    fourth suit's :func:`_lengths`."""
+    for length, pair in terms:
+        got = pair + lengths[length]
+        if got > best:
+            best = got
+    return best
+
+
 def held_count(cards: Sequence[Card], size: int) -> int:
     """``coverage(cards, size)[0]``, faster (no count of the layouts)."""
     longest = min(13, size - 2 * RUN_MIN)
@@ -156,32 +205,20 @@ def coverage_without(cards: Sequence[Card], size: int) -> dict[Card, int]:
         return dict.fromkeys(counts, 0)
     jokers = counts.get(JOKER, 0)
     h = positions(cards)
-    full = min(size, max(_triple(h[x], h[y], h[z], size, longest) for x, y, z in TRIPLES)
-               + jokers)
+    beside = [_others(h, suit, size, longest) for suit in range(SUITS)]
+    full = max(b[0] for b in beside)
     found: dict[Card, int] = {}
     for card, copies in counts.items():
         if card == JOKER:
-            found[card] = _less_joker(h, jokers, size, longest)
-            continue
-        if copies > 1:
-            found[card] = full
-            continue
-        suit, rank = divmod(card, NUM_RANKS)
-        bits = h[suit] & ~(1 << (rank + 1))
-        if rank == 0:
-            bits &= ~(1 << 14)
-        o = [h[t] for t in range(SUITS) if t != suit]
-        best = max(_triple(o[0], o[1], o[2], size, longest),
-                   _triple(o[0], o[1], bits, size, longest),
-                   _triple(o[0], o[2], bits, size, longest),
-                   _triple(o[1], o[2], bits, size, longest))
-        found[card] = min(size, best + jokers)
+            found[card] = min(size, full + jokers - 1)
+        elif copies > 1:
+            found[card] = min(size, full + jokers)
+        else:
+            suit, rank = divmod(card, NUM_RANKS)
+            best, terms = beside[suit]
+            less = _changed(h[suit], longest)[rank]
+            found[card] = min(size, _with(best, terms, less) + jokers)
     return found
-
-
-def _less_joker(h: list[int], jokers: int, size: int, longest: int) -> int:
-    best = max(_triple(h[x], h[y], h[z], size, longest) for x, y, z in TRIPLES)
-    return min(size, best + jokers - 1)
 
 
 def outs(cards: Sequence[Card], size: int, unseen: Sequence[int]) -> int:
@@ -215,8 +252,8 @@ def draw_counts(cards: Sequence[Card], size: int, unseen: Sequence[int]) -> tupl
         return 0, 0
     h = positions(cards)
     jokers = sum(1 for c in cards if c == JOKER)
-    held = min(size, max(_triple(h[x], h[y], h[z], size, longest) for x, y, z in TRIPLES)
-               + jokers)
+    beside = [_others(h, suit, size, longest) for suit in range(SUITS)]
+    held = min(size, max(b[0] for b in beside) + jokers)
     better = complete = 0
     if unseen[JOKER]:
         with_joker = min(size, held + 1)  # a joker is held wherever it goes
@@ -225,18 +262,15 @@ def draw_counts(cards: Sequence[Card], size: int, unseen: Sequence[int]) -> tupl
         if with_joker == size:
             complete += unseen[JOKER]
     for suit in range(SUITS):
-        o = [h[t] for t in range(SUITS) if t != suit]
+        best, terms = beside[suit]
+        more = _changed(h[suit], longest)
+        hs = h[suit]
         base = NUM_RANKS * suit
         for rank in range(NUM_RANKS):
             copies = unseen[base + rank]
-            bit = 1 << (rank + 1)
-            if not copies or h[suit] & bit:
+            if not copies or hs >> (rank + 1) & 1:
                 continue
-            bits = h[suit] | bit | (1 << 14 if rank == 0 else 0)
-            got = min(size, jokers + max(_triple(o[0], o[1], o[2], size, longest),
-                                         _triple(o[0], o[1], bits, size, longest),
-                                         _triple(o[0], o[2], bits, size, longest),
-                                         _triple(o[1], o[2], bits, size, longest)))
+            got = min(size, jokers + _with(best, terms, more[rank]))
             if got > held:
                 better += copies
             if got == size:
