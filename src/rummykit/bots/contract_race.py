@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
 from rummykit.bots.contract_expert import unseen
 from rummykit.bots.contract_shape import coverage_without, draw_counts
@@ -59,6 +60,7 @@ OUT_ODDS = 2.0  # an out comes from the stock or a discard: per round, this many
 READY_ROUNDS = 60  # rounds :func:`ready_chance` looks ahead
 
 
+@lru_cache(maxsize=1 << 14)
 def win_chance(missing: int, draws: int, round_: int) -> float:
     """The estimated chance to go out first in deal 7 of a hand lacking ``missing`` cards
     with ``draws`` unseen improving cards, at round ``round_`` (turns per seat)."""
@@ -70,6 +72,7 @@ def win_chance(missing: int, draws: int, round_: int) -> float:
     return min(1.0, CHANCE_SCALE / (1.0 + math.exp(-z)))
 
 
+@lru_cache(maxsize=1 << 16)
 def ready_chance(outs: int, unseen: int, round_: int, others: int) -> float:
     """The chance that a hand one card from three runs, with ``outs`` of the ``unseen``
     cards completing it, goes out at round ``round_`` before ``others`` other seats do

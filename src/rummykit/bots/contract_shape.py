@@ -173,6 +173,16 @@ def _others(h: Sequence[int], suit: int, size: int, longest: int
     return _beside(x, y, z, size, longest)
 
 
+@lru_cache(maxsize=1 << 18)
+def _gains(x: int, y: int, z: int, held: int, size: int, longest: int) -> tuple[int, ...]:
+    """Per rank 0..12, the most three runs cover once that rank is added to a suit held as
+    ``held`` beside suits held as ``x <= y <= z`` (-1 for a rank already held)."""
+    best, terms = _beside(x, y, z, size, longest)
+    more = _changed(held, longest)
+    return tuple(-1 if held >> (rank + 1) & 1 else _with(best, terms, more[rank])
+                 for rank in range(NUM_RANKS))
+
+
 def _with(best: int, terms: tuple[tuple[int, int], ...], lengths: tuple[int, ...]) -> int:
     """The most three runs cover given :func:`_beside`'s ``best`` and ``terms`` and the
     fourth suit's :func:`_lengths`."""
@@ -252,8 +262,8 @@ def draw_counts(cards: Sequence[Card], size: int, unseen: Sequence[int]) -> tupl
         return 0, 0
     h = positions(cards)
     jokers = sum(1 for c in cards if c == JOKER)
-    beside = [_others(h, suit, size, longest) for suit in range(SUITS)]
-    held = min(size, max(b[0] for b in beside) + jokers)
+    trios = [sorted(h[t] for t in range(SUITS) if t != suit) for suit in range(SUITS)]
+    held = min(size, max(_beside(x, y, z, size, longest)[0] for x, y, z in trios) + jokers)
     better = complete = 0
     if unseen[JOKER]:
         with_joker = min(size, held + 1)  # a joker is held wherever it goes
@@ -261,16 +271,14 @@ def draw_counts(cards: Sequence[Card], size: int, unseen: Sequence[int]) -> tupl
             better += unseen[JOKER]
         if with_joker == size:
             complete += unseen[JOKER]
-    for suit in range(SUITS):
-        best, terms = beside[suit]
-        more = _changed(h[suit], longest)
-        hs = h[suit]
+    for suit, (x, y, z) in enumerate(trios):
+        gains = _gains(x, y, z, h[suit], size, longest)
         base = NUM_RANKS * suit
         for rank in range(NUM_RANKS):
             copies = unseen[base + rank]
-            if not copies or hs >> (rank + 1) & 1:
+            if not copies or gains[rank] < 0:
                 continue
-            got = min(size, jokers + _with(best, terms, more[rank]))
+            got = min(size, jokers + gains[rank])
             if got > held:
                 better += copies
             if got == size:
