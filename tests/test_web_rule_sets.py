@@ -146,6 +146,19 @@ def test_a_table_plays_the_deals_chosen_in_the_lobby(new_page: Opener, server: s
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+def test_the_open_tables_say_a_house_games_length(new_page: Opener, server: str) -> None:
+    """A table waiting for a friend shows its number of deals when its options set it."""
+    options = {"contract_schedule": [[1, 2], [0, 3]], "num_hands": 2, "hand_size": [12, 12]}
+    api(server, "POST", "/api/tables", {"rules": "contract", "options": options, "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}]})
+    page = new_page()
+    page.goto("/")
+    entry = page.locator("li", has_text="Ann, open")
+    entry.first.wait_for()
+    assert entry.first.inner_text().startswith("Contract Rummy · 2 deals · Ann, open")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 def test_the_rules_pages_are_the_families_texts(new_page: Opener, server: str) -> None:
     sets = api(server, "GET", "/api/rule-sets")
     page = new_page()

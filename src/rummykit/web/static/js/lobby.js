@@ -223,6 +223,14 @@ async function tableRows(box) {
   })));
 }
 
+/** " · 3 deals" for a table whose options set the match's length, in its rule set's
+ * words; nothing otherwise. */
+function lengthNote(t) {
+  const count = t.options && t.options.num_hands;
+  const chosen = ruleSet(t.rules);
+  return count ? ` · ${count} ${chosen ? chosen.terms.hands : "hands"}` : "";
+}
+
 async function openTables(box) {
   let tables = [];
   try {
@@ -234,9 +242,9 @@ async function openTables(box) {
   const open = tables.filter((t) => t.status === "waiting" && t.seats.some((s) => s.controller === "open"));
   const playing = tables.filter((t) => t.status === "playing").slice(0, 10);
   fill(box,
-    open.length ? h("ul", {}, open.map((t) => h("li", {}, `${ruleTitle(t.rules)} · ${t.seats.map((s) => s.name || "open").join(", ")} `,
+    open.length ? h("ul", {}, open.map((t) => h("li", {}, `${ruleTitle(t.rules)}${lengthNote(t)} · ${t.seats.map((s) => s.name || "open").join(", ")} `,
       h("button.link", { type: "button", onclick: () => join(t.id) }, "join")))) : h("p.muted", {}, "No table is waiting for players."),
-    playing.length ? h("p", {}, "Being played: ", playing.map((t) => [h("a", { href: `#/watch/${t.id}` }, `${ruleTitle(t.rules)} (${t.seats.map((s) => s.name).join(", ")})`), " "])) : null);
+    playing.length ? h("p", {}, "Being played: ", playing.map((t) => [h("a", { href: `#/watch/${t.id}` }, `${ruleTitle(t.rules)}${lengthNote(t)} (${t.seats.map((s) => s.name).join(", ")})`), " "])) : null);
 }
 
 async function join(tableId) {
