@@ -166,11 +166,9 @@ def _beside(x: int, y: int, z: int, size: int, longest: int
     return best, tuple(terms)
 
 
-def _others(h: Sequence[int], suit: int, size: int, longest: int
-            ) -> tuple[int, tuple[tuple[int, int], ...]]:
-    """:func:`_beside` of every suit of ``h`` but ``suit``."""
-    x, y, z = sorted(h[t] for t in range(SUITS) if t != suit)
-    return _beside(x, y, z, size, longest)
+def _trios(h: Sequence[int]) -> list[list[int]]:
+    """Per suit, the other three suits' held positions, sorted (:func:`_beside`'s key)."""
+    return [sorted(h[t] for t in range(SUITS) if t != suit) for suit in range(SUITS)]
 
 
 @lru_cache(maxsize=1 << 18)
@@ -215,7 +213,7 @@ def coverage_without(cards: Sequence[Card], size: int) -> dict[Card, int]:
         return dict.fromkeys(counts, 0)
     jokers = counts.get(JOKER, 0)
     h = positions(cards)
-    beside = [_others(h, suit, size, longest) for suit in range(SUITS)]
+    beside = [_beside(x, y, z, size, longest) for x, y, z in _trios(h)]
     full = max(b[0] for b in beside)
     found: dict[Card, int] = {}
     for card, copies in counts.items():
@@ -262,7 +260,7 @@ def draw_counts(cards: Sequence[Card], size: int, unseen: Sequence[int]) -> tupl
         return 0, 0
     h = positions(cards)
     jokers = sum(1 for c in cards if c == JOKER)
-    trios = [sorted(h[t] for t in range(SUITS) if t != suit) for suit in range(SUITS)]
+    trios = _trios(h)
     held = min(size, max(_beside(x, y, z, size, longest)[0] for x, y, z in trios) + jokers)
     better = complete = 0
     if unseen[JOKER]:
