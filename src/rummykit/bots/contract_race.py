@@ -41,7 +41,7 @@ from rummykit.core.views import PlayerView
 from rummykit.variants.contract.melds import uses_every_card
 
 #: logit of winning deal 7 against greedy seats, on (1, missing, round, missing * round,
-#: missing ** 2, draws / 4, draws / 4 * missing): fitted by Newton's method to every draw
+#: missing ** 2, draws // 4, draws // 4 * missing): fitted by Newton's method to every draw
 #: of 1,000 4-player deals 7 of the fast greedy playouts (tuning seeds 5000-5999)
 WEIGHTS = (0.7395, -0.8539, -0.0749, -0.0194, 0.0711, 0.2977, -0.0496)
 DRAWS_STEP = 4  # draws (unseen improving cards) per unit of the fit's draws feature
