@@ -35,6 +35,8 @@ def test_the_deals_choice_offers_each_last_part_of_the_schedule() -> None:
         assert rules.contract_schedule == CONTRACT.contract_schedule[-count:]
         assert rules.deal_hand_sizes == CONTRACT.deal_hand_sizes[-count:]
         assert contract_words(rules, count - 1) == contract_words(CONTRACT, 6)
+    one = CONTRACT_FAMILY.rules_from_options("contract", option.chosen(option.choices[-1]))
+    assert CONTRACT_FAMILY.help_text(one).startswith("Contract Rummy (a match of 1 deal, ")
     assert option.chosen(option.default) == {}  # the whole schedule: the preset itself
     assert option.choices[-1] == "1 (3 runs only)"
 
@@ -63,3 +65,16 @@ def test_bots_play_a_house_game_to_its_end(choice: str) -> None:
     count = int(choice[0])
     assert len(match.hands) == rules.num_hands == count
     assert contracts == [contract_words(CONTRACT, d) for d in range(7 - count, 7)]
+
+
+def test_the_full_screen_game_names_one_deal_in_the_singular() -> None:
+    from types import SimpleNamespace
+
+    from rummykit.tui.screens.table import TableScreen
+
+    option = deals_option()
+    for choice, words in (("1 (3 runs only)", "1 deal, lowest wins"),
+                          ("2 (from 1 set + 2 runs)", "2 deals, lowest wins")):
+        rules = CONTRACT_FAMILY.rules_from_options("contract", option.chosen(choice))
+        screen = SimpleNamespace(game=SimpleNamespace(match=Match(rules, ["a", "b", "c"])))
+        assert TableScreen.goal(screen) == words  # type: ignore[arg-type]

@@ -4,6 +4,7 @@ left as it is)."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 import subprocess
@@ -87,6 +88,8 @@ def test_terms_and_deal_facts_follow_the_rules() -> None:
     assert "Penalty points: " in CONTRACT_FAMILY.help_text(CONTRACT)
     assert "reaches 150 points" in RUMMY.help_text(BASIC)
     assert "4 hands; the lowest total wins" in RUMMY.help_text(penalty_basic)
+    assert "Match: 1 hand; the lowest total wins" in RUMMY.help_text(
+        dataclasses.replace(penalty_basic, num_hands=1))
     assert "200 with four" in RUMMY.help_text(TRADITIONAL)
     for family in families():
         for name in family.rule_sets:

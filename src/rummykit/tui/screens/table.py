@@ -150,7 +150,7 @@ class TableScreen(TableBase):
         if rules.game_end == "target":
             return f"first to {rules.target_for(players)}"
         lowest = "lowest" if terms_of(rules).lowest_wins else "highest"
-        return f"{rules.num_hands} {unit(rules, plural=True)}, {lowest} wins"
+        return f"{rules.num_hands} {unit(rules, plural=rules.num_hands != 1)}, {lowest} wins"
 
     # -- messages up ------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from rummykit.core.rules import Rules
 from rummykit.variants.contract.words import contract_words
 
 PAGE = """\
-Contract Rummy (a match of {deals} deals, {low} to {high} players)
+Contract Rummy (a match of {deals}, {low} to {high} players)
 Aim: lay down each deal's contract, then shed all your cards; the fewest penalty points \
 over the whole match win.
 
@@ -63,7 +63,8 @@ def help_text(rules: Rules) -> str:
         + (f", {sizes[n % len(sizes)]} cards each" if sizes else "")
         for n in range(rules.num_hands))
     return PAGE.format(
-        deals=rules.num_hands, low=low, high=high, run=rules.run_min_length,
+        deals=f"{rules.num_hands} deal{'' if rules.num_hands == 1 else 's'}", low=low,
+        high=high, run=rules.run_min_length,
         packs=("two packs shuffled together, with jokers (three packs from five players)"
                if rules.deck_config == "bicycle" else rules.deck_config),
         contracts=contracts,

@@ -81,7 +81,8 @@ def _points(rules: Rules) -> str:
 def _goal(rules: Rules) -> str:
     if rules.game_end != "target":
         best = "lowest" if rules.scoring == "penalty" else "highest"
-        return f"{rules.num_hands} hands; the {best} total wins."
+        hands = "1 hand" if rules.num_hands == 1 else f"{rules.num_hands} hands"
+        return f"{hands}; the {best} total wins."
     if isinstance(rules.target_score, int):
         return (f"hands are played until someone reaches {rules.target_score} points "
                 "(that player wins).")
