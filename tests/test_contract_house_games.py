@@ -4,14 +4,18 @@ such a match to its end."""
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 
+import pexpect
 import pytest
 
 from rummykit.bots import make_bot
 from rummykit.core.match import Match
 from rummykit.core.views import view
-from rummykit.variants.base import OptionSpec
+from rummykit.variants.base import OptionSpec, with_presets
 from rummykit.variants.contract.presets import CONTRACT
 from rummykit.variants.contract.variant import CONTRACT_FAMILY
 from rummykit.variants.contract.words import contract_words
@@ -78,3 +82,54 @@ def test_the_full_screen_game_names_one_deal_in_the_singular() -> None:
         rules = CONTRACT_FAMILY.rules_from_options("contract", option.chosen(choice))
         screen = SimpleNamespace(game=SimpleNamespace(match=Match(rules, ["a", "b", "c"])))
         assert TableScreen.goal(screen) == words  # type: ignore[arg-type]
+
+
+def test_a_deals_choice_is_named_by_its_count_or_its_label() -> None:
+    option = deals_option()
+    three = option.choices[4]
+    assert three.startswith("3 (")
+    for value in (3, "3", " 3 ", three):
+        assert option.named(value) == three
+    for bad in (9, "three", "", None):
+        with pytest.raises(ValueError) as error:
+            option.named(bad)
+        assert f"deals={bad!r}" in str(error.value)
+        assert "7, 6, 5, 4, 3, 2, 1" in str(error.value)
+    specs = CONTRACT_FAMILY.options(CONTRACT)
+    assert with_presets(specs, {"deals": 3, "target_score": None}) == {
+        **option.chosen(three), "target_score": None}
+    beside = with_presets(specs, {"deals": 2, "hand_size": [11, 12]})
+    assert beside["hand_size"] == [11, 12] and beside["num_hands"] == 2  # the knob given wins
+    assert with_presets(specs, {"first_player": 1}) == {"first_player": 1}
+
+
+def rummykit(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "rummykit.cli.main", *args],
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_the_command_line_plays_a_house_game_given_as_deals() -> None:
+    done = rummykit("simulate", "--rules", "contract", "--players", "3", "--games", "2",
+                    "--seed", "5", "-o", "deals=2", "--json", "--no-progress")
+    assert done.returncode == 0, done.stderr
+    stats = json.loads(done.stdout)
+    assert stats["matches"] == 2 and stats["hands"] == 4
+    assert stats["options"]["contract_schedule"] == [list(m) for m in
+                                                     CONTRACT.contract_schedule[-2:]]
+    bad = rummykit("simulate", "--rules", "contract", "--players", "3", "-o", "deals=9")
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert "--option deals=9: expected one of 7, 6, 5, 4, 3, 2, 1" in bad.stderr
+    basic = rummykit("simulate", "--rules", "basic", "--players", "3", "-o", "deals=2")
+    assert basic.returncode == 2 and "unknown option 'deals'" in basic.stderr
+
+
+def test_a_house_game_in_the_line_game() -> None:
+    child = pexpect.spawn(sys.executable, ["-m", "rummykit.cli.main", "play", "--plain",
+                                           "--rules", "contract", "--players", "3",
+                                           "--seed", "4", "-o", "deals=1"],
+                          encoding="utf-8", timeout=60, dimensions=(50, 200))
+    child.expect("Type 'help'")
+    child.expect_exact("=== Deal 1 of 1: 3 runs (of different suits), all cards at once")
+    child.expect_exact("lowest total wins after deal 1)")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)

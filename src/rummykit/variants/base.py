@@ -107,6 +107,29 @@ class OptionSpec:
             raise ValueError(f"{self.label}: {choice!r}: expected one of {offered}")
         return dict(self.sets[self.choices.index(choice)])
 
+    def named(self, value: Any) -> Any:
+        """The choice ``value`` names: the choice itself or its first word (``3`` or
+        ``"3"`` names ``"3 (from 2 sets + 1 run)"``); ValueError quoting ``value`` and the
+        names offered when it names none."""
+        for choice in self.choices:
+            if value == choice or str(value).strip() == str(choice).split(" ", 1)[0]:
+                return choice
+        offered = ", ".join(str(c).split(" ", 1)[0] for c in self.choices)
+        raise ValueError(f"{self.knob}={value!r}: expected one of {offered} "
+                         f"({'; '.join(str(c) for c in self.choices)})")
+
+
+def with_presets(specs: Sequence[OptionSpec], options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` with each ``preset`` choice given under its knob (``deals=3``) replaced
+    by the knobs it sets; a knob given beside it wins (and is validated with the rest)."""
+    expanded: dict[str, Any] = {}
+    rest = dict(options)
+    for spec in specs:
+        if spec.kind == "preset" and spec.knob in rest:
+            expanded.update(spec.chosen(spec.named(rest.pop(spec.knob))))
+    expanded.update(rest)
+    return expanded
+
 
 class RulesLike(Protocol):
     """What the core (match, records) needs of any family's rules value: its rule-set name,
