@@ -123,6 +123,9 @@ def test_leave_before_the_start_opens_the_seat(client: TestClient) -> None:
     ({"rules": "basic", "seats": [{"kind": "bot", "level": "godlike"}] * 2}, "bad_request"),
     ({"rules": "basic", "seats": humans("A", "B"), "extra": 1}, "bad_request"),
     ({"rules": "basic", "seats": [{"kind": "human", "name": "\x07bell"}] * 2}, "bad_request"),
+    ({"rules": "contract", "options": {"deals": 9}, "seats": humans("A", "B")},
+     "bad_request"),
+    ({"rules": "basic", "options": {"deals": 2}, "seats": humans("A", "B")}, "bad_request"),
 ])
 def test_bad_table_specs(client: TestClient, body: dict[str, object], code: str) -> None:
     response = client.post("/api/tables", json=body)
@@ -241,6 +244,25 @@ def test_bots_play_a_whole_match_server_side(client: TestClient) -> None:
         time.sleep(0.05)
     assert client.get(f"/api/stats/{name}").json()["rules"]["basic"]["played"] == 1
     assert client.get(f"/api/tables/{table_id}/matches/0/record").status_code == 200
+
+
+def test_a_house_game_named_by_its_deals(client: TestClient) -> None:
+    """``{"deals": 2}`` (contract's preset option) makes a table of the last two deals:
+    its stored options are the knobs the choice sets, and bots play it to its end."""
+    created = create(client, [{"kind": "bot", "level": "greedy"}] * 3, rules="contract",
+                     options={"deals": 2})
+    table_id = created["table"]["id"]
+    assert created["table"]["options"] == {
+        "contract_schedule": [[1, 2], [0, 3]], "hand_size": [12, 12], "num_hands": 2}
+    deadline = time.monotonic() + 120
+    while client.get(f"/api/tables/{table_id}").json()["status"] != "over":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.05)
+    record = loads(client.get(f"/api/tables/{table_id}/matches/0/record").text)
+    assert len(record.hands) == 2
+    bad = client.post("/api/tables", json={"rules": "contract", "options": {"deals": "two"},
+                                           "seats": humans("A", "B")})
+    assert "deals='two': expected one of 7, 6, 5, 4, 3, 2, 1" in bad.json()["error"]["message"]
 
 
 # -- moves refused ------------------------------------------------------------------

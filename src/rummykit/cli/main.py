@@ -25,8 +25,8 @@ from rummykit.cli.rule_sets import DEFAULT_RULES, RULES_HELP, SUPPORTED_RULES
 from rummykit.core.errors import RummyError
 from rummykit.display.seats import default_bot
 from rummykit.extras import MissingExtraError
-from rummykit.variants.base import RulesLike, with_presets
-from rummykit.variants.registry import variant_for
+from rummykit.variants.base import RulesLike
+from rummykit.variants.registry import knob_options, variant_for
 
 app = typer.Typer(
     name="rummykit",
@@ -79,17 +79,18 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
 
 def load_any_rules(name: str, options: dict[str, Any]) -> RulesLike:
     """The preset ``name`` of any registered family with ``options`` applied and validated
-    by that family; a preset option names its choice (``deals=3``, :func:`with_presets`)."""
+    by that family; a preset option names its choice (``deals=3``, :func:`knob_options`)."""
     if name not in SUPPORTED_RULES:
         raise ArgumentError(f"unknown rule set {name!r}: expected one of "
                             f"{', '.join(SUPPORTED_RULES)}")
-    variant = variant_for(name)
     try:
-        options = with_presets(variant.options(variant.preset(name)), options)
+        options = knob_options(name, options)
+    except RummyError as error:
+        raise ArgumentError(str(error)) from None
     except ValueError as error:
         raise ArgumentError(f"--option {error}") from None
     try:
-        chosen: RulesLike = variant.rules_from_options(name, options)
+        chosen: RulesLike = variant_for(name).rules_from_options(name, options)
     except RummyError as error:
         raise ArgumentError(str(error)) from None
     return chosen

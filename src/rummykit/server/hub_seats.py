@@ -19,7 +19,7 @@ from rummykit.server.players import count_resignation
 from rummykit.server.storage import Fenced, SeatRow, SeatWork, TableRow
 from rummykit.server.table import LiveTable, table_rules
 from rummykit.server.wire import CreateTable, SeatToken
-from rummykit.variants.registry import variant_of
+from rummykit.variants.registry import knob_options, variant_of
 
 log = logging.getLogger("rummykit.server")
 
@@ -38,7 +38,11 @@ class HubSeats(HubCommits):
         creator) sits at the first named human seat."""
         if spec.seed is not None and not self.settings.allow_seeds:
             raise ServerError("bad_request", "seed: this server does not accept seeds")
-        rules = table_rules(spec.rules, spec.options, self.settings.max_turns_per_hand)
+        try:
+            options = knob_options(spec.rules, spec.options)
+        except ValueError as error:
+            raise ServerError("bad_request", f"options: {error}") from None
+        rules = table_rules(spec.rules, options, self.settings.max_turns_per_hand)
         try:
             rules.check_players(len(spec.seats))
             variant_of(rules).check_supported(rules, len(spec.seats))
@@ -65,7 +69,7 @@ class HubSeats(HubCommits):
                                      "human", player if len(tokens) == 1 else None))
         private = spec.private if spec.private is not None else \
             all(s.controller != "open" for s in seats)
-        row = TableRow(secrets.token_urlsafe(8), spec.rules, dict(spec.options), "waiting",
+        row = TableRow(secrets.token_urlsafe(8), spec.rules, options, "waiting",
                        0, 0, spec.seed, private=private)
         table = LiveTable(row, seats, rules, self.settings.history)
         if self.cluster is not None and await self.cluster.claim(table.id) is not None:

@@ -20,10 +20,10 @@ from rummykit.core import engine
 from rummykit.core import rules as rules_module
 from rummykit.core.errors import RecordError
 from rummykit.core.rules import find_rules
-from rummykit.variants.base import RulesLike, Variant
+from rummykit.variants.base import RulesLike, Variant, with_presets
 
-__all__ = ["AnyVariant", "all_rule_set_names", "families", "find_rules", "register",
-           "rule_set_names", "variant_for", "variant_of"]
+__all__ = ["AnyVariant", "all_rule_set_names", "families", "find_rules", "knob_options",
+           "register", "rule_set_names", "variant_for", "variant_of"]
 
 #: any family: its rules type and hand type are its own
 AnyVariant = Variant[Any, Any]
@@ -55,6 +55,18 @@ def variant_for(rule_set: str) -> AnyVariant:
         raise RecordError(
             f"unknown rule set {rule_set!r}: expected one of {', '.join(all_rule_set_names())}"
         ) from None
+
+
+def knob_options(rule_set: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` for ``rule_set`` with its presets' choices (contract's ``deals``) made
+    the knobs they set (:func:`~rummykit.variants.base.with_presets`); ValueError quoting a
+    choice the preset does not offer.
+
+    >>> knob_options("contract", {"deals": 1})["num_hands"]
+    1
+    """
+    variant = variant_for(rule_set)
+    return with_presets(variant.options(variant.preset(rule_set)), options)
 
 
 def variant_of(rules: RulesLike) -> AnyVariant:
