@@ -156,6 +156,12 @@ def test_the_open_tables_say_a_house_games_length(new_page: Opener, server: str)
     entry = page.locator("li", has_text="Ann, open")
     entry.first.wait_for()
     assert entry.first.inner_text().startswith("Contract Rummy · 2 deals · Ann, open")
+    api(server, "POST", "/api/tables", {"rules": "contract", "options": {"deals": 1}, "seats": [
+        {"kind": "human", "name": "Bea"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}]})
+    page.reload()
+    one = page.locator("li", has_text="Bea, open")
+    one.first.wait_for()
+    assert one.first.inner_text().startswith("Contract Rummy · 1 deal · Bea, open")
     assert page.errors == []  # type: ignore[attr-defined]
 
 

@@ -228,7 +228,8 @@ async function tableRows(box) {
 function lengthNote(t) {
   const count = t.options && t.options.num_hands;
   const chosen = ruleSet(t.rules);
-  return count ? ` · ${count} ${chosen ? chosen.terms.hands : "hands"}` : "";
+  const terms = chosen ? chosen.terms : { hand: "hand", hands: "hands" };
+  return count ? ` · ${count} ${count === 1 ? terms.hand : terms.hands}` : "";
 }
 
 async function openTables(box) {
