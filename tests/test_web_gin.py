@@ -22,6 +22,7 @@ from rummykit.variants.gin.deadwood import min_deadwood
 from test_web_a11y import axe_source, serious
 from web_helpers import (
     HAND_OVER,
+    MATCH_OVER,
     Opener,
     api,
     browser,
@@ -155,7 +156,7 @@ def play_game(page: Page, *, until_knock_and_show: bool = False,
     started = time.monotonic()
     while time.monotonic() - started < limit:
         page.wait_for_selector(f"{MINE}, {HAND_OVER}")
-        if page.locator(".overlay .dialog[aria-labelledby=summary-title]").count():
+        if page.locator(MATCH_OVER).count():
             break
         close_report(page, played)
         if until_knock_and_show and played.my_knocks and played.shows:
@@ -219,7 +220,7 @@ def test_a_whole_gin_game_in_the_browser_with_rematch_and_record(
     page = new_page()
     page.goto(f"/#/play/{token}")
     played = play_game(page, limit=900)
-    dialog = page.locator(".overlay .dialog[aria-labelledby=summary-title]")
+    dialog = page.locator(MATCH_OVER)
     assert dialog.count() == 1, played
     assert dialog.locator(".gin-summary .revealed").count() == 2
     assert dialog.locator(".gin-sheet").count() == 1
@@ -245,7 +246,7 @@ def test_a_whole_gin_game_in_the_browser_with_rematch_and_record(
     dialog.locator("button.primary").click()  # rematch: the bot agrees at once
     wait_past(page, before)
     page.wait_for_selector(f"{MINE}, .turn")
-    assert page.locator(".overlay .dialog[aria-labelledby=summary-title]").count() == 0
+    assert page.locator(MATCH_OVER).count() == 0
     assert page.errors == []  # type: ignore[attr-defined]
 
 

@@ -207,7 +207,8 @@ def wait_past(page: Page, seen: int) -> None:
 
 
 #: what shows once a hand is over: the panel beside the next hand, or the match's dialog
-HAND_OVER = ".hand-summary, .overlay .dialog[aria-labelledby=summary-title]"
+MATCH_OVER = ".overlay .dialog[aria-labelledby=summary-title]"
+HAND_OVER = f".hand-summary, {MATCH_OVER}"
 
 
 def hand_over(page: Page) -> bool:
